@@ -1,0 +1,1 @@
+"""Subcommands of `python -m msze`; each module has `add_arguments(parser)` and `run(args) -> int`."""

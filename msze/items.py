@@ -1,0 +1,50 @@
+"""Every item the spiders yield, in one place.
+
+Items are read and written through itemadapter; `tests/test_items.py` validates the fixture crawl's items
+against these definitions.
+"""
+
+from __future__ import annotations
+
+import scrapy
+
+
+class PageItem(scrapy.Item):
+    """One text page of a parish site, and what the pipelines found on it."""
+
+    url = scrapy.Field()  # final URL of the page (after redirects)
+    previous_url = scrapy.Field()  # the page whose link led here; None for the start page
+    start_url = scrapy.Field()  # the URL the parish crawl started from
+    domain = scrapy.Field()  # the parish's registered domain, e.g. "parafia.pl"
+    depth = scrapy.Field()  # links followed from the start page (0 = start page)
+    button_text = scrapy.Field()  # text of the link that led here
+    html = scrapy.Field()  # the decoded HTML body
+    # Added by the pipelines:
+    text = scrapy.Field()  # html2text output
+    has_schedule_hint = scrapy.Field()  # page filter result (thesis ok/bad regexes on URL suffix / link text)
+    # list of {text, time, start, end, context, context_start, label, score, source, day}
+    #   text: the hour as written ("7.oo"); time: "07:00"; start/end: span in `text`;
+    #   context: the words around it; context_start: offset of `context` in `text`;
+    #   label: "mass" | "other"; score: 0..1; source: "rules" | "classifier"; day: sunday|weekday|saturday|holiday|None
+    hours = scrapy.Field()
+    masses = scrapy.Field()  # sorted distinct "HH:MM" labelled "mass"
+
+
+class ParishItem(scrapy.Item):
+    """One parish of the deon.pl directory (columns of the thesis's deon.fixed.tsv)."""
+
+    name = scrapy.Field()  # Parafia
+    city = scrapy.Field()  # Miejscowość
+    address = scrapy.Field()  # list of address lines (street, "00-000 City"); "|"-joined in TSV (Adres)
+    diocese = scrapy.Field()  # Diecezja
+    decanate = scrapy.Field()  # Dekanat
+    voivodeship = scrapy.Field()  # Województwo
+    deon_url = scrapy.Field()  # the parish's page on deon.pl
+
+
+class PlaceItem(ParishItem):
+    """A parish with the website found through Google Places (columns of the thesis's extended.tsv)."""
+
+    url = scrapy.Field()  # the parish website, "" when none was found
+    place_id = scrapy.Field()  # Google place_id of the first result
+    status = scrapy.Field()  # OK | AMBIGUOUS | NOT_FOUND

@@ -1,0 +1,1 @@
+"""Spiders: deon (parish directory), places (website lookup), parish (one parish site)."""

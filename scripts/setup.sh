@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine for msze: system packages (GNU parallel, Debian's chromium for the browser tests)
+# when run as root, then a virtualenv in .venv with the pinned requirements. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v parallel >/dev/null 2>&1 || need_apt+=(parallel)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+if ((${#need_apt[@]})); then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing ${need_apt[*]} with apt-get" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  else
+    echo "setup: please install ${need_apt[*]} (Debian: apt-get install ${need_apt[*]})" >&2
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+if ! cmp -s requirements.txt .venv/.requirements.installed 2>/dev/null; then
+  .venv/bin/pip install -q --upgrade pip
+  .venv/bin/pip install -q -r requirements.txt
+  cp requirements.txt .venv/.requirements.installed
+fi
