@@ -1,0 +1,78 @@
+import pytest
+
+from msze.features import fold, hour_features, hour_tokens, parse_hour, tokens
+
+PAGE = (
+    "Porządek Mszy Świętych\n\n"
+    "Niedziela: godz. 7.oo, 9³⁰, 11:00 (suma)\n"
+    "Kancelaria czynna 16:00 - 17:30, ul. Łąkowa 5"
+)
+
+
+def span(text: str, needle: str) -> tuple[int, int]:
+    start = text.index(needle)
+    return start, start + len(needle)
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("7.oo", (7, 0, False)),
+        ("10.3o", (10, 30, False)),
+        ("18:30", (18, 30, False)),
+        ("7,30", (7, 30, False)),
+        ("17 30", (17, 30, False)),
+        ("1830", (18, 30, False)),
+        ("600", (6, 0, False)),
+        ("7³⁰", (7, 30, False)),
+        ("7", (7, 0, True)),
+        ("ab", None),
+    ],
+)
+def test_parse_hour_reads_the_forms_pages_use(written, expected):
+    assert parse_hour(written) == expected
+
+
+def test_hour_is_marked_and_normalised():
+    assert hour_tokens("7.oo") == ["<h>", "h07", "m00", "</h>"]
+    assert hour_tokens("8") == ["<h>", "h08", "m00", "bare", "</h>"]
+
+
+def test_fold_lowercases_and_strips_polish_diacritics():
+    assert fold("Świętych ŁĄKA żółć") == "swietych laka zolc"
+
+
+def test_tokens_keep_line_breaks_and_punctuation_and_generalise_numbers():
+    assert tokens("Msze św.:\n8:00, 22.03.2020\n\nul. Polna 5") == [
+        "msze", "sw", ".", ":", "_nl_", "_time_", ",", "_num_", ".", "_num_", ".", "_num_", "_par_",
+        "ul", ".", "polna", "_num_",
+    ]  # fmt: skip
+
+
+def test_hour_features_window_around_a_mass_time():
+    start, end = span(PAGE, "7.oo")
+    line = hour_features(PAGE, start, end)
+    assert line == "porzadek mszy swietych _par_ niedziela : godz . <h> h07 m00 </h> , _time_ , _time_ ( suma"
+    assert "\n" not in line
+
+
+def test_hour_features_range_start_is_followed_by_a_dash():
+    start, end = span(PAGE, "16:00")
+    line = hour_features(PAGE, start, end, before=2, after=2)
+    assert line == "kancelaria czynna <h> h16 m00 </h> - _time_"
+
+
+def test_superscript_minutes_in_context_are_a_time():
+    start, end = span(PAGE, "11:00")
+    assert "_time_ , _time_ , <h> h11 m00 </h>" in hour_features(PAGE, start, end)
+
+
+def test_window_sizes_and_text_edges():
+    text = "7:00 Msza"
+    assert hour_features(text, 0, 4) == "<h> h07 m00 </h> msza"
+    assert hour_features(text, 0, 4, before=0, after=0) == "<h> h07 m00 </h>"
+
+
+def test_span_outside_text_is_an_error():
+    with pytest.raises(ValueError, match="outside the text"):
+        hour_features("abc", 2, 10)
