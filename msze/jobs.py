@@ -1,0 +1,243 @@
+"""Job-status database for batch crawls (seed 003): one row per parish, so a re-run knows what is done.
+
+SQLite in WAL mode: many per-parish wrapper processes write their own row at the same time while the
+driver reads progress. Every write is one short transaction with a busy timeout, so concurrent writers queue
+up instead of failing with "database is locked". Rows are keyed by (kind, url): kind "crawl" holds parish
+crawls; other batch steps (re-processing stored files) use their own kind in the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+STATES = ("queued", "running", "finished", "failed")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    kind TEXT NOT NULL DEFAULT 'crawl',
+    url TEXT NOT NULL,
+    domain TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL DEFAULT 'queued'
+        CHECK (state IN ('queued', 'running', 'finished', 'failed')),
+    queued_at TEXT NOT NULL,
+    started_at TEXT,
+    ended_at TEXT,
+    pages INTEGER,
+    bytes INTEGER,
+    masses INTEGER,
+    error TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    log_path TEXT,
+    host TEXT,
+    pid INTEGER,
+    summary TEXT,
+    PRIMARY KEY (kind, url)
+);
+CREATE INDEX IF NOT EXISTS jobs_state ON jobs (kind, state);
+"""
+
+
+def utc_now() -> str:
+    """ISO 8601 UTC timestamp with seconds, the format every batch file uses."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def url_domain(url: str) -> str:
+    """Host of a URL without "www." (file paths give ""); used only when the caller gives no domain."""
+    host = urlsplit(url).hostname or ""
+    return host.removeprefix("www.")
+
+
+class JobDB:
+    """The job table of one SQLite file, restricted to one `kind` of job."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str = "crawl", timeout: float = 60.0) -> None:
+        self.path = os.fspath(path)
+        self.kind = kind
+        parent = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(parent, exist_ok=True)
+        # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so a writer takes the lock up front and
+        # waits (busy timeout) rather than failing half-way through a read-then-write.
+        self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL"))
+        # NORMAL is durable across process kills in WAL mode (only an OS crash can lose the last commits).
+        self._conn.execute("PRAGMA synchronous = NORMAL")
+        self._retry(lambda: self._conn.executescript(SCHEMA))
+
+    # -- plumbing -----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _retry(fn: Any, attempts: int = 50) -> Any:
+        """Run fn, retrying a few times on "database is locked" (schema setup races the busy handler)."""
+        for i in range(attempts):
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or i == attempts - 1:
+                    raise
+                time.sleep(0.05 * (i + 1))
+        return None
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> JobDB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writes -------------------------------------------------------------------------------------------
+
+    def enqueue(self, urls: Iterable[str], domains: dict[str, str] | None = None) -> int:
+        """Add URLs as queued; URLs already in the table keep their state. Returns how many were new."""
+        now = utc_now()
+        domains = domains or {}
+        rows = [(self.kind, u, domains.get(u) or url_domain(u), now) for u in dict.fromkeys(urls)]
+        with self._write() as conn:
+            before = conn.total_changes
+            conn.executemany(
+                "INSERT OR IGNORE INTO jobs (kind, url, domain, queued_at) VALUES (?, ?, ?, ?)", rows
+            )
+            return conn.total_changes - before
+
+    def start(self, url: str, log_path: str | None = None) -> None:
+        """Mark a job running (adding it if unknown) and count the attempt."""
+        now = utc_now()
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO jobs (kind, url, domain, queued_at) VALUES (?, ?, ?, ?)",
+                (self.kind, url, url_domain(url), now),
+            )
+            conn.execute(
+                """UPDATE jobs SET state = 'running', started_at = ?, ended_at = NULL, error = NULL,
+                       attempts = attempts + 1, log_path = COALESCE(?, log_path), host = ?, pid = ?
+                   WHERE kind = ? AND url = ?""",
+                (now, log_path, socket.gethostname(), os.getpid(), self.kind, url),
+            )
+
+    claim = start
+
+    def finish(self, url: str, summary: dict[str, Any] | None = None) -> None:
+        """Mark a job finished and store its summary (pages, bytes, masses are copied into columns)."""
+        self._end(url, "finished", None, summary)
+
+    def fail(self, url: str, error: str, summary: dict[str, Any] | None = None) -> None:
+        """Mark a job failed with a readable error (the summary, if any, is kept for the results export)."""
+        self._end(url, "failed", error or "unknown error", summary)
+
+    def _end(self, url: str, state: str, error: str | None, summary: dict[str, Any] | None) -> None:
+        summary = summary or {}
+        masses = summary.get("masses")
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO jobs (kind, url, domain, queued_at) VALUES (?, ?, ?, ?)",
+                (self.kind, url, summary.get("domain") or url_domain(url), utc_now()),
+            )
+            conn.execute(
+                """UPDATE jobs SET state = ?, ended_at = ?, error = ?, pages = ?, bytes = ?, masses = ?,
+                       summary = ?, pid = NULL
+                   WHERE kind = ? AND url = ?""",
+                (
+                    state,
+                    utc_now(),
+                    error,
+                    summary.get("pages"),
+                    summary.get("bytes"),
+                    len(masses) if isinstance(masses, list) else masses,
+                    json.dumps(summary, ensure_ascii=False) if summary else None,
+                    self.kind,
+                    url,
+                ),
+            )
+
+    def reset(self, urls: Iterable[str]) -> None:
+        """Put jobs back to queued (e.g. to force a re-crawl of finished parishes)."""
+        with self._write() as conn:
+            conn.executemany(
+                "UPDATE jobs SET state = 'queued', pid = NULL WHERE kind = ? AND url = ?",
+                [(self.kind, u) for u in urls],
+            )
+
+    # -- reads --------------------------------------------------------------------------------------------
+
+    def pending(
+        self, retry_failed: bool = True, max_attempts: int | None = None, include_running: bool = True
+    ) -> list[str]:
+        """URLs still to do, in queue order: queued, left "running" by a killed batch, and (optionally) failed
+        ones with fewer than max_attempts attempts."""
+        states = ["queued"] + (["running"] if include_running else [])
+        clauses = [f"state IN ({','.join('?' * len(states))})"]
+        params: list[Any] = [self.kind, *states]
+        if retry_failed:
+            if max_attempts is None:
+                clauses.append("state = 'failed'")
+            else:
+                clauses.append("(state = 'failed' AND attempts < ?)")
+                params.append(max_attempts)
+        sql = f"SELECT url FROM jobs WHERE kind = ? AND ({' OR '.join(clauses)}) ORDER BY queued_at, rowid"
+        return [r["url"] for r in self._conn.execute(sql, params)]
+
+    def counts(self) -> dict[str, int]:
+        """Number of jobs per state (every state present, 0 when none)."""
+        out = dict.fromkeys(STATES, 0)
+        for row in self._conn.execute(
+            "SELECT state, COUNT(*) AS n FROM jobs WHERE kind = ? GROUP BY state", (self.kind,)
+        ):
+            out[row["state"]] = row["n"]
+        return out
+
+    def get(self, url: str) -> dict[str, Any] | None:
+        row = self._conn.execute("SELECT * FROM jobs WHERE kind = ? AND url = ?", (self.kind, url)).fetchone()
+        return dict(row) if row else None
+
+    def rows(self, state: str | None = None) -> list[dict[str, Any]]:
+        if state is None:
+            cur = self._conn.execute("SELECT * FROM jobs WHERE kind = ? ORDER BY rowid", (self.kind,))
+        else:
+            cur = self._conn.execute(
+                "SELECT * FROM jobs WHERE kind = ? AND state = ? ORDER BY rowid", (self.kind, state)
+            )
+        return [dict(r) for r in cur]
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Stored per-parish summaries of ended jobs (finished and failed), in queue order."""
+        out = []
+        for row in self.rows():
+            if row["state"] in ("finished", "failed") and row["summary"]:
+                out.append(json.loads(row["summary"]))
+        return out
+
+    def durations(self) -> list[float]:
+        """Seconds each finished or failed job took (for the ETA)."""
+        out = []
+        for row in self._conn.execute(
+            "SELECT started_at, ended_at FROM jobs WHERE kind = ? AND ended_at IS NOT NULL "
+            "AND started_at IS NOT NULL",
+            (self.kind,),
+        ):
+            start = datetime.fromisoformat(row["started_at"].replace("Z", "+00:00"))
+            end = datetime.fromisoformat(row["ended_at"].replace("Z", "+00:00"))
+            out.append(max(0.0, (end - start).total_seconds()))
+        return out

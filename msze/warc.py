@@ -1,0 +1,161 @@
+"""WARC files of raw HTTP exchanges (seed 003), written with warcio; no Scrapy imports.
+
+One gzip member per record (warcio's default), flushed after each exchange, so a killed crawl leaves a file
+whose complete records all read back. Bodies are stored as received (still Content-Encoded, e.g. gzip); the
+transfer coding is already undone by the HTTP client, so `Transfer-Encoding` is kept only as
+`X-Archive-Orig-Transfer-Encoding` and `Content-Length` is set to the stored body, as pywb/warcprox do.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any, BinaryIO
+from urllib.parse import urlsplit
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+SOFTWARE = "msze (Scrapy parish crawler)"
+_HOP_BY_HOP = {"transfer-encoding", "content-length"}
+
+
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
+def _response_headers(headers: Iterable[tuple[str, str]], body_len: int) -> list[tuple[str, str]]:
+    out = []
+    for name, value in headers:
+        low = name.lower()
+        if low == "transfer-encoding":
+            out.append(("X-Archive-Orig-Transfer-Encoding", value))
+        elif low not in _HOP_BY_HOP:
+            out.append((name, value))
+    out.append(("Content-Length", str(body_len)))
+    return out
+
+
+class WarcFile:
+    """Append request/response record pairs to one .warc.gz file (created or truncated on open)."""
+
+    def __init__(self, path: str | os.PathLike[str], info: dict[str, str] | None = None) -> None:
+        self.path = os.fspath(path)
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        self._f: BinaryIO = open(self.path, "wb")  # noqa: SIM115 (kept open for the crawl's lifetime)
+        self._writer = WARCWriter(self._f, gzip=True)
+        fields = {"software": SOFTWARE, "format": "WARC File Format 1.1"}
+        fields.update(info or {})
+        record = self._writer.create_warcinfo_record(os.path.basename(self.path), fields)
+        self._writer.write_record(record)
+        self._f.flush()
+        self.records = 1
+
+    def write_exchange(
+        self,
+        url: str,
+        status: int,
+        response_headers: Iterable[tuple[str, str]],
+        body: bytes,
+        method: str = "GET",
+        request_headers: Iterable[tuple[str, str]] = (),
+        request_body: bytes = b"",
+        protocol: str = "HTTP/1.1",
+        ip_address: str | None = None,
+    ) -> None:
+        """Write the response record and its request record (linked by WARC-Concurrent-To)."""
+        protocol = protocol or "HTTP/1.1"
+        status_line = f"{status} {_reason(status)}".strip()
+        resp_http = StatusAndHeaders(
+            status_line, _response_headers(response_headers, len(body)), protocol=protocol
+        )
+        warc_headers: dict[str, str] = {}
+        if ip_address:
+            warc_headers["WARC-IP-Address"] = ip_address
+        response = self._writer.create_warc_record(
+            url,
+            "response",
+            payload=io.BytesIO(body),
+            length=len(body),
+            http_headers=resp_http,
+            warc_headers_dict=warc_headers,
+        )
+        parts = urlsplit(url)
+        target = parts.path or "/"
+        if parts.query:
+            target += "?" + parts.query
+        req_headers = list(request_headers)
+        if not any(n.lower() == "host" for n, _ in req_headers):
+            req_headers.insert(0, ("Host", parts.netloc))
+        if request_body:
+            req_headers.append(("Content-Length", str(len(request_body))))
+        req_http = StatusAndHeaders(f"{method} {target} {protocol}", req_headers, is_http_request=True)
+        request = self._writer.create_warc_record(
+            url,
+            "request",
+            payload=io.BytesIO(request_body),
+            length=len(request_body),
+            http_headers=req_http,
+            warc_headers_dict={
+                "WARC-Concurrent-To": response.rec_headers.get_header("WARC-Record-ID"),
+                "WARC-Date": response.rec_headers.get_header("WARC-Date"),
+            },
+        )
+        self._writer.write_record(response)
+        self._writer.write_record(request)
+        self._f.flush()
+        self.records += 2
+
+    def close(self) -> None:
+        if not self._f.closed:
+            self._f.close()
+
+
+@dataclass(frozen=True)
+class WarcResponse:
+    """One response record, content decoded (chunking and Content-Encoding undone)."""
+
+    url: str
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+    date: str
+    record_id: str
+
+
+def iter_responses(path: str | os.PathLike[str], only_status: int | None = None) -> Iterator[WarcResponse]:
+    """Response records of any WARC / WARC.gz file (ours, wget's, Heritrix's, ...)."""
+    with open(path, "rb") as f:
+        for record in ArchiveIterator(f):
+            if record.rec_type != "response" or record.http_headers is None:
+                continue
+            try:
+                status = int(record.http_headers.get_statuscode() or 0)
+            except ValueError:
+                status = 0
+            if only_status is not None and status != only_status:
+                continue
+            yield WarcResponse(
+                url=record.rec_headers.get_header("WARC-Target-URI") or "",
+                status=status,
+                headers=list(record.http_headers.headers),
+                body=record.content_stream().read(),
+                date=record.rec_headers.get_header("WARC-Date") or "",
+                record_id=record.rec_headers.get_header("WARC-Record-ID") or "",
+            )
+
+
+def count_records(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Number of records by WARC-Type (a quick check that a file reads end to end)."""
+    counts: dict[str, Any] = {}
+    with open(path, "rb") as f:
+        for record in ArchiveIterator(f):
+            counts[record.rec_type] = counts.get(record.rec_type, 0) + 1
+    return counts

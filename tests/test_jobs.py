@@ -1,0 +1,96 @@
+"""Job-status database: states, retry rules, and many concurrent writers."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+
+from msze.jobs import JobDB, url_domain
+
+
+def test_enqueue_is_idempotent_and_keeps_state(tmp_path):
+    db = JobDB(tmp_path / "jobs.sqlite3")
+    assert db.enqueue(["http://a.test/", "http://www.b.test/x", "http://a.test/"]) == 2
+    db.start("http://a.test/", log_path="logs/a.test.log")
+    db.finish(
+        "http://a.test/", {"pages": 3, "bytes": 1200, "masses": [{"time": "07:00"}], "domain": "a.test"}
+    )
+    assert db.enqueue(["http://a.test/", "http://c.test/"]) == 1
+    row = db.get("http://a.test/")
+    assert row["state"] == "finished"
+    assert (row["pages"], row["bytes"], row["masses"], row["attempts"]) == (3, 1200, 1, 1)
+    assert row["log_path"] == "logs/a.test.log"
+    assert row["started_at"].endswith("Z") and row["ended_at"] >= row["started_at"]
+    assert db.get("http://www.b.test/x")["domain"] == "b.test"
+    assert db.counts() == {"queued": 2, "running": 0, "finished": 1, "failed": 0}
+
+
+def test_pending_skips_finished_retries_failed_and_running(tmp_path):
+    db = JobDB(tmp_path / "jobs.sqlite3")
+    urls = [f"http://p{i}.test/" for i in range(5)]
+    db.enqueue(urls)
+    db.start(urls[0])
+    db.finish(urls[0], {"pages": 1})
+    db.start(urls[1])
+    db.fail(urls[1], "HTTP 500 on every page")
+    db.start(urls[2])  # left "running" by a killed batch
+    assert db.pending() == [urls[1], urls[2], urls[3], urls[4]]
+    assert db.pending(retry_failed=False) == urls[2:]
+    assert db.pending(max_attempts=1) == urls[2:]
+    assert db.pending(max_attempts=2) == urls[1:]
+    assert db.pending(include_running=False, retry_failed=False) == urls[3:]
+    assert db.get(urls[1])["error"] == "HTTP 500 on every page"
+    # A retry clears the old error and counts the attempt.
+    db.start(urls[1])
+    row = db.get(urls[1])
+    assert (row["state"], row["error"], row["attempts"]) == ("running", None, 2)
+
+
+def test_kinds_are_separate(tmp_path):
+    path = tmp_path / "jobs.sqlite3"
+    crawl = JobDB(path)
+    process = JobDB(path, kind="process")
+    crawl.enqueue(["http://a.test/"])
+    process.enqueue(["/data/pages/a.test.jsonl"])
+    assert crawl.pending() == ["http://a.test/"]
+    assert process.pending() == ["/data/pages/a.test.jsonl"]
+    assert process.get("/data/pages/a.test.jsonl")["domain"] == ""
+
+
+def test_wal_mode_and_summaries(tmp_path):
+    db = JobDB(tmp_path / "jobs.sqlite3")
+    mode = sqlite3.connect(tmp_path / "jobs.sqlite3").execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+    db.enqueue(["http://a.test/", "http://b.test/", "http://c.test/"])
+    db.finish("http://b.test/", {"start_url": "http://b.test/", "status": "finished", "masses": []})
+    db.fail("http://a.test/", "Connection refused", {"start_url": "http://a.test/", "status": "failed"})
+    assert [s["start_url"] for s in db.summaries()] == ["http://a.test/", "http://b.test/"]
+    assert len(db.durations()) == 0  # never started: no duration
+
+
+def _worker(path: str, worker: int, n: int) -> None:
+    db = JobDB(path)
+    for i in range(n):
+        url = f"http://w{worker}-{i}.test/"
+        db.start(url)
+        db.finish(url, {"pages": i, "masses": []})
+
+
+def test_many_concurrent_writers(tmp_path):
+    path = str(tmp_path / "jobs.sqlite3")
+    JobDB(path).close()
+    # spawn, not fork: a SQLite connection must never cross fork(), and real writers are separate programs.
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_worker, args=(path, w, 40)) for w in range(8)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert JobDB(path).counts()["finished"] == 8 * 40
+
+
+def test_url_domain():
+    assert url_domain("https://www.parafia.pl/msze?x=1") == "parafia.pl"
+    assert url_domain("http://Parafia-1.TEST:8080/") == "parafia-1.test"
+    assert url_domain("/some/file.jsonl") == ""

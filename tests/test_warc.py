@@ -1,0 +1,85 @@
+"""WARC writing and reading with warcio."""
+
+from __future__ import annotations
+
+import gzip
+
+from warcio.archiveiterator import ArchiveIterator
+
+from msze.warc import WarcFile, count_records, iter_responses
+
+
+def test_write_read_back(tmp_path):
+    path = tmp_path / "parafia.test.warc.gz"
+    w = WarcFile(path, info={"start_url": "http://parafia.test/"})
+    html = "<html><body>Msze św.: 7.00, 9.30</body></html>".encode()
+    w.write_exchange(
+        "http://parafia.test/msze?a=1",
+        200,
+        [("Content-Type", "text/html; charset=utf-8"), ("Transfer-Encoding", "chunked")],
+        html,
+        request_headers=[("User-Agent", "msze-test")],
+        ip_address="127.0.0.1",
+    )
+    gz = gzip.compress(b"<p>gzipped</p>")
+    w.write_exchange("http://parafia.test/g", 200, [("Content-Encoding", "gzip")], gz)
+    w.write_exchange("http://parafia.test/missing", 404, [("Content-Type", "text/html")], b"nope")
+    w.close()
+    assert count_records(path) == {"warcinfo": 1, "response": 3, "request": 3}
+    responses = list(iter_responses(path))
+    assert [(r.url, r.status) for r in responses] == [
+        ("http://parafia.test/msze?a=1", 200),
+        ("http://parafia.test/g", 200),
+        ("http://parafia.test/missing", 404),
+    ]
+    assert responses[0].body == html
+    assert responses[1].body == b"<p>gzipped</p>"  # content encoding undone on read
+    headers = dict(responses[0].headers)
+    assert headers["X-Archive-Orig-Transfer-Encoding"] == "chunked"
+    assert "Transfer-Encoding" not in headers
+    assert [r.url for r in iter_responses(path, only_status=200)] == [
+        "http://parafia.test/msze?a=1",
+        "http://parafia.test/g",
+    ]
+    with open(path, "rb") as f:
+        records = list(ArchiveIterator(f))
+    # (ArchiveIterator yields lazily; read headers only)
+    requests = [r for r in records if r.rec_type == "request"]
+    assert requests[0].http_headers.protocol == "GET"
+    assert requests[0].http_headers.get_header("Host") == "parafia.test"
+
+
+def test_request_links_to_response(tmp_path):
+    path = tmp_path / "x.warc.gz"
+    w = WarcFile(path)
+    w.write_exchange("http://x.test/", 200, [], b"ok", request_headers=[("Accept", "text/html")])
+    w.close()
+    with open(path, "rb") as f:
+        recs = [
+            (
+                r.rec_type,
+                r.rec_headers.get_header("WARC-Record-ID"),
+                r.rec_headers.get_header("WARC-Concurrent-To"),
+            )
+            for r in ArchiveIterator(f)
+        ]
+    (_, resp_id, _), (_, _, concurrent) = recs[1], recs[2]
+    assert recs[1][0] == "response" and recs[2][0] == "request"
+    assert concurrent == resp_id
+
+
+def test_truncated_file_keeps_complete_records(tmp_path):
+    path = tmp_path / "t.warc.gz"
+    w = WarcFile(path)
+    for i in range(3):
+        w.write_exchange(f"http://t.test/{i}", 200, [], b"x" * 100)
+    w.close()
+    data = path.read_bytes()
+    path.write_bytes(data[:-20])  # a crawl killed mid-record
+    urls = []
+    try:
+        for r in iter_responses(path):
+            urls.append(r.url)
+    except Exception:
+        pass
+    assert urls[:2] == ["http://t.test/0", "http://t.test/1"]
