@@ -1,0 +1,210 @@
+"""The hour extractor: every string in a page's text that may be a clock time.
+
+Very high recall, low precision.
+
+The thesis rule (``THESIS_HOUR_RE`` and the border rules) is kept exactly in :func:`find_hours_thesis`;
+:func:`find_hours` finds a superset of it: every thesis hit, plus the forms real parish pages use
+(``7.oo``, ``7,00``, ``8: 00``, ``7³⁰``, superscripts flattened to ``7 00`` / ``700``, ``godz.7``, ``18-tej``,
+both ends of ``16:00-18:00``, times glued to words as in ``niedzielę8:00``), each normalised to ``HH:MM``
+with its span and the words around it. Deciding which hit is a Mass start is the rule extractor's and the
+classifier's job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# The thesis regex and borders, verbatim.
+THESIS_HOUR_RE = re.compile(r"(0?[6-9]|1\d|2[0-2])[:.](oo|[0-5]\d)|6|7|8|9|1\d|2[0-2]")
+THESIS_BEFORE = frozenset(",(/")  # plus whitespace and the start of the text
+THESIS_AFTER = frozenset(",);/")  # plus whitespace and the end of the text
+
+CONTEXT_CHARS = 100  # characters of context kept on each side of an hour (widened to whole words)
+
+_SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_SUP_TRANS = str.maketrans(_SUPERSCRIPT, "0123456789")
+_ROUND_MINUTES = ("00", "15", "30", "45")
+
+# One pass over the text; the alternatives are tried in this order at every position.
+_CANDIDATE_RE = re.compile(
+    r"(?<![\d" + _SUPERSCRIPT + r"])(?:"
+    # 7:00, 7.00, 7,00, 7.oo, 6.3o, 8: 00, 21 : 00
+    r"(?P<h1>\d{1,2})(?P<s1>[ \t]?:[ \t]?|[.,])(?P<m1>[0-5][0-9oO]|[oO]{2})(?![\d" + _SUPERSCRIPT + r"])"
+    # 7³⁰ (Unicode superscript minutes)
+    r"|(?P<h2>\d{1,2})(?P<m2>[⁰¹²³⁴⁵]" + f"[{_SUPERSCRIPT}]" + r")(?![\d" + _SUPERSCRIPT + r"])"
+    # 18-tej, 7-mej (ordinal hour)
+    r"|(?P<h3>\d{1,2})-?(?P<ord>tej|ej|stej|ą|tą|ta|mej|ma)\b"
+    # 7 00, 18\n00 (superscript flattened with a space): only round minutes
+    r"|(?P<h4>\d{1,2})(?:[ \t]|\n)(?P<m4>00|15|30|45)(?!\d)"
+    # 700, 1830 (superscript flattened without a space): only round minutes
+    r"|(?P<h5>[5-9]|1\d|2[0-3])(?P<m5>00|15|30|45)(?!\d)"
+    # a bare hour: 7, 18
+    r"|(?P<h6>\d{1,2})(?!\d)"
+    r")"
+)
+
+# Words after which a bare number is an hour even where the thesis borders say no ("godz.7", "o godz. 7.").
+_HOUR_WORD_BEFORE_RE = re.compile(r"(?:godz(?:in[aęiy]e?)?|g)\.?\s*$", re.IGNORECASE)
+_LEAD_DIGITS_RE = re.compile(r"\d{1,2}")
+_YEAR_AFTER_RE = re.compile(r"\s?(?:r\.|r\b|rok|roku)", re.IGNORECASE)
+_YEAR_BEFORE_RE = re.compile(r"(?:\b(?:w|roku|r\.|lat|latach)\s+|\b\d{4}\s?[-–/]\s?)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Hour:
+    """One clock-time candidate: as written, normalised, where it is, and the words around it."""
+
+    text: str  # as written, e.g. "7.oo"
+    time: str  # normalised "HH:MM", e.g. "07:00"
+    start: int  # text[start:end] == self.text
+    end: int
+    context: str  # text[context_start:context_start + len(context)]
+    context_start: int
+
+
+def _thesis_border_ok(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if not (before.isspace() or before in THESIS_BEFORE):
+        return False
+    if not (after.isspace() or after in THESIS_AFTER):
+        return False
+    return not (before == "(" and after == ")")
+
+
+def find_hours_thesis(text: str) -> list[tuple[int, int]]:
+    """The thesis extractor exactly: spans of regex matches whose borders satisfy rules 2–4."""
+    spans = []
+    n = len(text)
+    for i in range(n):
+        # Try a match at every start position (the rules define which strings are hours, not a scan order).
+        prev = text[i - 1] if i else " "
+        if not (prev.isspace() or prev in THESIS_BEFORE):
+            continue
+        for length in (5, 4, 3, 2, 1):
+            j = i + length
+            if j > n:
+                continue
+            if THESIS_HOUR_RE.fullmatch(text, i, j) and _thesis_border_ok(text, i, j):
+                spans.append((i, j))
+                break
+    return spans
+
+
+def _context(text: str, start: int, end: int, chars: int = CONTEXT_CHARS) -> tuple[str, int]:
+    lo = max(0, start - chars)
+    hi = min(len(text), end + chars)
+    # widen to whole words, but never by more than 30 characters (text without spaces)
+    k = lo
+    while k > 0 and lo - k < 30 and not text[k - 1].isspace():
+        k -= 1
+    lo = k if k == 0 or text[k - 1].isspace() else lo
+    k = hi
+    while k < len(text) and k - hi < 30 and not text[k].isspace():
+        k += 1
+    hi = k if k == len(text) or text[k].isspace() else hi
+    return text[lo:hi], lo
+
+
+def _minutes(raw: str) -> str:
+    raw = raw.translate(_SUP_TRANS).replace("o", "0").replace("O", "0")
+    return raw
+
+
+def _separated_ok(text: str, start: int, end: int, hour: int, minute: str, sep: str) -> bool:
+    if not (5 <= hour <= 24 or (hour == 0 and ":" in sep)):
+        return False
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    after2 = text[end + 1] if end + 1 < len(text) else " "
+    # part of a bigger number: "1.10.20", "22.03.2020" (a comma before is a list: "8.00,18.00")
+    if before in ".:" and start > 1 and text[start - 2].isdigit():
+        return False
+    if after in ".:" and after2.isdigit():
+        return False
+    # a date "23.03." (day.month.): dot-separated, month 01–12, closing dot
+    if sep == "." and after == "." and minute.isdigit() and 1 <= int(minute) <= 12:
+        return False
+    return hour != 24 or minute == "00"
+
+
+def _glued_ok(text: str, start: int, end: int) -> bool:
+    """700 / 1830 is an hour unless it looks like a year or part of a date or a number."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if before in ".,:/-" and start > 1 and text[start - 2].isdigit():
+        return False
+    if after in ".,:/-" and end + 1 < len(text) and text[end + 1].isdigit():
+        return False
+    if _YEAR_AFTER_RE.match(text, end):
+        return False
+    window = text[max(0, start - 12) : start]
+    return not (end - start == 4 and _YEAR_BEFORE_RE.search(window))
+
+
+def _bare_ok(text: str, start: int, end: int, hour: int) -> bool:
+    if _thesis_border_ok(text, start, end) and (6 <= hour <= 22):
+        return True
+    before_text = text[max(0, start - 12) : start]
+    if not _HOUR_WORD_BEFORE_RE.search(before_text) or not 0 <= hour <= 24:
+        return False
+    after = text[end] if end < len(text) else " "
+    after2 = text[end + 1] if end + 1 < len(text) else " "
+    if after.isspace() or after in ",);/-–":
+        return True
+    # "o godz. 7. Msze": a closing full stop
+    return after == "." and (after2.isspace() or after2 == " ")
+
+
+def find_hours(text: str) -> list[Hour]:
+    """Every clock-time candidate in ``text``, in order, with its normalised ``HH:MM`` and context."""
+    hours: list[Hour] = []
+    pos = 0
+    while (m := _CANDIDATE_RE.search(text, pos)) is not None:
+        start, end = m.span()
+        pos = end
+        ok = True
+        if m["h1"] is not None:
+            hour, minute = int(m["h1"]), _minutes(m["m1"])
+            ok = _separated_ok(text, start, end, hour, minute, m["s1"])
+        elif m["h2"] is not None:
+            hour, minute = int(m["h2"]), _minutes(m["m2"])
+            ok = 0 <= hour <= 24
+        elif m["h3"] is not None:
+            hour, minute = int(m["h3"]), "00"
+            ok = 5 <= hour <= 24
+        elif m["h4"] is not None:
+            hour, minute = int(m["h4"]), m["m4"]
+            ok = 5 <= hour <= 24 and _glued_ok(text, start, end)
+        elif m["h5"] is not None:
+            hour, minute = int(m["h5"]), m["m5"]
+            ok = _glued_ok(text, start, end)
+        else:
+            hour, minute = int(m["h6"]), "00"
+            ok = _bare_ok(text, start, end, hour)
+            if not ok:
+                continue
+        if not ok:
+            # A longer form was rejected ("3,20", "7 00-lecie"): its leading number may still be a bare hour,
+            # and what follows it is scanned again.
+            lead = _LEAD_DIGITS_RE.match(text, start)
+            assert lead is not None
+            end = pos = lead.end()
+            hour, minute = int(lead.group()), "00"
+            if not _bare_ok(text, start, end, hour):
+                continue
+        if m["h3"] is not None:
+            end = start + len(m["h3"])  # the hour is the number; "-tej" is context
+        context, context_start = _context(text, start, end)
+        hours.append(
+            Hour(
+                text=text[start:end],
+                time=f"{hour:02d}:{minute}",
+                start=start,
+                end=end,
+                context=context,
+                context_start=context_start,
+            )
+        )
+    return hours

@@ -1,0 +1,69 @@
+"""HTML → plain text for extraction, configured as the thesis configured html2text.
+
+The thesis ignored links, images and table markup and removed bold/italic and list marks, so that only the
+words a reader sees remain, one block per line. Two things html2text does not do on its own and parish pages
+need: superscript minutes (``6<sup>45</sup>``) become a clock time (``6:45``), and table cells are kept apart
+by a space (otherwise ``<td>Niedziela</td><td>8:00</td>`` would glue into ``Niedziela8:00``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import html2text
+
+# `7<sup>30</sup>`, `7 <sup><u>30</u></sup>`: minutes written as a superscript (or subscript) after the hour.
+_SUP_MINUTES_RE = re.compile(
+    r"(?<=\d)\s*<(su[pb])\b[^>]*>(?:\s|<[^>]+>)*([0-5]\d|oo)(?:\s|<[^>]+>)*</\1\s*>",
+    re.IGNORECASE,
+)
+# html2text numbers ordered-list items ("1. "); the thesis removed list marks, so every list is rendered
+# unordered with an empty mark.
+_OL_TAG_RE = re.compile(r"<(/?)ol\b", re.IGNORECASE)
+_HEADING_MARK_RE = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
+_CELL_TAGS = frozenset({"td", "th"})
+
+
+class _ThesisHTML2Text(html2text.HTML2Text):
+    """html2text without Markdown escaping, with a space between table cells."""
+
+    def handle_data(self, data: str, entity_char: bool = False) -> None:
+        # entity_char=True makes html2text skip its Markdown escaping ("7\\. " etc.): the text is for
+        # extraction, not for a Markdown renderer.
+        super().handle_data(data, entity_char=True)
+
+    def handle_tag(self, tag: str, attrs: dict[str, str | None], start: bool) -> None:
+        super().handle_tag(tag, attrs, start)
+        if tag in _CELL_TAGS and not start:
+            self.o(" ")
+
+
+def _converter() -> html2text.HTML2Text:
+    h = _ThesisHTML2Text()
+    h.ignore_links = True
+    h.ignore_images = True
+    h.ignore_tables = True
+    h.ignore_emphasis = True
+    h.ignore_mailto_links = True
+    h.body_width = 0  # keep the page's own line structure, never re-wrap
+    h.unicode_snob = True  # keep "ą", "—" as they are instead of ASCII look-alikes
+    h.ul_item_mark = ""
+    h.single_line_break = False
+    return h
+
+
+def preprocess_html(html: str) -> str:
+    """Rewrite what html2text would lose for extraction (superscript minutes, ordered lists)."""
+    html = _SUP_MINUTES_RE.sub(r":\2", html)
+    return _OL_TAG_RE.sub(r"<\1ul", html)
+
+
+def html_to_text(html: str) -> str:
+    """Convert a page's HTML to the plain text every extractor works on."""
+    if not html:
+        return ""
+    text = _converter().handle(preprocess_html(html))
+    text = text.replace("\xa0", " ")
+    text = _HEADING_MARK_RE.sub("", text)
+    # html2text leaves the list indentation plus the (empty) mark: "   Msza"; keep lines flush left.
+    return "\n".join(line.strip() for line in text.splitlines()).strip() + "\n"
