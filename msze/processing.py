@@ -1,0 +1,393 @@
+"""Re-processing stored crawls: pages from parish JSONL or WARC files through text → extraction again.
+
+A new model or rule is applied to a finished crawl in minutes instead of a re-crawl, and a web archive made
+by another crawler (`wget --warc-file`, Heritrix, Browsertrix) can be mined the same way. No Scrapy imports:
+`python -m msze process` (msze/commands/process.py) runs `process_file` in a process pool, one file each.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from w3lib.encoding import html_to_unicode
+from warcio.archiveiterator import ArchiveIterator
+
+from msze.changes import NEW, SHRUNK, UNCHANGED, compare_page, compare_parish, page_state, trusted_hours
+from msze.jobs import url_domain
+from msze.lang import detect_language, language_selected
+from msze.recrawl_state import RecrawlState
+from msze.results import summarize
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")
+WARC_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+class InputError(ValueError):
+    """A file that is neither pages JSONL nor WARC; reported, never half-processed."""
+
+
+# --- reading inputs ---------------------------------------------------------------------------------------
+
+
+def input_kind(path: str | os.PathLike[str]) -> str:
+    """ "jsonl" or "warc", from the name, else from the first bytes (a WARC starts "WARC/", maybe gzipped)."""
+    name = os.fspath(path).lower()
+    if name.endswith(JSONL_SUFFIXES):
+        return "jsonl"
+    if name.endswith(WARC_SUFFIXES):
+        return "warc"
+    with open(path, "rb") as f:
+        head = f.read(64)
+    if head.startswith(_GZIP_MAGIC):
+        with gzip.open(path, "rb") as g:
+            head = g.read(64)
+    if head.startswith((b"WARC/", b"filedesc://")):
+        return "warc"
+    if head.lstrip().startswith(b"{"):
+        return "jsonl"
+    raise InputError(f"{os.fspath(path)}: neither pages JSONL nor WARC (first bytes {head[:16]!r})")
+
+
+def output_name(path: str | os.PathLike[str]) -> str:
+    """`parafia.pl.jsonl` → `parafia.pl.jsonl`; `crawl-00001.warc.gz` → `crawl-00001.jsonl`."""
+    name = os.path.basename(os.fspath(path))
+    for suffix in sorted(JSONL_SUFFIXES + WARC_SUFFIXES, key=len, reverse=True):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)] + ".jsonl"
+    return name + ".jsonl"
+
+
+def iter_jsonl_pages(path: str | os.PathLike[str], counts: Counter[str]) -> Iterator[dict[str, Any]]:
+    """PageItems of a pages JSONL file (plain or .gz); bad lines (a torn last line) are counted, skipped."""
+    opener = gzip.open if os.fspath(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                page = json.loads(line)
+            except json.JSONDecodeError:
+                counts["skipped/bad_line"] += 1
+                continue
+            if not isinstance(page, dict) or not page.get("url"):
+                counts["skipped/bad_line"] += 1
+                continue
+            yield page
+
+
+def _is_html(content_type: str | None, body: bytes) -> bool:
+    if content_type:
+        return content_type.split(";", 1)[0].strip().lower() in HTML_TYPES
+    head = body[:1024].lstrip().lower()  # no Content-Type: trust only what looks like markup
+    return head.startswith((b"<!doctype html", b"<html")) or b"<html" in head
+
+
+def _decode(content_type: str | None, body: bytes) -> str:
+    """Body → str: BOM, then the HTTP charset, then <meta charset>, then UTF-8 (w3lib, as Scrapy decodes)."""
+    return html_to_unicode(content_type or "", body)[1]
+
+
+def _read_record_at(f: BinaryIO, offset: int) -> tuple[str | None, bytes]:
+    """(Content-Type, decoded payload) of the response record at `offset` of an open WARC file."""
+    f.seek(offset)
+    record = next(iter(ArchiveIterator(f)))
+    content_type = record.http_headers.get_header("Content-Type") if record.http_headers else None
+    return content_type, record.content_stream().read()
+
+
+def iter_warc_pages(path: str | os.PathLike[str], counts: Counter[str]) -> Iterator[dict[str, Any]]:
+    """HTML pages of a WARC file as PageItem dicts (url, domain, html, crawled_at).
+
+    `response` records with a 2xx status and an HTML Content-Type are read; chunked transfer coding and
+    gzip/deflate/br content coding are undone by warcio. `revisit` records (deduplicated by payload digest, or
+    a 304 "server-not-modified") take the payload of the earlier response they point to in the same file.
+    Requests, warcinfo, metadata, resources, redirects and non-HTML responses are counted and skipped.
+    """
+    by_digest: dict[str, int] = {}
+    by_url: dict[str, int] = {}
+    with open(path, "rb") as f, open(path, "rb") as lookup:
+        records = ArchiveIterator(f, arc2warc=True)
+        for record in records:
+            rec_type = record.rec_type
+            if rec_type not in ("response", "revisit"):
+                counts[f"skipped/{rec_type or 'unknown'}_record"] += 1
+                continue
+            url = record.rec_headers.get_header("WARC-Target-URI") or ""
+            if not url.startswith(("http://", "https://")):
+                counts["skipped/not_http"] += 1
+                continue
+            http = record.http_headers
+            status = http.get_statuscode() if http else None
+            crawled_at = record.rec_headers.get_header("WARC-Date")
+            if rec_type == "response":
+                if not status or not status.startswith("2"):
+                    counts["skipped/status"] += 1
+                    continue
+                content_type = http.get_header("Content-Type")
+                body = record.content_stream().read()
+                if not _is_html(content_type, body):
+                    counts["skipped/non_html"] += 1
+                    continue
+                offset = records.get_record_offset()
+                digest = record.rec_headers.get_header("WARC-Payload-Digest")
+                if digest:
+                    by_digest[digest] = offset
+                by_url[url] = offset
+            else:
+                digest = record.rec_headers.get_header("WARC-Payload-Digest")
+                refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or url
+                offset_or_none = by_digest.get(digest) if digest else None
+                if offset_or_none is None:
+                    offset_or_none = by_url.get(refers)
+                if offset_or_none is None:
+                    counts["skipped/revisit_unresolved"] += 1
+                    continue
+                content_type, body = _read_record_at(lookup, offset_or_none)
+                counts["revisits_resolved"] += 1
+            yield {
+                "url": url,
+                "previous_url": None,
+                "start_url": None,
+                "domain": url_domain(url),
+                "depth": None,
+                "button_text": None,
+                "html": _decode(content_type, body),
+                "crawled_at": crawled_at,
+                "etag": http.get_header("ETag") if http else None,
+                "last_modified": http.get_header("Last-Modified") if http else None,
+            }
+
+
+def iter_pages(path: str | os.PathLike[str], counts: Counter[str]) -> Iterator[dict[str, Any]]:
+    """Pages of a JSONL or WARC file (see input_kind)."""
+    kind = input_kind(path)
+    return iter_jsonl_pages(path, counts) if kind == "jsonl" else iter_warc_pages(path, counts)
+
+
+# --- processing pages -------------------------------------------------------------------------------------
+
+Extractor = Callable[[str], tuple[list[dict[str, Any]], list[str]]]
+
+
+def default_extractor(classifier_path: str | None = None) -> Extractor:
+    """msze.extraction.extract with the classifier loaded once (None: rules only)."""
+    from msze.extraction import extract
+
+    classifier = None
+    if classifier_path:
+        from msze.classifier import HourClassifier
+
+        classifier = HourClassifier.load(classifier_path)
+
+    def run(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+        result = extract(text, classifier)
+        return list(result.hours), list(result.masses)
+
+    return run
+
+
+def default_html_to_text() -> Callable[[str], str]:
+    from msze.text import html_to_text
+
+    return html_to_text
+
+
+def _schedule_hint() -> Callable[[str, str | None], bool] | None:
+    try:
+        from msze.filters import has_schedule_hint
+    except ImportError:  # the page filter is optional for re-processing
+        return None
+    return has_schedule_hint
+
+
+def masses_of(hours: list[dict[str, Any]]) -> list[str]:
+    """Sorted distinct "HH:MM" of the hours labelled mass (PageItem["masses"])."""
+    return sorted({h["time"] for h in hours if h.get("label") == "mass" and h.get("time")})
+
+
+@dataclass
+class PageProcessor:
+    """Text conversion, language, change detection and extraction for one page at a time.
+
+    With a `state` (msze/recrawl_state.py) each page is compared with the previous run: with `only_changed`
+    an unchanged page keeps its stored hours (no extraction), and a shrunk page (text under half its previous
+    size) keeps the previous hours and is flagged `change: "shrunk"`; its stored state is not overwritten, so
+    it stays flagged until the site recovers.
+    """
+
+    extractor: Extractor
+    html_to_text: Callable[[str], str]
+    languages: frozenset[str] = frozenset()
+    state: RecrawlState | None = None
+    only_changed: bool = False
+    keep_html: bool = True
+    counts: Counter[str] = field(default_factory=Counter)
+    schedule_hint: Callable[[str, str | None], bool] | None = None
+
+    def process(self, page: dict[str, Any]) -> dict[str, Any] | None:
+        """The updated page, or None when its language is not selected."""
+        html = page.get("html")
+        text = self.html_to_text(html) if html else (page.get("text") or "")
+        language = detect_language(text)
+        if not language_selected(language, self.languages):
+            self.counts["skipped/language"] += 1
+            return None
+        page = dict(page)
+        page["text"] = text
+        page["language"] = language
+        self.counts[f"language/{language}"] += 1
+        current = page_state(text)
+        stored = self.state.get_page(page["url"]) if self.state else None
+        previous_hours = stored.page.get("hours") if stored and stored.page else None
+        change = compare_page(stored.state if stored else None, current) if self.state else None
+        if self.only_changed and change == UNCHANGED and previous_hours is not None:
+            hours = previous_hours
+            self.counts["reused"] += 1
+        else:
+            hours, _ = self.extractor(text)
+            self.counts["extracted"] += 1
+        if change is not None:
+            hours = trusted_hours(change, hours, previous_hours)
+            page["change"] = change
+            self.counts[f"change/{change}"] += 1
+        page["hours"] = hours
+        page["masses"] = masses_of(hours)
+        if self.schedule_hint is not None:
+            suffix = page["url"].rstrip("/").rsplit("/", 1)[-1]
+            page["has_schedule_hint"] = self.schedule_hint(suffix, page.get("button_text"))
+        if self.state is not None and change != SHRUNK:
+            self.state.put_page(
+                page["url"],
+                current,
+                {k: v for k, v in page.items() if k != "text"},
+                domain=page.get("domain"),
+                etag=page.get("etag"),
+                last_modified=page.get("last_modified"),
+            )
+        if not self.keep_html:
+            page.pop("html", None)
+        self.counts["pages_out"] += 1
+        return page
+
+
+# --- processing files -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ProcessOptions:
+    """What `python -m msze process` asks of every file."""
+
+    out_dir: str
+    languages: frozenset[str] = frozenset()
+    classifier_path: str | None = None
+    state_path: str | None = None
+    only_changed: bool = False
+    keep_html: bool = True
+
+
+@dataclass
+class FileReport:
+    """The outcome of one input file: where its pages went, counts, per-parish summaries, or the error."""
+
+    input: str
+    output: str | None = None
+    pages_in: int = 0
+    pages_out: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _atomic_jsonl_writer(path: Path) -> tuple[Path, Any]:
+    tmp = path.with_name(f"{path.name}.tmp.{os.getpid()}")
+    return tmp, open(tmp, "w", encoding="utf-8")  # noqa: SIM115 (closed by process_file)
+
+
+def process_file(
+    path: str | os.PathLike[str],
+    options: ProcessOptions,
+    processor: PageProcessor | None = None,
+) -> FileReport:
+    """Re-process one JSONL/WARC file into `<out_dir>/<name>.jsonl` (written to a temp file, then renamed,
+    so a killed run never leaves a half file), with one results.jsonl-style summary per parish domain."""
+    started = time.monotonic()
+    report = FileReport(input=os.fspath(path))
+    counts: Counter[str] = Counter()
+    state = None
+    if processor is None:
+        state = RecrawlState(options.state_path) if options.state_path else None
+        processor = PageProcessor(
+            extractor=default_extractor(options.classifier_path),
+            html_to_text=default_html_to_text(),
+            languages=options.languages,
+            state=state,
+            only_changed=options.only_changed,
+            keep_html=options.keep_html,
+            schedule_hint=_schedule_hint(),
+        )
+    processor.counts = counts
+    out_path = Path(options.out_dir) / output_name(path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    parishes: dict[str, dict[str, Any]] = {}
+    tmp, out = _atomic_jsonl_writer(out_path)
+    try:
+        with out:
+            for page in iter_pages(path, counts):
+                report.pages_in += 1
+                html_bytes = len((page.get("html") or "").encode("utf-8"))
+                done = processor.process(page)
+                if done is None:
+                    continue
+                out.write(json.dumps(done, ensure_ascii=False) + "\n")
+                report.pages_out += 1
+                domain = done.get("domain") or url_domain(done["url"])
+                parish = parishes.setdefault(
+                    domain,
+                    {"start_url": done.get("start_url") or done["url"], "pages": [], "bytes": 0, "at": None},
+                )
+                parish["pages"].append(
+                    {"url": done["url"], "hours": done["hours"], "change": done.get("change")}
+                )
+                parish["bytes"] += html_bytes
+                parish["at"] = max(filter(None, (parish["at"], done.get("crawled_at"))), default=None)
+        os.replace(tmp, out_path)
+        report.output = os.fspath(out_path)
+    except (OSError, InputError, ValueError) as exc:
+        report.error = f"{type(exc).__name__}: {exc}"
+        tmp.unlink(missing_ok=True)
+    finally:
+        report.counts = dict(counts)
+        if report.error is None:
+            report.summaries = [
+                _parish_summary(domain, parish, processor.state) for domain, parish in parishes.items()
+            ]
+        if state is not None:
+            state.close()
+        report.seconds = round(time.monotonic() - started, 3)
+    return report
+
+
+def _parish_summary(domain: str, parish: dict[str, Any], state: RecrawlState | None) -> dict[str, Any]:
+    summary = summarize(
+        parish["pages"], parish["start_url"], domain, crawled_at=parish["at"], bytes_=parish["bytes"]
+    )
+    if state is not None:
+        page_changes = {p["url"]: p["change"] or NEW for p in parish["pages"]}
+        change = compare_parish(domain, state.get_masses(domain), summary["masses"], page_changes)
+        state.record_parish(change, summary["masses"])
+        summary["change"] = change.to_dict()
+    return summary

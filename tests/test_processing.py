@@ -1,0 +1,188 @@
+import gzip
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from warc_samples import SCHEDULE_HTML, write_project_style, write_wget_style
+
+from msze.changes import CHANGED, NEW, SHRUNK, UNCHANGED
+from msze.processing import (
+    InputError,
+    PageProcessor,
+    ProcessOptions,
+    input_kind,
+    iter_jsonl_pages,
+    iter_warc_pages,
+    output_name,
+    process_file,
+)
+from msze.recrawl_state import RecrawlState
+
+_TIME = re.compile(r"\b(\d{1,2})[.:](\d\d)\b")
+
+
+def fake_extract(text):
+    """Every clock time is a Mass: enough to see what processing does with the extractor's answer."""
+    hours = [
+        {
+            "text": m.group(0),
+            "time": f"{int(m.group(1)):02d}:{m.group(2)}",
+            "start": m.start(),
+            "end": m.end(),
+            "context": text[max(0, m.start() - 10) : m.end() + 10],
+            "context_start": max(0, m.start() - 10),
+            "label": "mass",
+            "score": 1.0,
+            "source": "rules",
+            "day": None,
+        }
+        for m in _TIME.finditer(text)
+    ]
+    return hours, sorted({h["time"] for h in hours})
+
+
+def strip_tags(html):
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def processor(**kwargs):
+    return PageProcessor(extractor=fake_extract, html_to_text=strip_tags, **kwargs)
+
+
+def page(url, html, **extra):
+    return {
+        "url": url,
+        "domain": "parafia-jadwigi.pl",
+        "start_url": "http://parafia-jadwigi.pl/",
+        "html": html,
+    } | extra
+
+
+def test_input_kind_and_output_name(tmp_path):
+    assert input_kind("a/parafia.pl.jsonl") == "jsonl"
+    assert input_kind("crawl.warc.gz") == "warc"
+    unnamed = tmp_path / "archive.bin"
+    unnamed.write_bytes(gzip.compress(b"WARC/1.0\r\n"))
+    assert input_kind(unnamed) == "warc"
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello")
+    with pytest.raises(InputError, match="neither pages JSONL nor WARC"):
+        input_kind(junk)
+    assert output_name("x/crawl-00001.warc.gz") == "crawl-00001.jsonl"
+    assert output_name("parafia.pl.jsonl") == "parafia.pl.jsonl"
+
+
+def test_jsonl_reader_skips_torn_line(tmp_path):
+    path = tmp_path / "parafia.pl.jsonl"
+    path.write_text(json.dumps({"url": "http://parafia.pl/"}) + "\n\n" + '{"url": "http://parafia.pl/msz')
+    counts = Counter()
+    assert [p["url"] for p in iter_jsonl_pages(path, counts)] == ["http://parafia.pl/"]
+    assert counts["skipped/bad_line"] == 1
+
+
+def test_wget_style_warc(tmp_path):
+    counts = Counter()
+    pages = list(iter_warc_pages(write_wget_style(tmp_path / "wget.warc.gz"), counts))
+    by_url = {p["url"].rsplit("/", 1)[-1]: p for p in pages}
+    assert sorted(by_url) == ["en.html", "msze-kopia.html", "msze.html", "ogloszenia.html"]
+    # chunked + gzip undone; the ISO-8859-2 page decoded by its header charset
+    assert "Porządek Mszy Świętych" in by_url["msze.html"]["html"]
+    assert by_url["msze.html"]["etag"] == '"abc123"'
+    assert "Ogłoszenia duszpasterskie" in by_url["ogloszenia.html"]["html"]
+    # the revisit got the payload of the record with the same digest
+    assert by_url["msze-kopia.html"]["html"] == SCHEDULE_HTML
+    assert by_url["msze.html"]["domain"] == "parafia-jadwigi.pl"
+    assert counts["skipped/status"] == 1  # the 301
+    assert counts["skipped/non_html"] == 1  # the JPEG
+    assert counts["skipped/revisit_unresolved"] == 1
+    assert counts["revisits_resolved"] == 1
+    assert counts["skipped/resource_record"] == 1
+
+
+def test_project_style_warc(tmp_path):
+    counts = Counter()
+    pages = list(iter_warc_pages(write_project_style(tmp_path / "p.warc.gz"), counts))
+    assert [p["url"].rsplit("/", 1)[-1] for p in pages] == ["msze.html", "en.html"]
+    assert pages[0]["html"] == SCHEDULE_HTML
+
+
+def test_processor_language_selection():
+    proc = processor(languages=frozenset({"pl"}))
+    done = proc.process(page("http://parafia-jadwigi.pl/msze.html", SCHEDULE_HTML))
+    assert done["language"] == "pl"
+    assert "07:00" in done["masses"] and "18:00" in done["masses"]
+    english = "<p>Holy Mass in English is celebrated every Sunday at 13.00 in the lower church.</p>"
+    assert proc.process(page("http://parafia-jadwigi.pl/en.html", english)) is None
+    assert proc.counts["skipped/language"] == 1 and proc.counts["language/pl"] == 1
+
+
+def test_processor_uses_stored_text_without_html():
+    done = processor().process(
+        {"url": "http://p.pl/", "text": "Msze święte w niedzielę o godzinie 8.00 i 10.30"}
+    )
+    assert done["masses"] == ["08:00", "10:30"]
+
+
+def test_change_detection_against_previous_run(tmp_path):
+    url = "http://parafia-jadwigi.pl/msze.html"
+    with RecrawlState(tmp_path / "state.sqlite") as state:
+        first = processor(state=state).process(page(url, SCHEDULE_HTML))
+        assert first["change"] == NEW
+
+        calls = []
+
+        def counting_extract(text):
+            calls.append(text)
+            return fake_extract(text)
+
+        again = PageProcessor(counting_extract, strip_tags, state=state, only_changed=True)
+        same = again.process(page(url, SCHEDULE_HTML))
+        assert same["change"] == UNCHANGED and calls == []  # not re-extracted
+        assert same["masses"] == first["masses"]
+        assert again.counts["reused"] == 1
+
+        moved = again.process(page(url, SCHEDULE_HTML.replace("18.00", "19.00")))
+        assert moved["change"] == CHANGED and "19:00" in moved["masses"] and len(calls) == 1
+
+        # The site broke: a shell page. Flagged, previous hours kept, state not overwritten.
+        shell = again.process(page(url, "<div id='app'>Ładowanie strony parafii, proszę czekać</div>"))
+        assert shell["change"] == SHRUNK
+        assert shell["masses"] == moved["masses"]
+        assert (
+            again.process(page(url, "<div id='app'>Ładowanie strony parafii, proszę czekać</div>"))["change"]
+            == SHRUNK
+        )
+
+
+def test_process_file_writes_pages_and_parish_summary(tmp_path):
+    warc = write_wget_style(tmp_path / "wget.warc.gz")
+    options = ProcessOptions(out_dir=str(tmp_path / "out"), state_path=str(tmp_path / "state.sqlite"))
+    proc = processor(state=RecrawlState(options.state_path))
+    report = process_file(warc, options, proc)
+    assert report.error is None
+    assert report.pages_in == 4 and report.pages_out == 4
+    lines = [json.loads(x) for x in Path(report.output).read_text(encoding="utf-8").splitlines()]
+    assert {p["language"] for p in lines} == {"pl", "en"}
+    [summary] = report.summaries
+    assert summary["domain"] == "parafia-jadwigi.pl" and summary["status"] == "finished"
+    assert summary["pages"] == 4
+    assert {m["time"] for m in summary["masses"]} >= {"07:00", "09:30", "11:00", "18:00", "13:00"}
+    assert summary["crawled_at"]
+    assert summary["change"]["status"] == NEW
+
+    # Second run over the same archive: the parish's Mass times did not change.
+    again = process_file(warc, options, processor(state=RecrawlState(options.state_path)))
+    assert again.summaries[0]["change"]["status"] == UNCHANGED
+    assert again.summaries[0]["change"]["pages"] == {UNCHANGED: 4}
+    with RecrawlState(options.state_path) as state:
+        assert [c["status"] for c in state.last_changes()] == [UNCHANGED]
+
+
+def test_process_file_reports_bad_input_without_output(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a crawl")
+    report = process_file(bad, ProcessOptions(out_dir=str(tmp_path / "out")), processor())
+    assert report.error.startswith("InputError") and report.output is None
+    assert not list((tmp_path / "out").glob("*"))
