@@ -44,5 +44,19 @@ LOG_LEVEL = "INFO"
 # --- Classifier --------------------------------------------------------------------------------------
 
 # --- Directory and URL discovery (deon, places) -----------------------------------------------------
+# `-o parishes.tsv:tsv` writes the thesis TSV layout (deon.fixed.tsv / extended.tsv), flushed per item.
+FEED_EXPORTERS = {"tsv": "msze.exporters.TsvItemExporter"}
+# First listing page of the deon.pl directory; tests and demos point it at scripts/fake_deon.py.
+DEON_START_URL = "https://www.deon.pl/parafie-koscioly/"
+DEON_MAX_PAGES = 0  # listing pages to follow (0 = all, ~1 013); small values take a sample
+# Places flavour: "new" = Places API (New) searchText, website in the same paid call; "legacy" = the thesis's
+# Text Search + Place Details (two calls per parish).
+PLACES_API = "new"
+PLACES_NEW_URL = "https://places.googleapis.com/v1/places:searchText"
+PLACES_FIELD_MASK = "places.id,places.displayName,places.formattedAddress,places.websiteUri"
+PLACES_LEGACY_TEXTSEARCH_URL = "https://maps.googleapis.com/maps/api/place/textsearch/json"
+PLACES_LEGACY_DETAILS_URL = "https://maps.googleapis.com/maps/api/place/details/json"
+PLACES_LANGUAGE = "pl"  # results in Polish, as the parish names are
+PLACES_REGION = "pl"  # bias results to Poland
 
 # --- Batch crawl, WARC, re-processing ----------------------------------------------------------------

@@ -1,0 +1,66 @@
+"""Feed exporters for the directory stages: the thesis TSV layout, and JSON lines flushed per item.
+
+Registered in FEED_EXPORTERS as `tsv` (any spider: `-o parishes.tsv:tsv`) and, in the places spider, `jsonl`/
+`jsonlines`/`jl` are the flushing variant. Both flush after every item so a crash of a long, paid places run
+loses nothing that was already answered; both write a header only into an empty file, so appending (`-o`, not
+`-O`) to the previous run's output resumes it.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exporters import BaseItemExporter, JsonLinesItemExporter
+
+from msze.directory import PARISH_COLUMNS, columns_for, to_tsv_row, tsv_header, write_tsv_line
+
+
+def _is_empty(file: IO[bytes]) -> bool:
+    try:
+        return file.tell() == 0
+    except (OSError, ValueError):
+        return True
+
+
+class TsvItemExporter(BaseItemExporter):
+    """Thesis layout: deon.fixed.tsv for ParishItem, extended.tsv (+ a `status` header) for PlaceItem."""
+
+    def __init__(self, file: IO[bytes], **kwargs: Any) -> None:
+        super().__init__(dont_fail=True, **kwargs)
+        self.file = file
+        self.encoding = self.encoding or "utf-8"
+        self.columns: list[tuple[str, str]] | None = None
+        self._write_header = _is_empty(file)
+
+    def _write(self, text: str) -> None:
+        self.file.write(text.encode(self.encoding))
+
+    def _start(self, record: dict[str, Any]) -> None:
+        self.columns = columns_for(record)
+        if self._write_header:
+            self._write(write_tsv_line(tsv_header(self.columns)))
+
+    def export_item(self, item: Any) -> None:
+        record = ItemAdapter(item).asdict()
+        if self.columns is None:
+            self._start(record)
+        assert self.columns is not None
+        self._write(write_tsv_line(to_tsv_row(record, self.columns)))
+        self.file.flush()
+
+    def finish_exporting(self) -> None:
+        # No item at all: still leave a readable (header-only) file behind.
+        if self.columns is None:
+            self.columns = PARISH_COLUMNS
+            if self._write_header:
+                self._write(write_tsv_line(tsv_header(self.columns)))
+        self.file.flush()
+
+
+class FlushingJsonLinesItemExporter(JsonLinesItemExporter):
+    """Scrapy's JSON lines, flushed after every item."""
+
+    def export_item(self, item: Any) -> None:
+        super().export_item(item)
+        self.file.flush()
