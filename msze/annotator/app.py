@@ -1,0 +1,242 @@
+"""The annotator's Flask app: one HTML page, a small JSON API the page calls, a stats page.
+
+Flask because the app is one page and three JSON endpoints over SQL: Flask is small, synchronous (SQLite and
+the locking story stay simple), serves its own templates and static files (no CDN), and Flask-WTF gives CSRF
+protection for the JSON posts out of the box.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, g, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from sqlalchemy import Connection, and_, func, insert, select, update
+from werkzeug.exceptions import HTTPException
+
+from msze.annotator import export, identity, serving
+from msze.annotator.db import devices, make_engine, transaction, utcnow
+
+# Every setting, its default, and why. Each can be set in the environment under the same name.
+DEFAULTS: dict[str, Any] = {
+    # Where labels live; any SQLAlchemy URL (postgresql+psycopg://...) works through the same code.
+    "ANNOTATOR_DATABASE_URL": "sqlite:///annotator.sqlite3",
+    # Share of served hours taken from the gold pool (known answers) to measure each device's agreement.
+    "ANNOTATOR_GOLD_FRACTION": 0.1,
+    # A device is judged only after this many gold answers (a single slip must not flag anyone) ...
+    "ANNOTATOR_CHEATER_MIN_GOLD": 5,
+    # ... and flagged when it agrees with fewer than this share of them.
+    "ANNOTATOR_CHEATER_MIN_AGREEMENT": 0.7,
+    # New device identities one IP may create per window (stops cookie-clearing loops; 0 = no limit).
+    "ANNOTATOR_NEW_DEVICES_PER_IP": 20,
+    "ANNOTATOR_NEW_DEVICES_WINDOW": 3600,
+    # Device cookie lifetime in seconds (volunteers come back months later).
+    "ANNOTATOR_COOKIE_MAX_AGE": 5 * 365 * 24 * 3600,
+    # Characters of page text shown on each side of the hour (day headings above it decide the answer).
+    "ANNOTATOR_WINDOW_CHARS": 300,
+    # Reverse proxies in front of the app whose X-Forwarded-For is trusted for the client IP (0 = none).
+    "ANNOTATOR_PROXY_COUNT": 0,
+}
+
+
+def _env_value(name: str, default: Any) -> Any:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return type(default)(raw)
+
+
+def _secret_key(instance_path: Path) -> str:
+    """ANNOTATOR_SECRET_KEY from the environment, else a random key made once in the instance folder."""
+    from_env = os.environ.get("ANNOTATOR_SECRET_KEY")
+    if from_env:
+        return from_env
+    path = instance_path / "secret_key"
+    if path.exists():
+        return path.read_text(encoding="ascii").strip()
+    instance_path.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(key)
+    return key
+
+
+def create_app(config: dict[str, Any] | None = None, instance_path: str | None = None) -> Flask:
+    """Build the app; `config` overrides DEFAULTS and the environment (tests, the CLI's --db)."""
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
+    for name, default in DEFAULTS.items():
+        app.config[name] = _env_value(name, default)
+    app.config.update(
+        WTF_CSRF_TIME_LIMIT=None,  # the token lives as long as the session; volunteers annotate for hours
+        WTF_CSRF_HEADERS=["X-CSRFToken"],
+        SESSION_COOKIE_SAMESITE="Lax",
+        MAX_CONTENT_LENGTH=16 * 1024,  # answers are tiny; anything bigger is refused with 413
+        JSON_AS_ASCII=False,
+    )
+    app.config.update(config or {})
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    if app.config["ANNOTATOR_PROXY_COUNT"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        n = int(app.config["ANNOTATOR_PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n)  # type: ignore[method-assign]
+
+    CSRFProtect(app)
+    engine = make_engine(app.config["ANNOTATOR_DATABASE_URL"])
+    app.extensions["msze_annotator_engine"] = engine
+    rng = random.Random(app.config.get("ANNOTATOR_RANDOM_SEED"))
+    clock = app.config.get("ANNOTATOR_CLOCK") or utcnow
+
+    def cfg() -> serving.ServingConfig:
+        return serving.ServingConfig(
+            gold_fraction=float(app.config["ANNOTATOR_GOLD_FRACTION"]),
+            min_gold=int(app.config["ANNOTATOR_CHEATER_MIN_GOLD"]),
+            min_agreement=float(app.config["ANNOTATOR_CHEATER_MIN_AGREEMENT"]),
+            window_chars=int(app.config["ANNOTATOR_WINDOW_CHARS"]),
+        )
+
+    def body() -> dict:
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            raise serving.ServingError("expected a JSON object (Content-Type: application/json)")
+        return data
+
+    def resolve_device(conn: Connection, data: dict, create: bool) -> int:
+        """The requesting device: cookie, else fingerprint, else (if allowed) a new identity."""
+        now = clock()
+        token = request.cookies.get(identity.COOKIE_NAME)
+        if identity.valid_token(token):
+            device_id = conn.execute(select(devices.c.id).where(devices.c.token == token)).scalar()
+            if device_id is not None:
+                conn.execute(update(devices).where(devices.c.id == device_id).values(last_seen=now))
+                g.device_token = token
+                return int(device_id)
+        screen = data.get("fp")
+        fp = identity.fingerprint(
+            request.headers.get("User-Agent", ""), request.headers.get("Accept-Language", ""), screen
+        )
+        if isinstance(screen, dict) and screen:
+            row = conn.execute(
+                select(devices.c.id, devices.c.token)
+                .where(devices.c.fingerprint == fp)
+                .order_by(devices.c.last_seen.desc())
+                .limit(1)
+            ).first()
+            if row is not None:
+                conn.execute(update(devices).where(devices.c.id == row.id).values(last_seen=now))
+                g.device_token = row.token  # the cookie was lost: give the device its token back
+                return int(row.id)
+        if not create:
+            raise serving.NotServed("unknown device: load the page first")
+        ip = (request.remote_addr or "unknown")[:64]
+        window = timedelta(seconds=int(app.config["ANNOTATOR_NEW_DEVICES_WINDOW"]))
+        recent = conn.execute(
+            select(func.count()).where(and_(devices.c.ip == ip, devices.c.created_at >= now - window))
+        ).scalar_one()
+        if not identity.may_create_identity(recent, int(app.config["ANNOTATOR_NEW_DEVICES_PER_IP"])):
+            raise TooManyIdentities("too many new devices from this address; try again later")
+        token = identity.new_token()
+        device_id = conn.execute(
+            insert(devices).values(
+                token=token,
+                fingerprint=fp,
+                ip=ip,
+                created_at=now,
+                last_seen=now,
+                flagged=False,
+                gold_answers=0,
+                gold_agree=0,
+            )
+        ).inserted_primary_key[0]
+        g.device_token = token
+        return int(device_id)
+
+    def prefer_gold() -> bool:
+        return rng.random() < float(app.config["ANNOTATOR_GOLD_FRACTION"])
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        token = g.get("device_token")
+        if token:  # (re)set on every API answer: sliding expiry, and restores a lost cookie
+            response.set_cookie(
+                identity.COOKIE_NAME,
+                token,
+                max_age=int(app.config["ANNOTATOR_COOKIE_MAX_AGE"]),
+                httponly=True,
+                samesite="Lax",
+                secure=request.is_secure,
+            )
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+            "frame-ancestors 'none'",
+        )
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    @app.errorhandler(serving.ServingError)
+    def _serving_error(exc: serving.ServingError) -> tuple[Response, int]:
+        return jsonify(error=exc.message), exc.status
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(exc: CSRFError) -> tuple[Response, int]:
+        return jsonify(error=f"CSRF: {exc.description}"), 400
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> Response | tuple[Response, int]:
+        if request.path.startswith("/api/"):
+            return jsonify(error=exc.description), exc.code or 500
+        return exc.get_response()
+
+    @app.get("/")
+    def index() -> str:
+        return render_template("index.html")
+
+    @app.get("/statystyki")
+    def stats_page() -> str:
+        with transaction(engine) as conn:
+            figures = export.stats(conn)
+        return render_template("stats.html", s=figures)
+
+    @app.get("/api/stats")
+    def stats_api() -> Response:
+        with transaction(engine) as conn:
+            return jsonify(export.stats(conn))
+
+    @app.post("/api/current")
+    def api_current() -> Response:
+        data = body()
+        with transaction(engine) as conn:
+            device_id = resolve_device(conn, data, create=True)
+            return jsonify(serving.current(conn, device_id, prefer_gold(), cfg()))
+
+    @app.post("/api/answer")
+    def api_answer() -> Response:
+        data = body()
+        with transaction(engine) as conn:
+            device_id = resolve_device(conn, data, create=False)
+            state = serving.answer(
+                conn, device_id, data.get("item"), data.get("answer"), prefer_gold(), cfg()
+            )
+            return jsonify(state)
+
+    @app.post("/api/undo")
+    def api_undo() -> Response:
+        data = body()
+        with transaction(engine) as conn:
+            device_id = resolve_device(conn, data, create=False)
+            return jsonify(serving.undo(conn, device_id, cfg()))
+
+    return app
+
+
+class TooManyIdentities(serving.ServingError):
+    status = 429

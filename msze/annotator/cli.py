@@ -1,0 +1,175 @@
+"""`python -m msze annotator serve|import|export|stats|gold|unflag`: the labelling app and its data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from sqlalchemy import select, update
+
+DEFAULT_DB = "sqlite:///annotator.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    db_default = os.environ.get("ANNOTATOR_DATABASE_URL", DEFAULT_DB)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db",
+        default=db_default,
+        help=f"SQLAlchemy database URL (env ANNOTATOR_DATABASE_URL; default {DEFAULT_DB})",
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+
+    serve = sub.add_parser("serve", parents=[common], help="serve the web app (threaded werkzeug server)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--instance", default=None, help="folder for the generated secret key (default: Flask's)"
+    )
+    serve.add_argument("--debug", action="store_true", help="Flask debug mode (never in production)")
+
+    imp = sub.add_parser("import", parents=[common], help="import hour candidates from JSONL files")
+    imp.add_argument(
+        "files", nargs="+", type=Path, help="PageItem JSONL (crawl output) or `msze extract` output"
+    )
+
+    exp = sub.add_parser("export", parents=[common], help="export labels (flagged devices excluded)")
+    exp.add_argument("--tsv", type=Path, help="TSV: id, url, time, hour_text, context, yes, no, label")
+    exp.add_argument("--fasttext", type=Path, help="fastText training lines: __label__mass|other FEATURES")
+    exp.add_argument("--min-votes", type=int, default=1, help="only hours with at least this many answers")
+
+    st = sub.add_parser("stats", parents=[common], help="labelled hours, devices, agreement")
+    st.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    gold = sub.add_parser("gold", parents=[common], help="set an admin (known) answer for an hour")
+    gold.add_argument("hour_id", type=int)
+    gold.add_argument("label", choices=["yes", "no", "clear"])
+
+    unflag = sub.add_parser("unflag", parents=[common], help="clear a device's cheater flag")
+    unflag.add_argument("device_id", type=int)
+
+
+def run(args: argparse.Namespace) -> int:
+    return {
+        "serve": _serve,
+        "import": _import,
+        "export": _export,
+        "stats": _stats,
+        "gold": _gold,
+        "unflag": _unflag,
+    }[args.action](args)
+
+
+def _engine(url: str):  # noqa: ANN202 - sqlalchemy Engine
+    from msze.annotator.db import make_engine
+
+    return make_engine(url)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from werkzeug.serving import run_simple
+
+    from msze.annotator.app import create_app
+
+    app = create_app({"ANNOTATOR_DATABASE_URL": args.db}, instance_path=args.instance)
+    print(f"annotator: http://{args.host}:{args.port}/  (database {args.db})", file=sys.stderr)
+    run_simple(args.host, args.port, app, threaded=True, use_debugger=args.debug, use_reloader=args.debug)
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from msze.annotator.importer import import_file
+
+    engine = _engine(args.db)
+    status = 0
+    for path in args.files:
+        if not path.is_file():
+            print(f"{path}: no such file", file=sys.stderr)
+            status = 1
+            continue
+        stats = import_file(engine, path)
+        for message in stats.messages[:50]:
+            print(message, file=sys.stderr)
+        if len(stats.messages) > 50:
+            print(f"... and {len(stats.messages) - 50} more problems", file=sys.stderr)
+        print(f"{path}: {stats.summary()}")
+    return status
+
+
+def _export(args: argparse.Namespace) -> int:
+    from msze.annotator import export
+    from msze.annotator.db import transaction
+
+    if not args.tsv and not args.fasttext:
+        print("give --tsv PATH and/or --fasttext PATH", file=sys.stderr)
+        return 2
+    engine = _engine(args.db)
+    with transaction(engine) as conn:
+        if args.tsv:
+            with args.tsv.open("w", encoding="utf-8") as out:
+                n = export.write_tsv(export.label_rows(conn, args.min_votes), out)
+            print(f"{args.tsv}: {n} hours")
+        if args.fasttext:
+            with args.fasttext.open("w", encoding="utf-8") as out:
+                n = export.write_fasttext(export.label_rows(conn, args.min_votes), out)
+            print(f"{args.fasttext}: {n} lines")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from msze.annotator import export
+    from msze.annotator.db import transaction
+
+    with transaction(_engine(args.db)) as conn:
+        figures = export.stats(conn)
+    if args.json:
+        print(json.dumps(figures, ensure_ascii=False, indent=2))
+    else:
+        for key, value in figures.items():
+            shown = f"{value:.3f}" if isinstance(value, float) else ("-" if value is None else value)
+            print(f"{key}\t{shown}")
+    return 0
+
+
+def _gold(args: argparse.Namespace) -> int:
+    from msze.annotator import cheaters
+    from msze.annotator.app import DEFAULTS
+    from msze.annotator.db import hours, transaction
+
+    label = None if args.label == "clear" else args.label
+    with transaction(_engine(args.db)) as conn:
+        if conn.execute(select(hours.c.id).where(hours.c.id == args.hour_id)).first() is None:
+            print(f"no hour with id {args.hour_id}", file=sys.stderr)
+            return 1
+        conn.execute(
+            update(hours)
+            .where(hours.c.id == args.hour_id)
+            .values(gold_label=label, gold_origin="admin" if label else None)
+        )
+        flagged = cheaters.recheck_all(
+            conn,
+            int(os.environ.get("ANNOTATOR_CHEATER_MIN_GOLD", DEFAULTS["ANNOTATOR_CHEATER_MIN_GOLD"])),
+            float(
+                os.environ.get("ANNOTATOR_CHEATER_MIN_AGREEMENT", DEFAULTS["ANNOTATOR_CHEATER_MIN_AGREEMENT"])
+            ),
+        )
+    print(f"hour {args.hour_id}: gold={label or '-'}; flagged devices now {flagged}")
+    return 0
+
+
+def _unflag(args: argparse.Namespace) -> int:
+    from msze.annotator.db import devices, transaction
+
+    with transaction(_engine(args.db)) as conn:
+        done = conn.execute(
+            update(devices).where(devices.c.id == args.device_id).values(flagged=False, flagged_at=None)
+        )
+    if done.rowcount != 1:
+        print(f"no device with id {args.device_id}", file=sys.stderr)
+        return 1
+    print(f"device {args.device_id}: flag cleared")
+    return 0

@@ -1,0 +1,146 @@
+"""The annotator's schema (SQLAlchemy Core) and write transactions that are safe under concurrent annotators.
+
+SQLite is the embedded default; a PostgreSQL URL works through the same code. Concurrency: on SQLite every
+transaction starts with `BEGIN IMMEDIATE` (one writer at a time, others wait on the busy timeout); on
+PostgreSQL the serving code locks the device row (`SELECT ... FOR UPDATE`) and skips hour rows locked by other
+transactions. Counters are updated with `col = col + 1` in SQL, never read-modify-write in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+
+metadata = MetaData()
+
+# One parish page (crawled URL, or file path given to `msze extract`), with its full text when known.
+documents = Table(
+    "documents",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("source", Text, nullable=False, unique=True),  # page URL, or file path for extract output
+    Column("text", Text),  # full page text (PageItem input); None for extract output (context only)
+)
+
+# One hour candidate: the unit volunteers label.
+hours = Table(
+    "hours",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(64), nullable=False, unique=True),  # sha256(source, start, end, sha256(context))
+    Column("document_id", Integer, ForeignKey("documents.id"), nullable=False),
+    Column("hour_text", Text, nullable=False),  # as written, e.g. "7.oo"
+    Column("time", String(5), nullable=False),  # "07:00"
+    Column("start", Integer, nullable=False),  # span in the page text
+    Column("end", Integer, nullable=False),
+    Column("context", Text, nullable=False),
+    Column("context_start", Integer, nullable=False),
+    Column("day", String(16)),
+    Column("import_label", String(8)),  # label the pipeline gave ("mass"/"other"), kept for reference
+    Column("import_source", String(16)),  # "rules"/"classifier"
+    # Known answer for cheater detection: "yes"/"no"; origin "rules" (rule extractor's mass) or "admin".
+    Column("gold_label", String(3)),
+    Column("gold_origin", String(8)),
+    Column("n_served", Integer, nullable=False, default=0),  # devices it was served to (serving order)
+    Column("n_answers", Integer, nullable=False, default=0),  # current answers, all devices
+    Column("created_at", DateTime, nullable=False),
+)
+Index("ix_hours_serving", hours.c.gold_label, hours.c.n_served, hours.c.id)
+
+# One device (browser): random cookie token, plus a fingerprint used when the cookie is lost.
+devices = Table(
+    "devices",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("token", String(64), nullable=False, unique=True),
+    Column("fingerprint", String(64), nullable=False, index=True),
+    Column("ip", String(64), nullable=False),
+    Column("created_at", DateTime, nullable=False, index=True),
+    Column("last_seen", DateTime, nullable=False),
+    Column("flagged", Boolean, nullable=False, default=False),  # cheater: labels kept, excluded from exports
+    Column("flagged_at", DateTime),
+    Column("gold_answers", Integer, nullable=False, default=0),
+    Column("gold_agree", Integer, nullable=False, default=0),
+)
+Index("ix_devices_ip_created", devices.c.ip, devices.c.created_at)
+
+# An hour served to a device, and the device's current answer to it (None = pending or undone).
+# The unique constraint is the "never the same hour twice to a device" guarantee.
+assignments = Table(
+    "assignments",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("device_id", Integer, ForeignKey("devices.id"), nullable=False),
+    Column("hour_id", Integer, ForeignKey("hours.id"), nullable=False),
+    Column("served_at", DateTime, nullable=False),
+    Column("answer", String(3)),  # "yes" | "no" | None
+    Column("answered_at", DateTime),
+    UniqueConstraint("device_id", "hour_id", name="uq_assignment_device_hour"),
+)
+Index("ix_assignments_hour", assignments.c.hour_id, assignments.c.answer)
+
+# Every click, append-only: an audit trail that is never rewritten (undo is an event too).
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("device_id", Integer, ForeignKey("devices.id"), nullable=False),
+    Column("hour_id", Integer, ForeignKey("hours.id"), nullable=False),
+    Column("action", String(8), nullable=False),  # "yes" | "no" | "undo"
+    Column("at", DateTime, nullable=False),
+)
+
+
+def utcnow() -> datetime:
+    """Naive UTC now (SQLite has no time zones; every timestamp in the database is UTC)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url` that serialises SQLite writers (BEGIN IMMEDIATE) and creates the schema."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_connect(dbapi_connection, _record):  # noqa: ANN001 - DB-API objects
+            dbapi_connection.isolation_level = None  # let SQLAlchemy's "begin" hook emit BEGIN itself
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(conn):  # noqa: ANN001
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    metadata.create_all(engine)
+    return engine
+
+
+@contextmanager
+def transaction(engine: Engine) -> Iterator[Connection]:
+    """One write transaction: commits on success, rolls back on any exception."""
+    with engine.begin() as conn:
+        yield conn

@@ -1,0 +1,43 @@
+"""Device identity without login: a long-lived random cookie, and a fingerprint for when the cookie is lost.
+
+The fingerprint is a hash of what the browser tells anyway (User-Agent, Accept-Language) plus screen facts the
+page's script sends (size, pixel ratio, time zone, ...). It is weak on purpose: it only re-finds a device
+whose cookie was cleared; two identical phones behind one IP may share it, which costs little (they then share
+a "seen" list). New identities are rate-limited per IP so clearing cookies in a loop does not mint devices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+
+COOKIE_NAME = "msze_device"
+_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+_MAX_INFO_CHARS = 2000  # a fingerprint payload bigger than this is junk; it is cut, not trusted
+
+
+def new_token() -> str:
+    """A random, unguessable device token (256 bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def valid_token(value: str | None) -> bool:
+    """Whether a cookie value looks like a token we issued (anything else is ignored, never looked up)."""
+    return bool(value) and bool(_TOKEN_RE.match(value))
+
+
+def fingerprint(user_agent: str, accept_language: str, screen_info: object) -> str:
+    """sha256 of the browser's UA, languages and the screen facts sent by the page (any JSON value)."""
+    try:
+        info = json.dumps(screen_info, sort_keys=True, ensure_ascii=False)[:_MAX_INFO_CHARS]
+    except (TypeError, ValueError):
+        info = ""
+    raw = "\x1f".join([user_agent[:500], accept_language[:200], info])
+    return hashlib.sha256(raw.encode("utf-8", "replace")).hexdigest()
+
+
+def may_create_identity(recent_from_ip: int, limit: int) -> bool:
+    """Whether an IP that created `recent_from_ip` devices in the current window may create one more."""
+    return limit <= 0 or recent_from_ip < limit

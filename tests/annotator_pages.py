@@ -1,0 +1,99 @@
+"""Hand-written parish-page snippets and JSONL builders for the annotator tests (no real page text)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+CONTEXT_CHARS = 40
+
+SCHEDULE_URL = "https://parafia-sw-jana.example.pl/porzadek-mszy"
+SCHEDULE_TEXT = (
+    "Parafia pw. św. Jana Chrzciciela w Dąbrówce\n\n"
+    "Porządek Mszy świętych\n"
+    "Niedziele i święta: 7:00, 9:30, 11:00, 18:00\n"
+    "Dni powszednie: 7:00, 18:00\n\n"
+    "Kancelaria parafialna czynna we wtorki 16:00–17:30.\n"
+    "Spowiedź pół godziny przed każdą Mszą św."
+)
+# (hour as written, occurrence, label, source): the first four are the rule extractor's (gold) hours.
+SCHEDULE_HOURS = [
+    ("7:00", 0, "mass", "rules"),
+    ("9:30", 0, "mass", "rules"),
+    ("11:00", 0, "mass", "rules"),
+    ("18:00", 0, "mass", "rules"),
+    ("7:00", 1, "mass", "classifier"),
+    ("18:00", 1, "mass", "classifier"),
+    ("16:00", 0, "other", "classifier"),
+    ("17:30", 0, "other", "classifier"),
+]
+
+NEWS_URL = "https://parafia-mb.example.pl/ogloszenia?id=3"
+NEWS_TEXT = (
+    "Ogłoszenia duszpasterskie, XV niedziela zwykła\n"
+    "1. W czwartek Msza św. o 18.oo zostaje odwołana z powodu rekolekcji kapłanów.\n"
+    "2. Nabożeństwo majowe codziennie o 19:00 <script>alert('x')</script> przy kapliczce.\n"
+    "3. Różaniec o 17:30, po nim Msza św. o 8:15 w kaplicy <b>bocznej</b>."
+)
+NEWS_HOURS = [
+    ("18.oo", 0, "other", "classifier"),
+    ("19:00", 0, "other", "classifier"),
+    ("17:30", 0, "other", "classifier"),
+    ("8:15", 0, "mass", "classifier"),
+]
+
+
+def _time(written: str) -> str:
+    hh, mm = written.replace(".", ":").split(":")
+    return f"{int(hh):02d}:{mm.replace('o', '0')}"
+
+
+def hour_dicts(text: str, spec: list[tuple[str, int, str, str]]) -> list[dict]:
+    """Hour dicts as the pipelines write them (TEAM.md contract) for the given hours of `text`."""
+    out = []
+    for written, occurrence, label, source in spec:
+        start = -1
+        for _ in range(occurrence + 1):
+            start = text.index(written, start + 1)
+        end = start + len(written)
+        cstart = max(0, start - CONTEXT_CHARS)
+        context = text[cstart : end + CONTEXT_CHARS]
+        out.append(
+            {
+                "text": written,
+                "time": _time(written),
+                "start": start,
+                "end": end,
+                "context": context,
+                "context_start": cstart,
+                "label": label,
+                "score": 1.0 if source == "rules" else 0.5,
+                "source": source,
+                "day": None,
+            }
+        )
+    return out
+
+
+def page_item(url: str, text: str, spec: list[tuple[str, int, str, str]]) -> dict:
+    hours = hour_dicts(text, spec)
+    masses = sorted({h["time"] for h in hours if h["label"] == "mass"})
+    return {"url": url, "domain": url.split("/")[2], "text": text, "hours": hours, "masses": masses}
+
+
+def extract_line(path: str, text: str, spec: list[tuple[str, int, str, str]]) -> dict:
+    """A `python -m msze extract` output line: no page text, only the hours with their contexts."""
+    hours = hour_dicts(text, spec)
+    return {"path": path, "masses": sorted({h["time"] for h in hours if h["label"] == "mass"}), "hours": hours}
+
+
+def write_jsonl(path: Path, objects: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objects), encoding="utf-8")
+    return path
+
+
+def pages_jsonl(path: Path) -> Path:
+    """Both pages as crawl output (12 candidates, 4 of them gold)."""
+    return write_jsonl(
+        path, [page_item(SCHEDULE_URL, SCHEDULE_TEXT, SCHEDULE_HOURS), page_item(NEWS_URL, NEWS_TEXT, NEWS_HOURS)]
+    )
