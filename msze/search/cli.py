@@ -1,0 +1,124 @@
+"""`python -m msze search serve|load|corrections`: run the search app and fill its database.
+
+python -m msze search serve                       # bundled demo data on http://127.0.0.1:8080/
+python -m msze search serve --db results.sqlite --port 8080
+python -m msze search load --parishes deon.tsv --places places.tsv --results results.jsonl --db results.sqlite
+python -m msze search corrections --db results.sqlite > labels.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+DEFAULT_DB = "output/search.sqlite"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    serve = sub.add_parser("serve", help="serve the search pages and JSON API (waitress)")
+    serve.add_argument("--db", help="database URL or SQLite path; without it the bundled demo data is served")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
+    serve.add_argument("--threads", type=int, default=8, help="waitress worker threads (default 8)")
+
+    load = sub.add_parser("load", help="load parishes, websites and batch results into the database")
+    load.add_argument("--parishes", help="deon stage output: TSV (thesis layout) or JSONL of ParishItem")
+    load.add_argument("--places", help="places stage output: TSV like extended.tsv or JSONL of PlaceItem")
+    load.add_argument("--results", help="batch results.jsonl (one object per parish crawl)")
+    load.add_argument("--db", default=DEFAULT_DB, help=f"database URL or SQLite path (default {DEFAULT_DB})")
+
+    corr = sub.add_parser("corrections", help="print visitors' corrections as JSONL training labels")
+    corr.add_argument("--db", default=DEFAULT_DB, help=f"database URL or SQLite path (default {DEFAULT_DB})")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "serve":
+        return _serve(args)
+    if args.action == "load":
+        return _load(args)
+    return _corrections(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from waitress.server import create_server
+
+    from msze.search.app import create_app
+
+    app = create_app(args.db)
+    server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+    where = f"http://{server.effective_host}:{server.effective_port}/"
+    print(f"msze search: serving {'demo data' if not args.db else args.db} on {where}", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    return 0
+
+
+def _load(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from msze.search.db import create_schema, database_url, make_engine
+    from msze.search.loader import load
+
+    if not (args.parishes or args.places or args.results):
+        print("search load: give at least one of --parishes, --places, --results", file=sys.stderr)
+        return 2
+    for path in (args.parishes, args.places, args.results):
+        if path and not Path(path).is_file():
+            print(f"search load: no such file: {path}", file=sys.stderr)
+            return 2
+    url = database_url(args.db)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    engine = make_engine(url)
+    create_schema(engine)
+    try:
+        report = load(engine, args.parishes, args.places, args.results)
+    except (ValueError, OSError) as exc:
+        print(f"search load: {exc} (nothing was changed)", file=sys.stderr)
+        return 1
+    for line in report.bad_lines[:20]:
+        print(f"skipped {line}", file=sys.stderr)
+    print(json.dumps(report.as_dict(), ensure_ascii=False))
+    return 0
+
+
+def _corrections(args: argparse.Namespace) -> int:
+    from sqlalchemy import select
+
+    from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
+
+    engine = make_engine(args.db)
+    create_schema(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(corrections, parishes.c.website, mass_times.c.source_url, mass_times.c.context)
+            .join(parishes, parishes.c.id == corrections.c.parish_id)
+            .outerjoin(
+                mass_times,
+                (mass_times.c.parish_id == corrections.c.parish_id)
+                & (mass_times.c.day == corrections.c.day)
+                & (mass_times.c.time == corrections.c.time),
+            )
+            .order_by(corrections.c.id)
+        )
+        for row in rows:
+            label = {
+                "parish_id": row.parish_id,
+                "website": row.website,
+                "time": row.time,
+                "day": row.day,
+                "label": "other" if row.kind == "wrong" else "mass",
+                "source_url": row.source_url,
+                "context": row.context,
+                "comment": row.comment,
+                "reported_at": row.created_at.isoformat() if row.created_at else None,
+                "status": row.status,
+            }
+            print(json.dumps(label, ensure_ascii=False))
+    return 0

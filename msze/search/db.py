@@ -1,0 +1,150 @@
+"""The results database: parishes, their Mass times, the history of changes and visitors' corrections.
+
+SQLAlchemy 2 Core tables, so the same code runs on SQLite (the default, one file) and PostgreSQL.
+Searchable text is stored twice: as written, for display, and folded (lower case, no Polish diacritics)
+in `*_key` columns, so a search for "lodz" finds "Łódź" with a plain indexed comparison on every backend.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+
+DAYS = ("sunday", "holiday", "saturday", "weekday")
+"""Day categories of a Mass time, in the order a schedule is shown. A time with no known day is "unknown"."""
+UNKNOWN_DAY = "unknown"
+
+metadata = MetaData()
+
+parishes = Table(
+    "parishes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(300), nullable=False),
+    Column("city", String(200), nullable=False),
+    Column("address", Text, nullable=False, default=""),  # lines joined with "\n"
+    Column("decanate", String(200), nullable=False, default=""),
+    Column("diocese", String(200), nullable=False, default=""),
+    Column("voivodeship", String(100), nullable=False, default=""),
+    Column("website", Text),  # the parish site found by the places stage
+    Column("domain", String(253)),  # registered domain of `website`; batch results join on it
+    Column("name_key", String(300), nullable=False),
+    Column("city_key", String(200), nullable=False),
+    Column("diocese_key", String(200), nullable=False),
+    Column("crawled_at", DateTime(timezone=True)),  # when the times shown were crawled
+    Column("crawl_status", String(20)),  # finished | failed | None (never crawled)
+    Column("crawl_error", Text),
+    UniqueConstraint("name", "city", "address", name="uq_parish_identity"),
+)
+Index("ix_parishes_city_key_name_key", parishes.c.city_key, parishes.c.name_key)
+Index("ix_parishes_name_key", parishes.c.name_key)
+Index("ix_parishes_diocese_key", parishes.c.diocese_key)
+Index("ix_parishes_domain", parishes.c.domain)
+
+mass_times = Table(
+    "mass_times",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False),
+    Column("day", String(10), nullable=False),  # one of DAYS or UNKNOWN_DAY
+    Column("minute", Integer, nullable=False),  # minutes after midnight: range filters compare integers
+    Column("time", String(5), nullable=False),  # "HH:MM"
+    Column("source_url", Text),
+    Column("context", Text),
+    Column("source", String(20)),  # rules | classifier
+    Column("score", Float),
+    Column("crawled_at", DateTime(timezone=True)),
+)
+Index("ix_mass_times_day_minute_parish", mass_times.c.day, mass_times.c.minute, mass_times.c.parish_id)
+Index("ix_mass_times_parish_day_minute", mass_times.c.parish_id, mass_times.c.day, mass_times.c.minute)
+
+time_history = Table(
+    "time_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("crawled_at", DateTime(timezone=True)),  # the crawl that brought the new times
+    Column("loaded_at", DateTime(timezone=True), nullable=False),
+    Column("previous_crawled_at", DateTime(timezone=True)),
+    Column("added", Text, nullable=False),  # JSON list of "day HH:MM"
+    Column("removed", Text, nullable=False),  # JSON list of "day HH:MM"
+)
+
+corrections = Table(
+    "corrections",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("client", String(64), nullable=False),  # salted hash of the reporter's IP, for rate limiting
+    Column("kind", String(10), nullable=False),  # wrong | missing
+    Column("day", String(10), nullable=False),
+    Column("time", String(5), nullable=False),
+    Column("comment", Text, nullable=False, default=""),
+    Column("status", String(10), nullable=False, default="new"),  # new | accepted | rejected
+)
+Index("ix_corrections_client_created", corrections.c.client, corrections.c.created_at)
+
+
+def fold(text: str | None) -> str:
+    """Search key: lower case, Polish diacritics removed, whitespace collapsed ("Łódź " -> "lodz")."""
+    if not text:
+        return ""
+    text = text.lower().replace("ł", "l")
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(stripped.split())
+
+
+def minute_of(hhmm: str) -> int:
+    """Minutes after midnight of a normalised "HH:MM"."""
+    hours, minutes = hhmm.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
+def database_url(path_or_url: str | Path) -> str:
+    """Accept a SQLAlchemy URL or a plain file path (taken as SQLite)."""
+    text = str(path_or_url)
+    return text if "://" in text else f"sqlite:///{text}"
+
+
+def make_engine(url: str | Path) -> Engine:
+    """An engine with foreign keys enforced on SQLite too (so deleting a parish deletes its times)."""
+    url = database_url(url)
+    kwargs: dict = {}
+    if url.startswith("sqlite"):
+        # Flask serves from threads; SQLite connections may be used by the pool across them.
+        kwargs["connect_args"] = {"check_same_thread": False}
+    engine = create_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection, _record) -> None:  # pragma: no cover - trivial
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.close()
+
+    return engine
+
+
+def create_schema(engine: Engine) -> None:
+    """Create every table and index that does not exist yet."""
+    metadata.create_all(engine)

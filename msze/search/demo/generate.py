@@ -1,0 +1,291 @@
+"""Synthetic parishes and Mass times: the bundled demo, the test fixtures and the benchmark come from here.
+
+Everything is generated from word lists and a seeded random generator; no text comes from a real parish page.
+Websites live under the reserved `.example` top-level domain, so no demo link points at a real site.
+
+`python -m msze.search.demo.generate OUT_DIR [--parishes N]` writes `parishes.tsv` (deon layout), `places.tsv`
+(extended.tsv layout) and `results.jsonl` (batch results contract): the three files `search load` reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import Engine, insert
+
+from msze.search.db import fold, mass_times, minute_of, parishes
+
+DEDICATIONS = [
+    "Najświętszego Serca Pana Jezusa",
+    "Matki Bożej Częstochowskiej",
+    "Świętego Józefa",
+    "Świętej Trójcy",
+    "Wniebowzięcia Najświętszej Maryi Panny",
+    "Świętego Wojciecha",
+    "Świętego Stanisława Biskupa",
+    "Miłosierdzia Bożego",
+    "Świętej Jadwigi Królowej",
+    "Świętych Apostołów Piotra i Pawła",
+    "Świętego Maksymiliana Kolbego",
+    "Matki Bożej Różańcowej",
+    "Świętego Antoniego z Padwy",
+    "Świętej Rodziny",
+    "Podwyższenia Krzyża Świętego",
+    "Świętego Michała Archanioła",
+    "Świętej Faustyny",
+    "Ducha Świętego",
+    "Świętego Jana Chrzciciela",
+    "Chrystusa Króla",
+]
+# (city, diocese, voivodeship, postcode prefix)
+CITIES = [
+    ("Warszawa", "warszawska", "mazowieckie", "00"),
+    ("Kraków", "krakowska", "małopolskie", "30"),
+    ("Łódź", "łódzka", "łódzkie", "90"),
+    ("Wrocław", "wrocławska", "dolnośląskie", "50"),
+    ("Poznań", "poznańska", "wielkopolskie", "60"),
+    ("Gdańsk", "gdańska", "pomorskie", "80"),
+    ("Lublin", "lubelska", "lubelskie", "20"),
+    ("Białystok", "białostocka", "podlaskie", "15"),
+    ("Kielce", "kielecka", "świętokrzyskie", "25"),
+    ("Opole", "opolska", "opolskie", "45"),
+    ("Zielona Góra", "zielonogórsko-gorzowska", "lubuskie", "65"),
+    ("Tarnów", "tarnowska", "małopolskie", "33"),
+]
+STREETS = [
+    "Kościelna",
+    "Parafialna",
+    "Długa",
+    "Ogrodowa",
+    "Polna",
+    "Lipowa",
+    "Klasztorna",
+    "Szkolna",
+    "Leśna",
+]
+SUNDAY_TIMES = [
+    "06:30",
+    "07:00",
+    "08:00",
+    "09:00",
+    "09:30",
+    "10:30",
+    "11:00",
+    "12:00",
+    "13:00",
+    "16:00",
+    "18:00",
+    "19:00",
+    "20:00",
+]
+WEEKDAY_TIMES = ["06:30", "07:00", "07:30", "08:00", "17:00", "18:00", "18:30", "19:00"]
+SATURDAY_TIMES = ["07:00", "08:00", "17:00", "18:00"]
+HOLIDAY_TIMES = ["07:00", "09:00", "10:00", "12:00", "18:00"]
+# Sentence shapes in the style of parish announcements, filled with the times drawn for the parish.
+CONTEXTS = {
+    "sunday": ["Msze święte w niedziele i święta: {times}", "Niedziela – Msza św. o godz. {times}"],
+    "weekday": ["W dni powszednie Msza św. o godz. {times}", "Od poniedziałku do piątku: {times}"],
+    "saturday": ["Sobota: Msza św. {times}", "W soboty Msze św. o godz. {times}"],
+    "holiday": ["W święta zniesione: {times}", "Uroczystości kościelne – Msze św. {times}"],
+}
+
+
+def slug(text: str) -> str:
+    text = unicodedata.normalize("NFKD", fold(text))
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+@dataclass
+class DemoParish:
+    name: str
+    city: str
+    address: list[str]
+    diocese: str
+    decanate: str
+    voivodeship: str
+    website: str
+    crawled_at: str
+    masses: list[dict]
+
+
+def parishes_iter(count: int, seed: int = 8, times_per_parish: int | None = None) -> Iterator[DemoParish]:
+    """`count` synthetic parishes, each with a plausible Sunday/weekday/Saturday/holiday schedule.
+
+    With `times_per_parish` every parish gets exactly that many times (the benchmark's 10 per parish).
+    """
+    rng = random.Random(seed)
+    base = datetime(2026, 11, 1, 6, 0, tzinfo=UTC)
+    seen: set[tuple[str, str]] = set()
+    for index in range(count):
+        city, diocese, voivodeship, postcode = CITIES[index % len(CITIES)]
+        dedication = DEDICATIONS[(index // len(CITIES)) % len(DEDICATIONS)]
+        name = dedication
+        round_ = index // (len(CITIES) * len(DEDICATIONS))
+        if round_:
+            name = f"{dedication} ({round_ + 1})"
+        assert (name, city) not in seen
+        seen.add((name, city))
+        street = f"ul. {rng.choice(STREETS)} {rng.randint(1, 120)}"
+        host = f"{slug(dedication)[:30]}-{slug(city)}-{index}.example"
+        website = f"https://{host}/"
+        days = {
+            "sunday": sorted(rng.sample(SUNDAY_TIMES, rng.randint(3, 6))),
+            "weekday": sorted(rng.sample(WEEKDAY_TIMES, rng.randint(1, 3))),
+            "saturday": sorted(rng.sample(SATURDAY_TIMES, rng.randint(1, 2))),
+            "holiday": sorted(rng.sample(HOLIDAY_TIMES, rng.randint(0, 3))),
+        }
+        if times_per_parish is not None:
+            days = _exactly(rng, times_per_parish)
+        page = website + rng.choice(["porzadek-mszy", "msze-swiete", "nabozenstwa", "index.php/msze"])
+        masses = []
+        for day, times in days.items():
+            context = rng.choice(CONTEXTS[day]).format(
+                times=", ".join(t.replace(":", ".").removeprefix("0") for t in times)
+            )
+            for time in times:
+                masses.append(
+                    {
+                        "time": time,
+                        "day": day,
+                        "url": page,
+                        "context": context,
+                        "source": rng.choice(["rules", "rules", "classifier"]),
+                        "score": round(rng.uniform(0.6, 1.0), 3),
+                    }
+                )
+        crawled = base + timedelta(days=rng.randint(0, 20), minutes=rng.randint(0, 600))
+        yield DemoParish(
+            name=name,
+            city=city,
+            address=[name, street, f"{postcode}-{rng.randint(100, 999)} {city}"],
+            diocese=diocese,
+            decanate=f"{city} – {rng.choice(['Śródmieście', 'Północ', 'Południe', 'Wschód', 'Zachód'])}",
+            voivodeship=voivodeship,
+            website=website,
+            crawled_at=crawled.isoformat().replace("+00:00", "Z"),
+            masses=masses,
+        )
+
+
+def _exactly(rng: random.Random, count: int) -> dict[str, list[str]]:
+    pools = {
+        "sunday": SUNDAY_TIMES,
+        "weekday": WEEKDAY_TIMES,
+        "saturday": SATURDAY_TIMES,
+        "holiday": HOLIDAY_TIMES,
+    }
+    sizes = {"sunday": min(5, count), "weekday": 0, "saturday": 0, "holiday": 0}
+    left = count - sizes["sunday"]
+    for day in ("weekday", "saturday", "holiday"):
+        take = min(left, len(pools[day]) if day != "weekday" else 3)
+        sizes[day] = take
+        left -= take
+    sizes["sunday"] += left
+    return {day: sorted(rng.sample(pools[day], min(size, len(pools[day])))) for day, size in sizes.items()}
+
+
+def write_files(out_dir: str | Path, count: int, seed: int = 8) -> dict[str, Path]:
+    """Write parishes.tsv, places.tsv and results.jsonl for `count` synthetic parishes."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"parishes": out / "parishes.tsv", "places": out / "places.tsv", "results": out / "results.jsonl"}
+    with (
+        paths["parishes"].open("w", encoding="utf-8") as deon,
+        paths["places"].open("w", encoding="utf-8") as places,
+        paths["results"].open("w", encoding="utf-8") as results,
+    ):
+        deon.write("Parafia\tMiejscowość\tAdres\tDiecezja\tDekanat\tWojewództwo\n")
+        places.write("Parafia\tMiejscowość\turl\tAdres\tDiecezja\tDekanat\tWojewództwo\tplace_id\tstatus\n")
+        for index, parish in enumerate(parishes_iter(count, seed)):
+            address = "|".join(parish.address)
+            common = [parish.name, parish.city]
+            tail = [parish.diocese, parish.decanate, parish.voivodeship]
+            deon.write("\t".join([*common, address, *tail]) + "\n")
+            places.write("\t".join([*common, parish.website, address, *tail, f"demo-{index}", "OK"]) + "\n")
+            host = parish.website.split("/")[2]
+            result = {
+                "start_url": parish.website,
+                "domain": host,
+                "status": "finished",
+                "error": None,
+                "pages": 12,
+                "bytes": 150_000,
+                "crawled_at": parish.crawled_at,
+                "masses": parish.masses,
+            }
+            results.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return paths
+
+
+def bulk_insert(engine: Engine, count: int, times_per_parish: int, seed: int = 8) -> int:
+    """Fill an empty database directly (no loader): the benchmark's 10 000 parishes x 10 times in seconds."""
+    total = 0
+    with engine.begin() as conn:
+        parish_rows, time_rows = [], []
+        for parish_id, parish in enumerate(parishes_iter(count, seed, times_per_parish), 1):
+            crawled = datetime.fromisoformat(parish.crawled_at.replace("Z", "+00:00"))
+            parish_rows.append(
+                {
+                    "id": parish_id,
+                    "name": parish.name,
+                    "city": parish.city,
+                    "address": "\n".join(parish.address),
+                    "decanate": parish.decanate,
+                    "diocese": parish.diocese,
+                    "voivodeship": parish.voivodeship,
+                    "website": parish.website,
+                    "domain": parish.website.split("/")[2],
+                    "name_key": fold(parish.name),
+                    "city_key": fold(parish.city),
+                    "diocese_key": fold(parish.diocese),
+                    "crawled_at": crawled,
+                    "crawl_status": "finished",
+                }
+            )
+            for mass in parish.masses:
+                time_rows.append(
+                    {
+                        "parish_id": parish_id,
+                        "day": mass["day"],
+                        "minute": minute_of(mass["time"]),
+                        "time": mass["time"],
+                        "source_url": mass["url"],
+                        "context": mass["context"],
+                        "source": mass["source"],
+                        "score": mass["score"],
+                        "crawled_at": crawled,
+                    }
+                )
+            if len(parish_rows) >= 2000:
+                conn.execute(insert(parishes), parish_rows)
+                conn.execute(insert(mass_times), time_rows)
+                total += len(time_rows)
+                parish_rows, time_rows = [], []
+        if parish_rows:
+            conn.execute(insert(parishes), parish_rows)
+            conn.execute(insert(mass_times), time_rows)
+            total += len(time_rows)
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--parishes", type=int, default=120)
+    parser.add_argument("--seed", type=int, default=8)
+    args = parser.parse_args(argv)
+    paths = write_files(args.out_dir, args.parishes, args.seed)
+    print(json.dumps({key: str(path) for key, path in paths.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,344 @@
+"""The search itself: validated parameters in, parishes with their matching Mass times out.
+
+No web framework here: the HTML pages, the JSON API and the CSV export all call `parse_params` and `search`.
+Every condition is a SQLAlchemy expression with bound parameters (no SQL text is ever assembled from input).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import Connection, and_, exists, func, or_, select
+
+from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, parishes, time_history
+
+MAX_PER_PAGE = 100
+DEFAULT_PER_PAGE = 20
+MAX_QUERY_LENGTH = 200
+
+DAY_LABELS = {
+    "sunday": "niedziele",
+    "holiday": "święta",
+    "saturday": "sobota",
+    "weekday": "dni powszednie",
+    UNKNOWN_DAY: "dzień nieokreślony",
+}
+# Polish and English spellings a visitor or an API client may use for the `day` parameter.
+DAY_ALIASES = {
+    "sunday": "sunday",
+    "niedziela": "sunday",
+    "niedziele": "sunday",
+    "weekday": "weekday",
+    "powszedni": "weekday",
+    "dzien powszedni": "weekday",
+    "dni powszednie": "weekday",
+    "saturday": "saturday",
+    "sobota": "saturday",
+    "holiday": "holiday",
+    "swieto": "holiday",
+    "swieta": "holiday",
+}
+_TIME_RE = re.compile(r"^([01]?\d|2[0-3])(?:[:.]([0-5]\d))?$")
+
+
+class InvalidQuery(ValueError):
+    """A query parameter that cannot be understood; the message is shown to the visitor (HTTP 400)."""
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """A validated search: text filters, day categories, minute-of-day range and the page wanted."""
+
+    q: str = ""
+    city: str = ""
+    diocese: str = ""
+    days: tuple[str, ...] = ()
+    time_from: int | None = None  # minutes after midnight, inclusive
+    time_to: int | None = None  # inclusive
+    page: int = 1
+    per_page: int = DEFAULT_PER_PAGE
+
+    @property
+    def filters_times(self) -> bool:
+        return bool(self.days) or self.time_from is not None or self.time_to is not None
+
+    def as_args(self, **changes) -> dict[str, str]:
+        """Query-string arguments that reproduce this search (for links to other pages and the CSV export)."""
+        values = {
+            "q": self.q,
+            "city": self.city,
+            "diocese": self.diocese,
+            "day": ",".join(self.days),
+            "from": format_minute(self.time_from) if self.time_from is not None else "",
+            "to": format_minute(self.time_to) if self.time_to is not None else "",
+            "page": str(self.page) if self.page != 1 else "",
+            "per_page": str(self.per_page) if self.per_page != DEFAULT_PER_PAGE else "",
+        }
+        values.update({key: str(value) for key, value in changes.items()})
+        return {key: value for key, value in values.items() if value}
+
+
+def format_minute(minute: int) -> str:
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
+def parse_time(value: str, name: str) -> int | None:
+    """ "17:00", "17.30" or "17" -> minutes after midnight; "" -> None; anything else -> InvalidQuery."""
+    value = value.strip()
+    if not value:
+        return None
+    match = _TIME_RE.match(value)
+    if not match:
+        raise InvalidQuery(
+            f"Parametr „{name}” musi być godziną w formacie GG:MM (np. 17:00), a jest: {value[:20]!r}"
+        )
+    return int(match.group(1)) * 60 + int(match.group(2) or 0)
+
+
+def parse_days(value: str) -> tuple[str, ...]:
+    days: list[str] = []
+    for part in value.split(","):
+        part = fold(part)
+        if not part or part in ("all", "wszystkie"):
+            continue
+        day = DAY_ALIASES.get(part)
+        if day is None:
+            allowed = ", ".join(sorted(set(DAY_ALIASES.values())))
+            raise InvalidQuery(f"Nieznany dzień {part[:20]!r}; dozwolone: {allowed}")
+        if day not in days:
+            days.append(day)
+    return tuple(days)
+
+
+def _positive_int(value: str, name: str, default: int, maximum: int) -> int:
+    value = value.strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise InvalidQuery(f"Parametr „{name}” musi być liczbą całkowitą ≥ 1, a jest: {value[:20]!r}")
+    return min(int(value), maximum)
+
+
+def parse_params(args: Mapping[str, str]) -> SearchParams:
+    """Validate request arguments (a Flask `request.args` or a dict); raise InvalidQuery with a message."""
+
+    def text(name: str) -> str:
+        value = " ".join((args.get(name) or "").split())
+        if len(value) > MAX_QUERY_LENGTH:
+            raise InvalidQuery(f"Parametr „{name}” jest za długi (najwyżej {MAX_QUERY_LENGTH} znaków)")
+        return value
+
+    time_from = parse_time(args.get("from") or "", "from")
+    time_to = parse_time(args.get("to") or "", "to")
+    if time_from is not None and time_to is not None and time_from > time_to:
+        raise InvalidQuery("Godzina „from” jest późniejsza niż „to”")
+    return SearchParams(
+        q=text("q"),
+        city=text("city"),
+        diocese=text("diocese"),
+        days=parse_days(args.get("day") or ""),
+        time_from=time_from,
+        time_to=time_to,
+        page=_positive_int(args.get("page") or "", "page", 1, 10**6),
+        per_page=_positive_int(args.get("per_page") or "", "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE),
+    )
+
+
+@dataclass
+class SearchResult:
+    params: SearchParams
+    total: int
+    parishes: list[dict] = field(default_factory=list)
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.params.per_page))
+
+
+def _time_conditions(params: SearchParams) -> list:
+    conditions = []
+    if params.days:
+        conditions.append(mass_times.c.day.in_(params.days))
+    if params.time_from is not None:
+        conditions.append(mass_times.c.minute >= params.time_from)
+    if params.time_to is not None:
+        conditions.append(mass_times.c.minute <= params.time_to)
+    return conditions
+
+
+def _parish_conditions(params: SearchParams) -> list:
+    conditions = []
+    for word in fold(params.q).split():
+        conditions.append(
+            or_(
+                parishes.c.name_key.contains(word, autoescape=True),
+                parishes.c.city_key.contains(word, autoescape=True),
+            )
+        )
+    if params.city:
+        conditions.append(parishes.c.city_key == fold(params.city))
+    if params.diocese:
+        conditions.append(parishes.c.diocese_key == fold(params.diocese))
+    if params.filters_times:
+        conditions.append(
+            exists().where(and_(mass_times.c.parish_id == parishes.c.id, *_time_conditions(params)))
+        )
+    return conditions
+
+
+def _day_order(day: str) -> int:
+    return DAYS.index(day) if day in DAYS else len(DAYS)
+
+
+def time_dict(row) -> dict:
+    return {
+        "time": row.time,
+        "day": None if row.day == UNKNOWN_DAY else row.day,
+        "source_url": row.source_url,
+        "context": row.context,
+        "source": row.source,
+        "score": row.score,
+    }
+
+
+def _aware(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def parish_dict(row) -> dict:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "city": row.city,
+        "address": [line for line in (row.address or "").split("\n") if line],
+        "decanate": row.decanate,
+        "diocese": row.diocese,
+        "voivodeship": row.voivodeship,
+        "website": row.website,
+        "crawled_at": _aware(row.crawled_at),
+        "crawl_status": row.crawl_status,
+    }
+
+
+_PARISH_COLUMNS = (
+    parishes.c.id,
+    parishes.c.name,
+    parishes.c.city,
+    parishes.c.address,
+    parishes.c.decanate,
+    parishes.c.diocese,
+    parishes.c.voivodeship,
+    parishes.c.website,
+    parishes.c.crawled_at,
+    parishes.c.crawl_status,
+)
+_TIME_COLUMNS = (
+    mass_times.c.parish_id,
+    mass_times.c.day,
+    mass_times.c.time,
+    mass_times.c.minute,
+    mass_times.c.source_url,
+    mass_times.c.context,
+    mass_times.c.source,
+    mass_times.c.score,
+)
+
+
+def search(conn: Connection, params: SearchParams) -> SearchResult:
+    """One page of parishes matching `params`, each with its matching times (all its times when no day/time
+    filter is given), ordered by city and name."""
+    conditions = _parish_conditions(params)
+    total = conn.execute(select(func.count()).select_from(parishes).where(*conditions)).scalar_one()
+    rows = conn.execute(
+        select(*_PARISH_COLUMNS)
+        .where(*conditions)
+        .order_by(parishes.c.city_key, parishes.c.name_key, parishes.c.id)
+        .limit(params.per_page)
+        .offset((params.page - 1) * params.per_page)
+    ).all()
+    result = SearchResult(params=params, total=total, parishes=[parish_dict(row) for row in rows])
+    if not rows:
+        return result
+    by_id = {item["id"]: item for item in result.parishes}
+    for item in result.parishes:
+        item["times"] = []
+    time_rows = conn.execute(
+        select(*_TIME_COLUMNS).where(mass_times.c.parish_id.in_(list(by_id)), *_time_conditions(params))
+    ).all()
+    for row in sorted(time_rows, key=lambda r: (_day_order(r.day), r.minute)):
+        by_id[row.parish_id]["times"].append(time_dict(row))
+    return result
+
+
+def get_parish(conn: Connection, parish_id: int) -> dict | None:
+    """One parish with its whole schedule (grouped by day, in display order) and its history of changes."""
+    row = conn.execute(select(*_PARISH_COLUMNS).where(parishes.c.id == parish_id)).first()
+    if row is None:
+        return None
+    parish = parish_dict(row)
+    time_rows = conn.execute(select(*_TIME_COLUMNS).where(mass_times.c.parish_id == parish_id)).all()
+    times = [time_dict(r) for r in sorted(time_rows, key=lambda r: (_day_order(r.day), r.minute))]
+    parish["times"] = times
+    groups: dict[str, list[dict]] = {}
+    for item in times:
+        groups.setdefault(item["day"] or UNKNOWN_DAY, []).append(item)
+    parish["schedule"] = [{"day": day, "label": DAY_LABELS[day], "times": groups[day]} for day in groups]
+    history = conn.execute(
+        select(time_history.c.crawled_at, time_history.c.added, time_history.c.removed)
+        .where(time_history.c.parish_id == parish_id)
+        .order_by(time_history.c.crawled_at.desc())
+        .limit(20)
+    ).all()
+    parish["history"] = [
+        {"crawled_at": _aware(h.crawled_at), "added": _json_list(h.added), "removed": _json_list(h.removed)}
+        for h in history
+    ]
+    return parish
+
+
+def _json_list(value: str) -> list[str]:
+    import json
+
+    try:
+        data = json.loads(value or "[]")
+    except ValueError:
+        return []
+    return [str(item) for item in data] if isinstance(data, list) else []
+
+
+def dioceses(conn: Connection) -> list[str]:
+    """Distinct diocese names, for the search form's list."""
+    rows = conn.execute(
+        select(parishes.c.diocese)
+        .where(parishes.c.diocese != "")
+        .group_by(parishes.c.diocese)
+        .order_by(parishes.c.diocese)
+    )
+    return [row.diocese for row in rows]
+
+
+def freshness(conn: Connection) -> dict:
+    """How fresh the data is: oldest and newest crawl behind the times shown; how many parishes have times."""
+    row = conn.execute(
+        select(
+            func.min(parishes.c.crawled_at).label("oldest"),
+            func.max(parishes.c.crawled_at).label("newest"),
+            func.count(parishes.c.crawled_at).label("crawled"),
+            func.count().label("parishes"),
+        )
+    ).one()
+    with_times = conn.execute(select(func.count(func.distinct(mass_times.c.parish_id)))).scalar_one()
+    return {
+        "oldest": _aware(row.oldest),
+        "newest": _aware(row.newest),
+        "crawled": row.crawled,
+        "parishes": row.parishes,
+        "with_times": with_times,
+    }
