@@ -202,7 +202,7 @@ def default_html_to_text() -> Callable[[str], str]:
     return html_to_text
 
 
-def _schedule_hint() -> Callable[[str, str | None], bool] | None:
+def schedule_hint_function() -> Callable[[str, str | None], bool] | None:
     try:
         from msze.filters import has_schedule_hint
     except ImportError:  # the page filter is optional for re-processing
@@ -263,8 +263,7 @@ class PageProcessor:
         page["hours"] = hours
         page["masses"] = masses_of(hours)
         if self.schedule_hint is not None:
-            suffix = page["url"].rstrip("/").rsplit("/", 1)[-1]
-            page["has_schedule_hint"] = self.schedule_hint(suffix, page.get("button_text"))
+            page["has_schedule_hint"] = self.schedule_hint(page["url"], page.get("button_text"))
         if self.state is not None and change != SHRUNK:
             self.state.put_page(
                 page["url"],
@@ -337,7 +336,7 @@ def process_file(
             state=state,
             only_changed=options.only_changed,
             keep_html=options.keep_html,
-            schedule_hint=_schedule_hint(),
+            schedule_hint=schedule_hint_function(),
         )
     processor.counts = counts
     out_path = Path(options.out_dir) / output_name(path)

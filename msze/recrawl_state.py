@@ -98,6 +98,13 @@ class RecrawlState:
         page = json.loads(zlib.decompress(row[6])) if row[6] else None
         return StoredPage(row[0], row[1], row[2], row[3], PageState(row[4], row[5]), page)
 
+    def get_validators(self, url: str) -> tuple[str | None, str | None] | None:
+        """(ETag, Last-Modified) stored for a URL, without loading the page; None when never stored."""
+        row = self.db.execute(
+            "SELECT etag, last_modified FROM recrawl_pages WHERE url = ?", (url,)
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
     def put_page(
         self,
         url: str,

@@ -38,6 +38,29 @@ FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
 
 # --- Crawler (parish spider, middlewares, storage) ---------------------------------------------------
+# `scrapy crawl` checks spider arguments (-a url=...) before starting: a bad one exits with status 2.
+COMMANDS_MODULE = "msze.scrapy_commands"
+# Domains never followed (nor their subdomains); empty = the packaged msze/data/domain-blacklist.txt (thesis list).
+DOMAIN_BLACKLIST_FILE = ""
+# At most this many query-string variants of one path shape (?id=1, ?id=2 ...) per site: calendar/gallery traps.
+LINKS_MAX_QUERIES_PER_PATH = 50
+# Where ParishJsonlWriterPipeline writes <domain>.jsonl (one page a line); empty turns the writer off.
+PAGES_DIR = "output/pages"
+# When set, StatsFileExtension writes the final crawl stats there as JSON (tests, batch jobs).
+STATS_FILE = ""
+DOWNLOADER_MIDDLEWARES = {
+    # Decide the charset of undeclared pages after decompression (590) so Polish letters decode right.
+    "msze.middlewares.CharsetFallbackMiddleware": 550,
+}
+# Other sections add their pipelines with ITEM_PIPELINES["msze.pipelines.X"] = N: extraction 100-500,
+# classifier 600, storage 900 (last, so it stores what the others added).
+ITEM_PIPELINES = {
+    "msze.pipelines.ParishJsonlWriterPipeline": 900,
+}
+# Other sections add extensions with EXTENSIONS["msze.x.Y"] = N.
+EXTENSIONS = {
+    "msze.extensions.StatsFileExtension": 500,
+}
 
 # --- Extraction pipelines ----------------------------------------------------------------------------
 
@@ -60,3 +83,15 @@ PLACES_LANGUAGE = "pl"  # results in Polish, as the parish names are
 PLACES_REGION = "pl"  # bias results to Poland
 
 # --- Batch crawl, WARC, re-processing ----------------------------------------------------------------
+# Raw responses as WARC next to the JSONL (seed 003), so a crawl can be re-mined by any WARC tool later.
+WARC_ENABLED = False  # `python -m msze crawl-all --warc` turns it on per parish crawl
+WARC_DIR = "output/warc"  # <WARC_DIR>/<domain>.warc.gz
+WARC_FILE = ""  # an explicit file name instead (the batch driver sets it); "" = <WARC_DIR>/<domain>.warc.gz
+EXTENSIONS["msze.warc_extension.WarcExtension"] = 600  # the dict is defined in the Crawler section
+# Re-crawl (msze/recrawl.py): the previous run's SQLite state; "" = off (a first run needs nothing).
+# With a path, pages are fetched with If-None-Match / If-Modified-Since, a 304 re-uses the stored page, and
+# each page and parish gets a change record (unchanged / changed / shrunk = text under half, not trusted).
+RECRAWL_STATE = ""
+RECRAWL_CONDITIONAL = True  # False: still record changes, but always download in full
+DOWNLOADER_MIDDLEWARES["msze.recrawl.ConditionalRequestMiddleware"] = 580  # before compression (590)
+ITEM_PIPELINES["msze.recrawl.RecrawlPipeline"] = 850  # after the classifier (600), before storage (900)
