@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 CONTEXT_CHARS = 40
@@ -84,7 +85,11 @@ def page_item(url: str, text: str, spec: list[tuple[str, int, str, str]]) -> dic
 def extract_line(path: str, text: str, spec: list[tuple[str, int, str, str]]) -> dict:
     """A `python -m msze extract` output line: no page text, only the hours with their contexts."""
     hours = hour_dicts(text, spec)
-    return {"path": path, "masses": sorted({h["time"] for h in hours if h["label"] == "mass"}), "hours": hours}
+    return {
+        "path": path,
+        "masses": sorted({h["time"] for h in hours if h["label"] == "mass"}),
+        "hours": hours,
+    }
 
 
 def write_jsonl(path: Path, objects: list[dict]) -> Path:
@@ -95,5 +100,43 @@ def write_jsonl(path: Path, objects: list[dict]) -> Path:
 def pages_jsonl(path: Path) -> Path:
     """Both pages as crawl output (12 candidates, 4 of them gold)."""
     return write_jsonl(
-        path, [page_item(SCHEDULE_URL, SCHEDULE_TEXT, SCHEDULE_HOURS), page_item(NEWS_URL, NEWS_TEXT, NEWS_HOURS)]
+        path,
+        [page_item(SCHEDULE_URL, SCHEDULE_TEXT, SCHEDULE_HOURS), page_item(NEWS_URL, NEWS_TEXT, NEWS_HOURS)],
     )
+
+
+CSRF_RE = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+
+
+class Device:
+    """One browser against the Flask test client: its own cookie jar, CSRF token and screen facts."""
+
+    def __init__(
+        self, app, ip: str = "10.0.0.1", screen: dict | None = None, user_agent: str = "TestPhone/1.0"
+    ):
+        self.client = app.test_client()
+        self.environ = {"REMOTE_ADDR": ip, "HTTP_USER_AGENT": user_agent, "HTTP_ACCEPT_LANGUAGE": "pl-PL,pl"}
+        self.screen = (
+            screen if screen is not None else {"sw": 360, "sh": 640, "dpr": 2, "tz": "Europe/Warsaw"}
+        )
+        page = self.client.get("/", environ_base=self.environ)
+        self.csrf = CSRF_RE.search(page.get_data(as_text=True)).group(1)
+
+    def post(self, path: str, payload: dict | None = None, **kwargs):
+        body = {"fp": self.screen, **(payload or {})}
+        headers = {"X-CSRFToken": self.csrf, **kwargs.pop("headers", {})}
+        return self.client.post(path, json=body, headers=headers, environ_base=self.environ, **kwargs)
+
+    def ok(self, path: str, payload: dict | None = None) -> dict:
+        response = self.post(path, payload)
+        assert response.status_code == 200, (response.status_code, response.get_json())
+        return response.get_json()
+
+    def current(self) -> dict:
+        return self.ok("/api/current")
+
+    def answer(self, item: int, answer: str) -> dict:
+        return self.ok("/api/answer", {"item": item, "answer": answer})
+
+    def undo(self) -> dict:
+        return self.ok("/api/undo")

@@ -1,0 +1,337 @@
+"""The annotator's web layer: page, JSON API, CSRF, forged posts, identity, IP limit, concurrency."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import threading
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+from annotator_pages import NEWS_TEXT, NEWS_URL, Device, pages_jsonl
+from sqlalchemy import func, select
+from werkzeug.serving import make_server
+
+from msze.annotator.app import create_app
+from msze.annotator.db import assignments, devices, events, hours, transaction, utcnow
+from msze.annotator.importer import import_file
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = utcnow()
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def app(tmp_path, clock):
+    app = create_app(
+        {
+            "ANNOTATOR_DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite3'}",
+            "ANNOTATOR_GOLD_FRACTION": 0.0,
+            "ANNOTATOR_NEW_DEVICES_PER_IP": 100,
+            "ANNOTATOR_CLOCK": clock,
+        },
+        instance_path=str(tmp_path / "instance"),
+    )
+    import_file(app.extensions["msze_annotator_engine"], pages_jsonl(tmp_path / "pages.jsonl"))
+    return app
+
+
+def db(app):
+    return transaction(app.extensions["msze_annotator_engine"])
+
+
+def test_page_is_polish_and_loads_only_local_assets(app):
+    response = app.test_client().get("/")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    for text in ['lang="pl"', ">Tak<", ">Nie<", ">Cofnij<", ">Instrukcja<", 'name="viewport"']:
+        assert text in html
+    # The design's rules: unsure / partial highlight / devotions ... -> Nie; a cancelled Mass -> Tak.
+    for rule in [
+        "nie masz pewności",
+        "tylko część godziny",
+        "różańca",
+        "spowiedzi",
+        "adoracji",
+        "kancelarii",
+    ]:
+        assert rule in html
+    assert "odwołana" in html and 'id="help-end"' in html
+    assert re.findall(r'(?:src|href)="([^"]+)"', html) == [
+        "/static/annotator.css",
+        "/static/annotator.js",
+    ]  # no CDN
+    assert "<script>" not in html  # no inline script (the CSP forbids it)
+    assert "script-src" not in response.headers["Content-Security-Policy"]  # default-src 'self' covers it
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+    for asset in ["/static/annotator.js", "/static/annotator.css"]:
+        assert app.test_client().get(asset).status_code == 200
+
+
+def test_api_returns_page_text_as_plain_strings(app):
+    device = Device(app)
+    with db(app) as conn:
+        conn.execute(
+            hours.update().values(n_served=5).where(hours.c.document_id == 1)
+        )  # serve the news page first
+    item = device.current()["item"]
+    assert item["source"] == NEWS_URL and item["hour"] == "18.oo"
+    # Raw text in JSON, never HTML: the page builds text nodes from it (the browser test checks the display).
+    assert "<script>alert('x')</script>" in item["after"]
+    assert item["before"] + item["hour"] + item["after"] == NEWS_TEXT
+
+
+def test_tak_nie_cofnij_change_the_database(app):
+    device = Device(app)
+    first = device.current()
+    assert first["answered"] == 0 and not first["can_undo"]
+    after_yes = device.answer(first["item"]["id"], "yes")
+    after_no = device.answer(after_yes["item"]["id"], "no")
+    assert after_no["answered"] == 2 and after_no["can_undo"]
+    with db(app) as conn:
+        got = dict(conn.execute(select(assignments.c.hour_id, assignments.c.answer)).all())
+    assert got == {first["item"]["id"]: "yes", after_yes["item"]["id"]: "no", after_no["item"]["id"]: None}
+    back = device.undo()
+    assert back["item"]["id"] == after_yes["item"]["id"] and back["item"]["previous_answer"] == "no"
+    back = device.undo()
+    assert back["item"]["id"] == first["item"]["id"] and not back["can_undo"]
+    with db(app) as conn:
+        assert conn.execute(select(func.count()).where(assignments.c.answer.is_not(None))).scalar_one() == 0
+        assert conn.execute(select(func.sum(hours.c.n_answers))).scalar_one() == 0
+    device.answer(first["item"]["id"], "no")
+    with db(app) as conn:
+        assert (
+            conn.execute(
+                select(assignments.c.answer).where(assignments.c.hour_id == first["item"]["id"])
+            ).scalar_one()
+            == "no"
+        )
+
+
+def test_forged_and_malformed_posts_get_4xx(app):
+    device = Device(app)
+    item = device.current()["item"]["id"]
+    client = device.client
+    cases = [
+        device.post("/api/answer", {"item": 999_999, "answer": "yes"}),  # unknown item -> 404
+        device.post("/api/answer", {"item": _not_served(app, device), "answer": "yes"}),  # not served -> 403
+        device.post("/api/answer", {"item": item, "answer": "tak<script>"}),
+        device.post("/api/answer", {"item": str(item), "answer": "yes"}),
+        device.post("/api/answer", {"item": [item], "answer": "yes"}),
+        device.post("/api/answer", {"item": 10**30, "answer": "yes"}),
+        device.post("/api/answer", {"answer": "yes"}),
+        client.post("/api/answer", data="{not json", headers={"X-CSRFToken": device.csrf}),
+        client.post(
+            "/api/answer",
+            data="[1, 2]",
+            headers={"X-CSRFToken": device.csrf, "Content-Type": "application/json"},
+        ),
+        client.post(
+            "/api/answer",
+            data="null",
+            headers={"X-CSRFToken": device.csrf, "Content-Type": "application/json"},
+        ),
+        client.post(
+            "/api/answer",
+            data="x" * 20_000,
+            headers={"X-CSRFToken": device.csrf, "Content-Type": "application/json"},
+        ),
+        client.post("/api/answer", json={"item": item, "answer": "yes"}),  # no CSRF token
+        client.post("/api/answer", json={"item": item, "answer": "yes"}, headers={"X-CSRFToken": "forged"}),
+        client.get("/api/answer"),  # wrong method
+        client.put("/api/current", json={}),
+        client.delete("/api/undo"),
+        client.get("/api/nope"),
+        device.post("/api/undo"),  # nothing to undo yet -> 409
+    ]
+    codes = [r.status_code for r in cases]
+    assert all(400 <= c < 500 for c in codes), codes
+    assert codes[0] == 404 and codes[1] == 403 and codes[-1] == 409 and 405 in codes and 413 in codes
+    assert all(r.is_json and "error" in r.get_json() for r in cases)
+    # A device that never loaded the page (no cookie, unknown fingerprint) cannot answer.
+    stranger = Device(app, ip="10.0.0.3", screen={"sw": 1})
+    assert stranger.post("/api/answer", {"item": item, "answer": "yes"}).status_code == 403
+    # Nothing was recorded by any of it.
+    with db(app) as conn:
+        assert conn.execute(select(func.count()).select_from(events)).scalar_one() == 0
+
+
+def _not_served(app, device) -> int:
+    with db(app) as conn:
+        served = set(conn.execute(select(assignments.c.hour_id)).scalars())
+        return next(h for h in conn.execute(select(hours.c.id)).scalars() if h not in served)
+
+
+def test_double_click_counts_once(app):
+    device = Device(app)
+    item = device.current()["item"]["id"]
+    assert device.post("/api/answer", {"item": item, "answer": "yes"}).status_code == 200
+    assert device.post("/api/answer", {"item": item, "answer": "yes"}).status_code == 409
+    with db(app) as conn:
+        assert conn.execute(select(hours.c.n_answers).where(hours.c.id == item)).scalar_one() == 1
+
+
+def test_cookie_keeps_device_and_fingerprint_recovers_lost_cookie(app):
+    phone = Device(app)
+    item = phone.current()["item"]["id"]
+    phone.answer(item, "yes")
+    cookie = phone.client.get_cookie("msze_device")
+    assert cookie is not None and cookie.http_only and cookie.max_age and cookie.max_age > 365 * 24 * 3600
+    phone.client.delete_cookie("msze_device")
+    state = phone.current()  # same UA, language and screen: the same device comes back
+    assert state["answered"] == 1 and state["item"]["id"] != item
+    assert phone.client.get_cookie("msze_device").value == cookie.value  # token restored
+    laptop = Device(app, screen={"sw": 1920, "sh": 1080, "dpr": 1, "tz": "Europe/Warsaw"})
+    assert laptop.current()["answered"] == 0
+    with db(app) as conn:
+        assert conn.execute(select(func.count()).select_from(devices)).scalar_one() == 2
+
+
+def test_new_identities_per_ip_are_limited(app, clock):
+    app.config.update(ANNOTATOR_NEW_DEVICES_PER_IP=2, ANNOTATOR_NEW_DEVICES_WINDOW=600)
+    for width in (1, 2):
+        assert Device(app, screen={"sw": width}).post("/api/current").status_code == 200
+    blocked = Device(app, screen={"sw": 3})
+    response = blocked.post("/api/current")
+    assert response.status_code == 429 and "too many" in response.get_json()["error"]
+    assert Device(app, ip="10.9.9.9", screen={"sw": 3}).post("/api/current").status_code == 200
+    # A known device is not a new identity: it still works from the limited IP.
+    assert Device(app, screen={"sw": 1}).post("/api/current").status_code == 200
+    clock.now += timedelta(seconds=601)
+    assert blocked.post("/api/current").status_code == 200
+
+
+def test_stats_page_and_api(app):
+    device = Device(app)
+    item = device.current()["item"]["id"]
+    device.answer(item, "yes")
+    stats = app.test_client().get("/api/stats").get_json()
+    assert stats["labelled_hours"] == 1 and stats["devices"] == 1 and stats["labelled_mass"] == 1
+    html = app.test_client().get("/statystyki").get_data(as_text=True)
+    assert "Statystyki anotacji" in html and "Godzin z odpowiedziami" in html
+
+
+def test_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
+    monkeypatch.delenv("ANNOTATOR_SECRET_KEY", raising=False)
+    config = {"ANNOTATOR_DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite3'}"}
+    first = create_app(config, instance_path=str(tmp_path / "inst"))
+    second = create_app(config, instance_path=str(tmp_path / "inst"))
+    assert first.secret_key == second.secret_key and len(first.secret_key) == 64
+    assert os.stat(tmp_path / "inst" / "secret_key").st_mode & 0o777 == 0o600
+    monkeypatch.setenv("ANNOTATOR_SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("ANNOTATOR_GOLD_FRACTION", "0.25")
+    third = create_app(config, instance_path=str(tmp_path / "inst"))
+    assert third.secret_key == "from-the-environment" and third.config["ANNOTATOR_GOLD_FRACTION"] == 0.25
+
+
+# --- Concurrency, through a real threaded HTTP server -------------------------------------------------------
+
+
+class HttpDevice:
+    """A browser over real HTTP: cookie jar, CSRF token from the page."""
+
+    def __init__(self, base: str, width: int) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        html = self.opener.open(base + "/", timeout=30).read().decode()
+        self.csrf = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+        self.screen = {"sw": width, "sh": 640}
+
+    def post(self, path: str, payload: dict | None = None) -> tuple[int, dict]:
+        data = json.dumps({"fp": self.screen, **(payload or {})}).encode()
+        request = urllib.request.Request(
+            self.base + path,
+            data=data,
+            headers={"Content-Type": "application/json", "X-CSRFToken": self.csrf},
+            method="POST",
+        )
+        try:
+            with self.opener.open(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")
+
+
+@pytest.fixture
+def server(app):
+    app.config["ANNOTATOR_GOLD_FRACTION"] = 0.3
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    thread.join(10)
+
+
+def test_parallel_annotators_lose_and_double_count_nothing(app, server):
+    n_devices, per_device = 6, 8
+
+    def annotate(width: int) -> list[int]:
+        device = HttpDevice(server, width)
+        status, state = device.post("/api/current")
+        assert status == 200
+        done = []
+        for i in range(per_device):
+            item = state["item"]["id"]
+            status, state = device.post("/api/answer", {"item": item, "answer": "yes" if i % 2 else "no"})
+            assert status == 200, state
+            done.append(item)
+        return done
+
+    with ThreadPoolExecutor(n_devices) as pool:
+        results = list(pool.map(annotate, range(1, n_devices + 1)))
+    for done in results:
+        assert len(set(done)) == per_device  # never the same hour twice to one device
+    with db(app) as conn:
+        answered = conn.execute(select(func.count()).where(assignments.c.answer.is_not(None))).scalar_one()
+        served = conn.execute(select(func.count()).select_from(assignments)).scalar_one()
+        counters = conn.execute(select(func.sum(hours.c.n_answers), func.sum(hours.c.n_served))).one()
+        per_hour = dict(
+            conn.execute(
+                select(assignments.c.hour_id, func.count())
+                .where(assignments.c.answer.is_not(None))
+                .group_by(assignments.c.hour_id)
+            ).all()
+        )
+        n_events = conn.execute(select(func.count()).select_from(events)).scalar_one()
+    assert answered == n_devices * per_device == n_events
+    assert served == n_devices * (per_device + 1)  # each device also holds one pending item
+    assert tuple(counters) == (answered, served)
+    for hour_id, n in per_hour.items():
+        with db(app) as conn:
+            assert conn.execute(select(hours.c.n_answers).where(hours.c.id == hour_id)).scalar_one() == n
+
+
+def test_parallel_clicks_of_one_device_count_once(app, server):
+    device = HttpDevice(server, 360)
+    status, state = device.post("/api/current")
+    item = state["item"]["id"]
+    with ThreadPoolExecutor(8) as pool:
+        statuses = sorted(
+            s
+            for s, _ in pool.map(
+                lambda _: device.post("/api/answer", {"item": item, "answer": "yes"}), range(8)
+            )
+        )
+    assert statuses == [200] + [409] * 7
+    with ThreadPoolExecutor(4) as pool:
+        undo_statuses = sorted(s for s, _ in pool.map(lambda _: device.post("/api/undo"), range(4)))
+    assert undo_statuses == [200, 409, 409, 409]  # one answer to undo, undone exactly once
+    with db(app) as conn:
+        assert conn.execute(select(hours.c.n_answers).where(hours.c.id == item)).scalar_one() == 0
