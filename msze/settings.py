@@ -40,9 +40,9 @@ LOG_LEVEL = "INFO"
 # --- Crawler (parish spider, middlewares, storage) ---------------------------------------------------
 # `scrapy crawl` checks spider arguments (-a url=...) before starting: a bad one exits with status 2.
 COMMANDS_MODULE = "msze.scrapy_commands"
-# Domains never followed (nor their subdomains); empty = the packaged msze/data/domain-blacklist.txt (thesis list).
+# Domains never followed (nor their subdomains); "" = the packaged msze/data/domain-blacklist.txt (thesis).
 DOMAIN_BLACKLIST_FILE = ""
-# At most this many query-string variants of one path shape (?id=1, ?id=2 ...) per site: calendar/gallery traps.
+# At most this many query-string variants of one path shape (?id=1, ?id=2 ...) per site: calendar traps.
 LINKS_MAX_QUERIES_PER_PATH = 50
 # Where ParishJsonlWriterPipeline writes <domain>.jsonl (one page a line); empty turns the writer off.
 PAGES_DIR = "output/pages"

@@ -1,0 +1,247 @@
+"""Link-following decisions for a parish crawl: which site a URL belongs to and whether to follow it.
+
+Pure functions (no Scrapy): the `parish` spider and the one-process multi-site mode (issue 7) share them.
+A parish site is its registered domain (``www.parafia.pl`` and ``parafia.pl`` are one site) plus the domains
+its start URL redirected to. Never followed: blacklisted domains (and their subdomains), files that are not
+pages (.pdf, .jpg, .mp4, ...), calendar-like URLs (date parameters or date-shaped path ends), and more than
+a few query-string variants of one path (a calendar with 10 000 dates must not become 10 000 requests).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from tldextract import TLDExtract
+
+# The public-suffix snapshot bundled with tldextract: never fetched from the network, so results do not depend
+# on connectivity. Private suffixes count (parafia.blogspot.com is its own site, not all of blogspot.com).
+_EXTRACT = TLDExtract(suffix_list_urls=(), include_psl_private_domains=True, cache_dir=None)
+
+# Extensions of files that are not HTML pages; links to them are never requested.
+NON_PAGE_EXTENSIONS = frozenset(
+    """
+    pdf doc docx odt rtf xls xlsx ods ppt pptx odp pps ppsx txt csv xml json rss atom ics vcf
+    jpg jpeg png gif bmp tif tiff webp svg ico psd heic
+    mp3 wav ogg oga flac aac m4a wma mid midi
+    mp4 m4v avi mov wmv flv mkv webm mpg mpeg 3gp ogv
+    zip rar 7z gz tgz bz2 xz tar exe msi dmg apk iso bin jar
+    css js woff woff2 ttf otf eot swf
+    """.split()  # noqa: SIM905 (a word list reads better)
+)
+
+# Query parameters that hold a date (calendar and event-list widgets: JEvents, The Events Calendar, ...).
+_DATE_KEY_RE = re.compile(
+    r"^(date|data|day|dzien|month|miesiac|mies|year|rok|week|tydzien|cal|calendar|kalendarz|"
+    r"ical|tribe-bar-date|eventdate|event_date)$",
+    re.IGNORECASE,
+)
+_DATE_VALUE_RE = re.compile(r"^\d{4}[-./]\d{1,2}([-./]\d{1,2})?$|^\d{1,2}[-./]\d{1,2}[-./]\d{4}$|^\d{8}$")
+# Path ends that are a date: day/month archives (/2026/11/30/) and calendar pages (/kalendarz/2026-11-30).
+# Dated pages elsewhere (/ogloszenia/2026-11-22.html: weekly announcements) are followed.
+_DATE_DIR_RE = re.compile(r"/\d{4}/\d{1,2}(/\d{1,2})?/?$")
+_DATE_END_RE = re.compile(r"/\d{4}[-/.]\d{1,2}([-/.]\d{1,2})?(\.\w+)?/?$")
+_CALENDAR_WORD_RE = re.compile(r"kalendar|calendar|wydarzeni|event|terminarz|agenda", re.IGNORECASE)
+# Tracking and session parameters: the same page under another URL.
+_DROP_PARAM_RE = re.compile(
+    r"^(utm_\w+|fbclid|gclid|phpsessid|sid|jsessionid|sessionid|s_id)$", re.IGNORECASE
+)
+
+DEFAULT_MAX_QUERIES_PER_PATH = 50
+
+
+def _host(url: str) -> str:
+    try:
+        host = urlsplit(url.strip()).hostname
+    except ValueError:
+        return ""
+    return (host or "").lower().rstrip(".")
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=65536)
+def registered_domain(host: str) -> str:
+    """The registered domain of a host name: "www.parafia.katowice.pl" -> "parafia.katowice.pl".
+
+    IP addresses and single-label hosts stay as they are; hosts under an unknown suffix (".test", ".local")
+    keep their last two labels.
+    """
+    host = host.lower().rstrip(".")
+    if not host or _is_ip(host) or "." not in host:
+        return host
+    domain = _EXTRACT(host).top_domain_under_public_suffix
+    if domain:
+        return domain
+    return ".".join(host.split(".")[-2:])
+
+
+def domain_of(url: str) -> str:
+    """The parish domain of a URL, as used for `<PAGES_DIR>/<domain>.jsonl`; "" when the URL has no host."""
+    return registered_domain(_host(url))
+
+
+def pages_filename(domain: str) -> str:
+    """The JSONL file name for a domain (characters unsafe in file names replaced)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", domain) or "_"
+    return f"{safe}.jsonl"
+
+
+def is_valid_start_url(url: str) -> bool:
+    """True for an absolute http(s) URL with a host name."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port  # raises ValueError on a bad port
+    except (ValueError, AttributeError):
+        return False
+    del port
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and " " not in url.strip()
+
+
+def load_blacklist(path: str | Path | None = None) -> frozenset[str]:
+    """Blacklisted domains, one a line, '#' comments; the packaged list when `path` is None or empty."""
+    if path:
+        text = Path(path).read_text(encoding="utf-8")
+    else:
+        text = resources.files("msze.data").joinpath("domain-blacklist.txt").read_text(encoding="utf-8")
+    domains = set()
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip().lower().rstrip(".")
+        if line:
+            domains.add(line)
+    return frozenset(domains)
+
+
+def is_blacklisted(url_or_host: str, blacklist: Iterable[str]) -> bool:
+    """True when the host is a blacklisted domain or a subdomain of one (m.facebook.com for facebook.com)."""
+    host = _host(url_or_host) if "/" in url_or_host else url_or_host.lower().rstrip(".")
+    if not host:
+        return False
+    labels = host.split(".")
+    suffixes = {".".join(labels[i:]) for i in range(len(labels))}
+    return not suffixes.isdisjoint(blacklist)
+
+
+def non_page_extension(url: str) -> str | None:
+    """The file extension when the URL's path names a non-page file ("pdf"), else None."""
+    path = urlsplit(url).path
+    name = path.rsplit("/", 1)[-1]
+    if "." not in name:
+        return None
+    ext = name.rsplit(".", 1)[-1].lower()
+    return ext if ext in NON_PAGE_EXTENSIONS else None
+
+
+def is_calendar_like(url: str) -> bool:
+    """True for URLs of calendar days/months: date-like query parameters or a path that ends in a date."""
+    parts = urlsplit(url)
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if _DATE_VALUE_RE.match(value.strip()):
+            return True
+        if _DATE_KEY_RE.match(key) and re.fullmatch(r"-?\d{1,8}", value.strip()):
+            return True
+    if _DATE_DIR_RE.search(parts.path):
+        return True
+    return bool(_DATE_END_RE.search(parts.path) and _CALENDAR_WORD_RE.search(parts.path))
+
+
+def canonical_url(url: str) -> str:
+    """The URL without fragment, tracking/session parameters and default port; scheme and host lower-cased."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host
+    if port and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
+        netloc = f"{host}:{port}"
+    if parts.username:
+        netloc = f"{parts.username}@{netloc}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        kept = [(k, v) for k, v in pairs if not _DROP_PARAM_RE.match(k)]
+        if len(kept) != len(pairs):
+            query = urlencode(kept)
+    return urlunsplit((scheme, netloc, parts.path or "/", query, ""))
+
+
+def query_shape(url: str) -> str:
+    """Path plus the query with digit runs masked: ?id=1 and ?id=2 have one shape, ?page=2&x=a another."""
+    parts = urlsplit(url)
+    return parts.path + "?" + re.sub(r"\d+", "#", parts.query)
+
+
+@dataclass
+class Site:
+    """One parish site being crawled: its domains and the per-site state of link decisions.
+
+    Carried in request.meta so one process can crawl many sites (issue 7).
+    """
+
+    start_url: str
+    blacklist: frozenset[str] = frozenset()
+    max_queries_per_path: int = DEFAULT_MAX_QUERIES_PER_PATH
+    domain: str = ""
+    domains: set[str] = field(default_factory=set)
+    _queries: Counter[str] = field(default_factory=Counter, repr=False)
+
+    def __post_init__(self) -> None:
+        self.domain = self.domain or domain_of(self.start_url)
+        self.domains.add(self.domain)
+
+    def learn_redirect(self, final_url: str) -> str | None:
+        """Add the domain the start URL redirected to; returns it when new (and not blacklisted)."""
+        domain = domain_of(final_url)
+        if not domain or domain in self.domains or is_blacklisted(domain, self.blacklist):
+            return None
+        self.domains.add(domain)
+        return domain
+
+    def is_same_site(self, url: str) -> bool:
+        return domain_of(url) in self.domains
+
+    def decide(self, url: str) -> tuple[str | None, str]:
+        """Whether to follow a link: (canonical URL, "follow") or (None, reason).
+
+        Reasons: "scheme", "blacklisted", "offsite", "extension", "calendar", "query_cap".
+        Each distinct query string counts once against its path's cap.
+        """
+        if urlsplit(url).scheme.lower() not in ("http", "https"):
+            return None, "scheme"
+        if is_blacklisted(url, self.blacklist):
+            return None, "blacklisted"
+        if not self.is_same_site(url):
+            return None, "offsite"
+        if non_page_extension(url):
+            return None, "extension"
+        canonical = canonical_url(url)
+        if is_calendar_like(canonical):
+            return None, "calendar"
+        query = urlsplit(canonical).query
+        if query:
+            key = query_shape(canonical)
+            seen_key = "seen:" + canonical
+            if not self._queries[seen_key]:
+                if self._queries[key] >= self.max_queries_per_path:
+                    return None, "query_cap"
+                self._queries[key] += 1
+                self._queries[seen_key] = 1
+        return canonical, "follow"

@@ -1,0 +1,159 @@
+"""The `parish` spider: crawl one parish website, one PageItem per text page.
+
+    scrapy crawl parish -a url=https://parafia.example.pl/
+
+Link decisions (same site, blacklist, calendars, non-page files) live in msze/links.py; this class only turns
+responses into items and requests. Per-site state travels in request.meta["msze_site"] (a links.Site), so a
+subclass can crawl many sites in one process by yielding `site_request(...)` for several start URLs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import scrapy
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.python.failure import Failure
+
+from msze.items import PageItem
+from msze.links import Site, is_blacklisted, is_valid_start_url, load_blacklist
+
+SITE_META = "msze_site"
+
+
+def _clean_text(text: str | None) -> str | None:
+    text = re.sub(r"\s+", " ", text or "").strip()
+    return text or None
+
+
+class ParishSpider(scrapy.Spider):
+    name = "parish"
+
+    def __init__(self, url: str | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.start_url = (url or "").strip()
+        # All links, the decision is links.Site.decide's (deny_extensions=() so .pdf links get counted there).
+        self.link_extractor = LinkExtractor(deny_extensions=(), unique=True, tags=("a", "area"))
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> ParishSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        settings = crawler.settings
+        spider.blacklist = load_blacklist(settings.get("DOMAIN_BLACKLIST_FILE") or None)
+        spider.max_queries_per_path = settings.getint("LINKS_MAX_QUERIES_PER_PATH", 50)
+        return spider
+
+    @classmethod
+    def check_arguments(cls, url: str | None = None, **kwargs: Any) -> str | None:
+        """The error message for bad spider arguments (used by `scrapy crawl` before the crawl), else None."""
+        if not is_valid_start_url(url or ""):
+            return f"parish spider: not a start URL: {url!r}; give -a url=http(s)://... e.g. -a url=https://parafia.example.pl/"
+        return None
+
+    # --- building requests ------------------------------------------------------------------------------
+    def make_site(self, start_url: str) -> Site:
+        return Site(start_url, blacklist=self.blacklist, max_queries_per_path=self.max_queries_per_path)
+
+    def site_request(
+        self,
+        site: Site,
+        url: str,
+        previous_url: str | None = None,
+        button_text: str | None = None,
+        **meta: Any,
+    ) -> Request:
+        """A request for a page of `site`; start requests have no previous_url."""
+        return Request(
+            url,
+            callback=self.parse,
+            errback=self.on_error,
+            meta={
+                SITE_META: site,
+                "msze_previous_url": previous_url,
+                "msze_button_text": button_text,
+                "msze_start": previous_url is None,
+                **meta,
+            },
+        )
+
+    def _inc(self, key: str) -> None:
+        self.crawler.stats.inc_value(f"msze/parish/{key}")
+
+    async def start(self) -> AsyncIterator[Request]:
+        if not is_valid_start_url(self.start_url):
+            self.logger.error(
+                "Not a start URL: %r. Give an http(s) URL: scrapy crawl parish -a url=https://parafia.example.pl/",
+                self.start_url,
+            )
+            self.crawler.stats.set_value("msze/parish/bad_start_url", 1)
+            return
+        site = self.make_site(self.start_url)
+        if is_blacklisted(self.start_url, self.blacklist):
+            self.logger.error("Start URL %s is on a blacklisted domain; not crawled", self.start_url)
+            self._inc("start_blacklisted")
+            return
+        yield self.site_request(site, self.start_url)
+
+    # --- responses ------------------------------------------------------------------------------------------
+    def parse(self, response: Response) -> Iterator[PageItem | Request]:
+        site: Site = response.meta[SITE_META]
+        if response.meta.get("msze_start"):
+            learnt = site.learn_redirect(response.url)
+            if learnt:
+                self.logger.info(
+                    "Start URL %s redirected to %s: following %s too", site.start_url, response.url, learnt
+                )
+                self._inc("redirect_domains")
+        elif not site.is_same_site(response.url):
+            # A page of the site redirected elsewhere (a Facebook page, a hosting provider's notice).
+            self.logger.info(
+                "Dropped %s: redirected off the site from %s", response.url, response.request.url
+            )
+            self._inc("dropped/offsite_redirect")
+            return
+        if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
+            self._inc("dropped/not_text")
+            return
+        self._inc("pages")
+        yield PageItem(
+            url=response.url,
+            previous_url=response.meta.get("msze_previous_url"),
+            start_url=site.start_url,
+            domain=site.domain,
+            depth=response.meta.get("depth", 0),
+            button_text=response.meta.get("msze_button_text"),
+            html=response.text,
+        )
+        if isinstance(response, HtmlResponse):
+            yield from self.follow_links(site, response)
+
+    def follow_links(self, site: Site, response: HtmlResponse) -> Iterator[Request]:
+        for link in self.link_extractor.extract_links(response):
+            url, reason = site.decide(link.url)
+            self.crawler.stats.inc_value(f"msze/links/{reason}")
+            if url is not None:
+                yield self.site_request(
+                    site, url, previous_url=response.url, button_text=_clean_text(link.text)
+                )
+
+    def on_error(self, failure: Failure) -> None:
+        """A page that failed (HTTP error, timeout, closed connection, dropped binary): log it, go on."""
+        request = failure.request
+        if failure.check(IgnoreRequest) and not failure.check(HttpError):
+            self.logger.debug("Ignored %s: %s", request.url, failure.value)
+            return
+        if failure.check(HttpError):
+            status = failure.value.response.status
+            self.logger.warning(
+                "HTTP %s at %s (linked from %s)", status, request.url, request.meta.get("msze_previous_url")
+            )
+            self._inc(f"errors/http_{status}")
+            return
+        name = failure.type.__name__ if failure.type else "Error"
+        self.logger.warning("%s at %s: %s", name, request.url, failure.getErrorMessage())
+        self._inc(f"errors/{name}")

@@ -1,0 +1,127 @@
+"""Shared fixtures: the fixture web (tests/web on 127.0.0.1:0) and `run_crawl`, a `scrapy crawl` subprocess.
+
+    from conftest import run_crawl
+
+    def test_x(fixture_web, tmp_path):
+        result = run_crawl("http://swwojciech.test/", tmp_path, "DEPTH_LIMIT=1", proxy=fixture_web.proxy)
+        assert result.returncode == 0 and result.stats["msze/parish/pages"] == ...
+
+Crawls run as subprocesses because Twisted's reactor cannot restart inside one pytest process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webserver import (
+    WEB_ROOT,
+    Encoded,
+    FixtureWeb,
+    Flaky,
+    HugeVideo,
+    calendar,
+    close_connection,
+    gallery,
+    redirect,
+    slow,
+    status,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Settings that make a fixture crawl fast: no politeness delay on localhost, short timeouts, quick retries.
+FAST_SETTINGS = (
+    "AUTOTHROTTLE_START_DELAY=0",
+    "AUTOTHROTTLE_MAX_DELAY=1",
+    "DOWNLOAD_TIMEOUT=5",
+    "TELNETCONSOLE_ENABLED=False",
+    "LOG_LEVEL=INFO",
+    "BACKOFF_MAX_WAIT=0.2",
+    "RETRY_TIMES=1",
+)
+
+
+def install_special_routes(web: FixtureWeb) -> FixtureWeb:
+    """The special routes of the fixture sites (tests/web/README.md lists them)."""
+    a, b = "swwojciech.test", "mbcz-debina.test"
+    a_root, b_root = WEB_ROOT / a, WEB_ROOT / b
+    for host in (a, f"www.{a}"):
+        web.route(host, "/historia.html", Encoded(a_root / "historia.src.html", "windows-1250"))
+        web.route(host, "/intencje.html", Flaky(a_root / "intencje.html", failures=2, retry_after="1"))
+        web.route(host, "/film/rekolekcje.html", HugeVideo())
+        web.route(host, "/kalendarz.php", calendar("/kalendarz.php"))
+        web.route(host, "/galeria.php", gallery("/galeria.php", photos=12))
+        web.route(host, "/blad.php", status(500))
+        web.route(host, "/wolno.html", slow(3.0))
+        web.route(host, "/zerwane.html", close_connection)
+        web.route(host, "/petla.html", redirect("/petla2.html", 302))
+        web.route(host, "/petla2.html", redirect("/petla.html", 302))
+    for host in (b, f"www.{b}"):
+        web.route(host, "/historia.html", Encoded(b_root / "historia.src.html", "iso-8859-2"))
+    web.route("parafia-debina.test", "/", redirect(f"http://www.{b}/"))
+    return web
+
+
+def make_fixture_web() -> FixtureWeb:
+    """A started fixture web with the special routes; stop() it when done."""
+    return install_special_routes(FixtureWeb(default_host="swwojciech.test")).start()
+
+
+@pytest.fixture(scope="module")
+def fixture_web() -> Iterator[FixtureWeb]:
+    web = make_fixture_web()
+    yield web
+    web.stop()
+
+
+@dataclass
+class CrawlResult:
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    returncode: int
+    log: str
+    pages_dir: Path = field(default_factory=Path)
+
+    def urls(self) -> set[str]:
+        return {item["url"] for item in self.items}
+
+    def item(self, url: str) -> dict[str, Any]:
+        matches = [item for item in self.items if item["url"] == url]
+        assert len(matches) == 1, f"{url}: {len(matches)} items"
+        return matches[0]
+
+
+def run_crawl(
+    url: str,
+    tmp_path: Path,
+    *settings: str,
+    proxy: str | None = None,
+    spider: str = "parish",
+    args: tuple[str, ...] = (),
+    timeout: float = 120,
+) -> CrawlResult:
+    """Run `scrapy crawl <spider> -a url=URL` with FAST_SETTINGS + `settings` ("NAME=VALUE"); collect the
+    JSONL pages written under tmp_path/pages, the stats (STATS_FILE) and the log (stderr)."""
+    pages_dir = tmp_path / "pages"
+    stats_file = tmp_path / "stats.json"
+    command = [sys.executable, "-m", "scrapy", "crawl", spider, "-a", f"url={url}"]
+    for setting in (*FAST_SETTINGS, f"PAGES_DIR={pages_dir}", f"STATS_FILE={stats_file}", *settings):
+        command += ["-s", setting]
+    command += list(args)
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
+    if proxy:
+        env["http_proxy"] = proxy
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+    items = []
+    for file in sorted(pages_dir.glob("*.jsonl")) if pages_dir.is_dir() else []:
+        items += [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
+    return CrawlResult(items, stats, done.returncode, done.stderr + done.stdout, pages_dir)
