@@ -1,0 +1,378 @@
+"""`python -m msze crawl-all URLS_FILE`: crawl every parish of a URL list with GNU parallel, resumably.
+
+    python -m msze crawl-all urls.txt --jobs 100 --out output/batch [--warc] [-s NAME=VALUE ...]
+
+Each URL is a row in the job database (<out>/jobs.sqlite3 by default). GNU parallel runs one small wrapper
+per parish (`crawl-all --run-one URL`) that marks the row running, runs `scrapy crawl parish` with the
+parish's own log, pages file and (optionally) WARC file, builds the parish summary and marks the row finished
+or failed. A re-run skips finished parishes and retries failed ones and those a killed batch left running.
+An interrupted parish is re-crawled from scratch: its partial pages/WARC files are deleted first, so each
+page is written exactly once. With --sshlogin the wrappers run on other machines (same install path, --out on
+a shared filesystem) and report over stdout; only the driver writes the SQLite file (keep it on a local disk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import fcntl
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from msze.batch import (
+    EVENT_PREFIX,
+    crawl_error,
+    parallel_command,
+    parish_paths,
+    parse_url_list,
+    progress_line,
+)
+from msze.jobs import JobDB, utc_now
+from msze.links import domain_of
+from msze.results import export_csv, export_jsonl, summarize_file
+
+PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
+PR_SET_PDEATHSIG = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "urls_file", nargs="?", help="file of parish URLs (`python -m msze urls` output, or TSV)"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=100, help="parish crawls at once per machine (default 100)"
+    )
+    parser.add_argument(
+        "--sshlogin",
+        action="append",
+        default=[],
+        help="passed to GNU parallel (repeatable); e.g. 8/user@host",
+    )
+    parser.add_argument("--out", default="output/batch", help="output directory (default output/batch)")
+    parser.add_argument("--db", help="job database (default <out>/jobs.sqlite3)")
+    parser.add_argument(
+        "--retry-failed",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="re-crawl parishes that failed before (default on)",
+    )
+    parser.add_argument(
+        "--max-attempts", type=int, default=3, help="give up on a parish after this many attempts (0 = never)"
+    )
+    parser.add_argument("--warc", action="store_true", help="also write <out>/warc/<domain>.warc.gz")
+    parser.add_argument("--spider", default="parish", help="spider to run per parish (default parish)")
+    parser.add_argument(
+        "-s", dest="settings", action="append", default=[], metavar="NAME=VALUE", help="Scrapy setting"
+    )
+    parser.add_argument("--progress-interval", type=float, default=5.0, help="seconds between progress lines")
+    parser.add_argument("--export-only", action="store_true", help="only write results.jsonl/csv from the DB")
+    parser.add_argument("--run-one", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--driver-pid", type=int, default=0, help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    for setting in args.settings:
+        if "=" not in setting:
+            print(f"crawl-all: -s needs NAME=VALUE, got {setting!r}", file=sys.stderr)
+            return 2
+    args.out = os.path.abspath(args.out)
+    if args.db:
+        args.db = os.path.abspath(args.db)
+    if args.run_one:
+        return run_one(args)
+    if args.db is None:
+        args.db = os.path.join(args.out, "jobs.sqlite3")
+    if args.export_only:
+        return export(JobDB(args.db), args.out)
+    if not args.urls_file:
+        print("crawl-all: give a URL file (one parish URL a line)", file=sys.stderr)
+        return 2
+    return drive(args)
+
+
+# --- the driver ---------------------------------------------------------------------------------------
+
+
+def export(db: JobDB, out: str) -> int:
+    summaries = db.summaries()
+    os.makedirs(out, exist_ok=True)
+    export_jsonl(summaries, os.path.join(out, "results.jsonl"))
+    export_csv(summaries, os.path.join(out, "results.csv"))
+    print(
+        f"crawl-all: {len(summaries)} parish results in {out}/results.jsonl and results.csv", file=sys.stderr
+    )
+    return 0
+
+
+def _lock_batch(db_path: str) -> Any:
+    """One driver per job database: a second one would re-crawl the first one's running parishes."""
+    handle = open(db_path + ".lock", "w")  # noqa: SIM115 (held for the driver's lifetime)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        return None
+    return handle
+
+
+def drive(args: argparse.Namespace) -> int:
+    try:
+        with open(args.urls_file, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        print(f"crawl-all: cannot read {args.urls_file}: {exc}", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    db = JobDB(args.db)
+    lock = _lock_batch(args.db)
+    if lock is None:
+        print(f"crawl-all: another crawl-all is running on {args.db}; not starting", file=sys.stderr)
+        return 2
+    known = {row["domain"]: row["url"] for row in db.rows()}
+    url_list = parse_url_list(lines, known)
+    for number, text in url_list.invalid[:10]:
+        print(f"crawl-all: {args.urls_file}:{number}: not an http(s) URL, skipped: {text}", file=sys.stderr)
+    if len(url_list.invalid) > 10:
+        print(f"crawl-all: ... {len(url_list.invalid)} lines without a URL in all", file=sys.stderr)
+    for url, earlier in url_list.same_domain[:10]:
+        print(f"crawl-all: {url} skipped: same domain as {earlier}", file=sys.stderr)
+    if len(url_list.same_domain) > 10:
+        print(f"crawl-all: ... {len(url_list.same_domain)} URLs skipped as same-domain", file=sys.stderr)
+    new = db.enqueue(url_list.urls, url_list.domains)
+    listed = set(url_list.urls) | {u for u, _ in url_list.same_domain} | set(known.values())
+    max_attempts = args.max_attempts or None
+    pending = [u for u in db.pending(args.retry_failed, max_attempts) if u in listed]
+    counts = db.counts()
+    print(
+        f"crawl-all: {len(url_list.urls)} URLs ({new} new); {counts['finished']} finished before, "
+        f"{len(pending)} to crawl now, {args.jobs} at a time",
+        file=sys.stderr,
+    )
+    if pending:
+        _run_parallel(args, db, pending)
+    export(db, args.out)
+    counts = db.counts()
+    ended = {u: db.get(u) for u in pending}
+    failed = [u for u, row in ended.items() if row and row["state"] != "finished"]
+    print(
+        f"crawl-all: done: {counts['finished']} finished, {counts['failed']} failed, "
+        f"{counts['running'] + counts['queued']} not done; this run crawled {len(pending)}, "
+        f"{len(failed)} did not finish",
+        file=sys.stderr,
+    )
+    lock.close()
+    return 1 if failed else 0
+
+
+def _job_command(args: argparse.Namespace, remote: bool) -> list[str]:
+    cmd = [sys.executable, "-m", "msze", "crawl-all", "--run-one", "{}", "--out", args.out]
+    cmd += ["--spider", args.spider]
+    if not remote:
+        cmd += ["--db", args.db, "--driver-pid", str(os.getpid())]
+    if args.warc:
+        cmd.append("--warc")
+    for setting in args.settings:
+        cmd += ["-s", setting]
+    return cmd
+
+
+def _apply_event(db: JobDB, event: dict[str, Any]) -> None:
+    url = event["url"]
+    if event["event"] == "start":
+        db.start(url, log_path=event.get("log_path"))
+    elif event["event"] == "end":
+        if event["state"] == "finished":
+            db.finish(url, event.get("summary"))
+        else:
+            db.fail(url, event.get("error") or "unknown error", event.get("summary"))
+
+
+def _read_output(stream: Any, db_path: str) -> None:
+    """Apply wrapper events (remote jobs) and pass any other job output on to stderr."""
+    db: JobDB | None = None
+    for line in stream:
+        if line.startswith(EVENT_PREFIX):
+            try:
+                event = json.loads(line[len(EVENT_PREFIX) :])
+            except json.JSONDecodeError:
+                continue
+            db = db or JobDB(db_path)
+            _apply_event(db, event)
+        else:
+            sys.stderr.write(line)
+    if db is not None:
+        db.close()
+
+
+def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> None:
+    arg_file = os.path.join(args.out, "pending.txt")
+    with open(arg_file, "w", encoding="utf-8") as f:
+        f.write("".join(u + "\n" for u in pending))
+    # Progress counts rows of this run that ended after it started (attempt or end time changed).
+    before = {u: (row["ended_at"], row["attempts"]) for u in pending if (row := db.get(u))}
+    remote = bool(args.sshlogin)
+    cmd = parallel_command(
+        _job_command(args, remote),
+        jobs=args.jobs,
+        joblog=os.path.join(args.out, "joblog.txt"),
+        arg_file=arg_file,
+        sshlogins=args.sshlogin,
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PROJECT_ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
+    reader = threading.Thread(target=_read_output, args=(proc.stdout, args.db), daemon=True)
+    reader.start()
+
+    def forward(signum: int, _frame: Any) -> None:
+        # parallel stops starting jobs on the first TERM and kills running ones on the second.
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGTERM)
+
+    old = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    started = time.monotonic()
+    tty = sys.stderr.isatty()
+    last = ""
+    try:
+        while True:
+            try:
+                proc.wait(timeout=args.progress_interval)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            done = sum(
+                1 for row in db.rows() if row["url"] in before and _ended_since(row, before[row["url"]])
+            )
+            last = progress_line(db.counts(), done, len(pending), time.monotonic() - started)
+            sys.stderr.write(("\r" + last) if tty else (last + "\n"))
+            sys.stderr.flush()
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    reader.join(timeout=10)
+    if tty and last:
+        sys.stderr.write("\n")
+
+
+def _ended_since(row: dict[str, Any], before: tuple[Any, Any]) -> bool:
+    return row["state"] in ("finished", "failed") and (row["ended_at"], row["attempts"]) != before
+
+
+# --- the per-parish wrapper ------------------------------------------------------------------------------
+
+
+def _die_with_parent() -> None:
+    """Linux: the scrapy child is killed when the wrapper dies (even by kill -9); no orphan keeps writing."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _watch_driver(pid: int, child: subprocess.Popen[bytes]) -> None:
+    """GNU parallel puts each job in its own process group, so killing the driver's group leaves jobs alive:
+    a job whose driver is gone kills its crawl and exits without touching the job database."""
+    while child.poll() is None:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            child.kill()
+            os._exit(3)
+        except PermissionError:
+            pass
+        time.sleep(0.5)
+
+
+def _emit(event: dict[str, Any]) -> None:
+    sys.stdout.write(EVENT_PREFIX + json.dumps(event, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(path)
+
+
+def run_one(args: argparse.Namespace) -> int:
+    """Crawl one parish and record the outcome; exit 0 when it finished, 1 when it failed."""
+    url = args.run_one
+    domain = domain_of(url)
+    paths = parish_paths(args.out, domain)
+    for path in (paths.pages, paths.log, paths.stats, paths.warc):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    # The lock is inherited by the crawl: a restarted job for this parish waits until the old crawl is dead.
+    lock_fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT, 0o644)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                print(f"crawl-all: {url}: another crawl of {domain} is still running", file=sys.stderr)
+                return 1
+            time.sleep(0.2)
+    db = JobDB(args.db) if args.db else None
+    crawled_at = utc_now()
+    if db:
+        db.start(url, log_path=paths.log)
+    else:
+        _emit({"event": "start", "url": url, "log_path": paths.log})
+    # Re-crawl from scratch: whatever an interrupted attempt left is replaced, never appended to.
+    for path in (paths.pages, paths.stats, paths.warc):
+        _remove(path)
+    cmd = [sys.executable, "-m", "scrapy", "crawl", args.spider, "-a", f"url={url}"]
+    cmd += ["-s", f"PAGES_DIR={os.path.dirname(paths.pages)}", "-s", f"LOG_FILE={paths.log}"]
+    cmd += ["-s", f"STATS_FILE={paths.stats}"]
+    if args.warc:
+        cmd += ["-s", "WARC_ENABLED=1", "-s", f"WARC_FILE={paths.warc}"]
+    for setting in args.settings:
+        cmd += ["-s", setting]
+    env = dict(os.environ)
+    env.setdefault("SCRAPY_SETTINGS_MODULE", "msze.settings")
+    env["PYTHONPATH"] = PROJECT_ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    with open(paths.log, "ab") as log:
+        log.write(f"--- crawl-all attempt at {crawled_at}: {' '.join(cmd)}\n".encode())
+        log.flush()
+        child = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            env=env,
+            pass_fds=(lock_fd,),
+            preexec_fn=_die_with_parent,
+        )
+    if args.driver_pid:
+        threading.Thread(target=_watch_driver, args=(args.driver_pid, child), daemon=True).start()
+
+    def forward(signum: int, _frame: Any) -> None:
+        child.send_signal(signal.SIGTERM)
+
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, forward)
+    returncode = child.wait()
+    stats = None
+    with contextlib.suppress(OSError, json.JSONDecodeError), open(paths.stats, encoding="utf-8") as f:
+        stats = json.load(f)
+    response_bytes = (stats or {}).get("downloader/response_bytes")
+    summary = summarize_file(paths.pages, url, domain, crawled_at=crawled_at, bytes_=response_bytes)
+    error = crawl_error(stats, summary["pages"], returncode)
+    summary["status"] = "failed" if error else "finished"
+    summary["error"] = error
+    if db:
+        if error:
+            db.fail(url, error, summary)
+        else:
+            db.finish(url, summary)
+        db.close()
+    else:
+        _emit({"event": "end", "url": url, "state": summary["status"], "error": error, "summary": summary})
+    os.close(lock_fd)
+    return 1 if error else 0

@@ -1,0 +1,90 @@
+"""Pure helpers of the batch driver: URL lists, crawl verdicts, progress line, GNU parallel argv."""
+
+from __future__ import annotations
+
+from msze.batch import (
+    crawl_error,
+    format_duration,
+    parallel_command,
+    parish_paths,
+    parse_url_list,
+    progress_line,
+)
+
+
+def test_parse_url_list_skips_and_explains():
+    lines = [
+        "# comment",
+        "",
+        "https://www.parafia-a.pl/",
+        "Parafia św. Anny\tKraków\thttps://anna.example.pl/msze\tul. Długa 1",
+        "to nie jest adres",
+        "https://parafia-a.pl/kontakt",
+        "https://www.parafia-a.pl/",
+        "http://known.pl/",
+    ]
+    parsed = parse_url_list(lines, known_domains={"known.pl": "http://known.pl/"})
+    assert parsed.urls == ["https://www.parafia-a.pl/", "https://anna.example.pl/msze"]
+    assert parsed.domains["https://www.parafia-a.pl/"] == "parafia-a.pl"
+    assert parsed.invalid == [(5, "to nie jest adres")]
+    # Same URL twice is not reported; another URL of a listed domain is.
+    assert parsed.same_domain == [("https://parafia-a.pl/kontakt", "https://www.parafia-a.pl/")]
+
+
+def test_crawl_error_verdicts():
+    ok = {"finish_reason": "finished", "downloader/response_status_count/200": 3}
+    assert crawl_error(ok, pages=3, returncode=0) is None
+    refused = {
+        "finish_reason": "finished",
+        "downloader/exception_type_count/twisted.internet.error.ConnectionRefusedError": 3,
+    }
+    assert crawl_error(refused, 0, 0) == "no pages: ConnectionRefusedError x3"
+    errors = {
+        "finish_reason": "finished",
+        "downloader/response_status_count/404": 1,
+        "downloader/response_status_count/500": 3,
+    }
+    assert crawl_error(errors, 0, 0) == "no pages: HTTP 404 x1, HTTP 500 x3"
+    assert crawl_error({"finish_reason": "finished"}, 0, 0) == "no pages: finish reason finished"
+    assert "interrupted" in crawl_error({"finish_reason": "shutdown"}, 5, 0)
+    assert crawl_error(None, 0, 1).startswith("crawl ended without stats")
+    assert crawl_error(None, 0, -9) == "crawl killed by signal 9"
+    assert crawl_error({"finish_reason": "finished"}, 0, 2) == "scrapy exit code 2; see the parish log"
+
+
+def test_progress_line_and_eta():
+    counts = {"queued": 6, "running": 2, "finished": 10, "failed": 2}
+    line = progress_line(counts, done_this_run=4, todo_this_run=12, elapsed=120.0)
+    assert "4/12 done" in line and "failed 2" in line and "running 2" in line
+    assert "ETA 4m00s" in line and "2.0 parishes/min" in line
+    assert "ETA ?" in progress_line(counts, 0, 12, 5.0)
+    assert format_duration(3725) == "1h02m"
+
+
+def test_parallel_command_quotes_everything_but_the_url():
+    cmd = parallel_command(
+        ["/opt/py thon", "-m", "msze", "--run-one", "{}", "-s", "A=b c"],
+        jobs=100,
+        joblog="/out/joblog.txt",
+        arg_file="/out/pending.txt",
+        sshlogins=["8/user@host", ":"],
+    )
+    assert cmd[:8] == [
+        "parallel",
+        "--will-cite",
+        "--jobs",
+        "100",
+        "--joblog",
+        "+/out/joblog.txt",
+        "--line-buffer",
+        "--sshlogin",
+    ]
+    assert cmd.count("--sshlogin") == 2
+    assert cmd[-1] == "'/opt/py thon' -m msze --run-one {} -s 'A=b c'"
+
+
+def test_parish_paths():
+    paths = parish_paths("/out", "parafia.pl")
+    assert paths.pages == "/out/pages/parafia.pl.jsonl"
+    assert paths.warc == "/out/warc/parafia.pl.warc.gz"
+    assert paths.log == "/out/logs/parafia.pl.log"

@@ -1,0 +1,289 @@
+"""The batch driver on the fixture web: outcomes, re-runs, kill -9 and resume, WARC matching the JSONL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from webserver import FixtureWeb, slow
+
+from msze.jobs import JobDB
+from msze.warc import iter_responses
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Fast, deterministic crawls: no throttling, no retry waits.
+FAST = [
+    "-s",
+    "AUTOTHROTTLE_ENABLED=0",
+    "-s",
+    "DOWNLOAD_DELAY=0",
+    "-s",
+    "RETRY_TIMES=1",
+    "-s",
+    "LOG_LEVEL=INFO",
+]
+
+PAGE = '<html><head><meta charset="utf-8"><title>{title}</title></head><body>{body}</body></html>\n'
+
+SITES = {
+    "parafia-a.test": {
+        "index.html": (
+            "Parafia św. Wojciecha",
+            '<a href="/msze.html">Msze święte</a> <a href="/kontakt.html">Kontakt</a>',
+        ),
+        "msze.html": ("Msze", "<h2>Porządek Mszy św.</h2><p>Niedziele i święta: 7.00, 9.30, 11.00</p>"),
+        "kontakt.html": ("Kontakt", "<p>Kancelaria parafialna czynna 16.00-17.30</p>"),
+    },
+    "parafia-b.test": {
+        "index.html": (
+            "Parafia MB Częstochowskiej",
+            '<a href="/nabozenstwa.html">Nabożeństwa</a> <a href="/ogloszenia.html">Ogłoszenia</a>',
+        ),
+        "nabozenstwa.html": (
+            "Nabożeństwa",
+            "<p>W niedziele Msze św. o godz. 8<sup>00</sup> i 10<sup>30</sup></p>",
+        ),
+        "historia.html": ("Historia", "<p>Kościół zbudowano w 1910 r.</p>"),
+    },
+    "parafia-c.test": {
+        "index.html": ("Parafia Ducha Świętego", '<a href="msze-swiete.html">Msze</a>'),
+        "msze-swiete.html": ("Msze", "<p>Dni powszednie: 6.30 i 18.00</p>"),
+    },
+}
+# parafia-b's announcements page answers slowly, so a batch can be killed while that parish is crawling.
+SLOW_PAGE = PAGE.format(title="Ogłoszenia", body='<p>Ogłoszenia</p><a href="/historia.html">Historia</a>')
+EXPECTED_PAGES = {
+    "parafia-a.test": {"/", "/msze.html", "/kontakt.html"},
+    "parafia-b.test": {"/", "/nabozenstwa.html", "/ogloszenia.html", "/historia.html"},
+    "parafia-c.test": {"/", "/msze-swiete.html"},
+}
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def web(tmp_path):
+    root = tmp_path / "sites"
+    for host, pages in SITES.items():
+        (root / host).mkdir(parents=True)
+        for name, (title, body) in pages.items():
+            (root / host / name).write_text(PAGE.format(title=title, body=body), encoding="utf-8")
+    web = FixtureWeb(root=root)
+    web.route("parafia-b.test", "/ogloszenia.html", slow(0.1, SLOW_PAGE.encode()))
+    with web:
+        yield web
+
+
+def _env(web: FixtureWeb) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(http_proxy=web.proxy, no_proxy="127.0.0.1,localhost", PYTHONPATH=str(ROOT))
+    env.pop("https_proxy", None)
+    return env
+
+
+def _driver_cmd(urls_file: Path, out: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "msze",
+        "crawl-all",
+        str(urls_file),
+        "--out",
+        str(out),
+        "--progress-interval",
+        "0.5",
+        *extra,
+        *FAST,
+    ]
+
+
+def _run(web, urls_file, out, *extra, timeout=90):
+    return subprocess.run(
+        _driver_cmd(urls_file, out, *extra),
+        env=_env(web),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _pages(out: Path, domain: str) -> list[dict]:
+    path = out / "pages" / f"{domain}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _assert_pages_exactly_once(out: Path) -> None:
+    for domain, paths in EXPECTED_PAGES.items():
+        urls = [p["url"] for p in _pages(out, domain)]
+        assert len(urls) == len(set(urls)), f"{domain}: a page written twice: {urls}"
+        assert set(urls) == {f"http://{domain}{p}" for p in paths}
+
+
+def test_batch_outcomes_rerun_and_warc(web, tmp_path):
+    refused = f"http://127.0.0.1:{_closed_port()}/"
+    urls = tmp_path / "urls.txt"
+    urls.write_text(
+        "# parish URLs\nhttp://parafia-a.test/\nhttp://parafia-b.test/\nhttp://parafia-c.test/\n"
+        f"http://zamknieta.test/\n{refused}\nnie-adres\nhttp://www.parafia-a.test/inna\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    result = _run(web, urls, out, "--jobs", "3", "--warc")
+    assert result.returncode == 1, result.stderr  # two parishes failed
+    assert "nie-adres" in result.stderr and "same domain as http://parafia-a.test/" in result.stderr
+    assert "5 URLs (5 new)" in result.stderr
+    assert "ETA" in result.stderr
+    db = JobDB(out / "jobs.sqlite3")
+    assert db.counts() == {"queued": 0, "running": 0, "finished": 3, "failed": 2}
+    for domain, paths in EXPECTED_PAGES.items():
+        row = db.get(f"http://{domain}/")
+        assert (row["state"], row["pages"], row["attempts"], row["error"]) == (
+            "finished",
+            len(paths),
+            1,
+            None,
+        )
+        assert row["bytes"] > 0 and row["started_at"] <= row["ended_at"]
+        assert Path(row["log_path"]).read_text(encoding="utf-8").count("Spider closed") == 1
+    # A site whose server answers only errors, and one that refuses connections, end failed with the reason.
+    assert "HTTP 502" in db.get("http://zamknieta.test/")["error"]
+    assert "ConnectionRefused" in db.get(refused)["error"]
+    _assert_pages_exactly_once(out)
+
+    results = [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["start_url"]: r["status"] for r in results} == {
+        "http://parafia-a.test/": "finished",
+        "http://parafia-b.test/": "finished",
+        "http://parafia-c.test/": "finished",
+        "http://zamknieta.test/": "failed",
+        refused: "failed",
+    }
+    assert all(r["crawled_at"].endswith("Z") for r in results)
+    assert (out / "results.csv").read_text(encoding="utf-8").count("\n") == 6
+
+    # WARC read back with warcio: every JSONL page has its 200 response, with the same body.
+    for domain in EXPECTED_PAGES:
+        responses = {r.url: r for r in iter_responses(out / "warc" / f"{domain}.warc.gz")}
+        assert f"http://{domain}/robots.txt" in responses  # everything fetched is archived, not only pages
+        for page in _pages(out, domain):
+            record = responses[page["url"]]
+            assert record.status == 200
+            assert record.body.decode("utf-8") == page["html"]
+
+    # Second run, failed ones not retried: nothing to do, nothing fetched, nothing rewritten.
+    web.clear()
+    before = {r["url"]: (r["ended_at"], r["attempts"]) for r in db.rows()}
+    again = _run(web, urls, out, "--jobs", "3", "--no-retry-failed")
+    assert again.returncode == 0, again.stderr
+    assert "0 to crawl now" in again.stderr
+    assert web.fetched() == []
+    assert {r["url"]: (r["ended_at"], r["attempts"]) for r in db.rows()} == before
+
+    # Third run with the default (retry failed): only the two failed parishes are tried again.
+    third = _run(web, urls, out, "--jobs", "3", "--max-attempts", "3")
+    assert third.returncode == 1
+    assert "2 to crawl now" in third.stderr
+    assert {u.split("/")[2] for u in web.fetched()} == {"zamknieta.test"}  # refused never reaches the server
+    assert db.get(refused)["attempts"] == 2
+    assert db.get("http://parafia-a.test/")["attempts"] == 1
+    # ... and after max attempts they are left alone.
+    fourth = _run(web, urls, out, "--max-attempts", "2")
+    assert "0 to crawl now" in fourth.stderr
+
+
+def test_killed_batch_resumes_without_redoing_or_duplicating(web, tmp_path):
+    # The slow page holds parafia-b's crawl open long enough to kill the batch in the middle of it.
+    web.route("parafia-b.test", "/ogloszenia.html", slow(4.0, SLOW_PAGE.encode()))
+    urls = tmp_path / "urls.txt"
+    urls.write_text(
+        "http://parafia-a.test/\nhttp://parafia-b.test/\nhttp://parafia-c.test/\n", encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        _driver_cmd(urls, out, "--jobs", "1"),
+        env=_env(web),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    db_path = out / "jobs.sqlite3"
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            if db_path.exists():
+                db = JobDB(db_path)
+                row = db.get("http://parafia-b.test/")
+                if db.counts()["finished"] >= 1 and row and row["state"] == "running" and _pages_written(out):
+                    break
+                db.close()
+            time.sleep(0.1)
+        else:
+            pytest.fail("the first parish never finished")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    db = JobDB(db_path)
+    assert db.get("http://parafia-a.test/")["state"] == "finished"
+    assert db.get("http://parafia-b.test/")["state"] == "running"  # what kill -9 leaves behind
+    partial = _pages(out, "parafia-b.test")
+    assert 0 < len(partial) < len(EXPECTED_PAGES["parafia-b.test"])
+
+    web.route("parafia-b.test", "/ogloszenia.html", slow(0.1, SLOW_PAGE.encode()))
+    web.clear()
+    result = _run(web, urls, out, "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    assert "2 to crawl now" in result.stderr
+    assert db.counts() == {"queued": 0, "running": 0, "finished": 3, "failed": 0}
+    assert db.get("http://parafia-a.test/")["attempts"] == 1  # finished work is not redone
+    assert web.fetched("parafia-a.test") == []
+    assert db.get("http://parafia-b.test/")["attempts"] == 2
+    _assert_pages_exactly_once(out)
+
+
+def _pages_written(out: Path) -> bool:
+    path = out / "pages" / "parafia-b.test.jsonl"
+    return path.exists() and path.stat().st_size > 0
+
+
+def test_remote_mode_reports_over_stdout(web, tmp_path):
+    """--sshlogin jobs cannot reach the local SQLite file: they report events that the driver applies.
+    GNU parallel's ":" login is the local machine, so this runs the remote code path offline."""
+    urls = tmp_path / "urls.txt"
+    urls.write_text("http://parafia-c.test/\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = _run(web, urls, out, "--sshlogin", ":", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    row = JobDB(out / "jobs.sqlite3").get("http://parafia-c.test/")
+    assert (row["state"], row["pages"], row["attempts"]) == ("finished", 2, 1)
+    assert row["host"]  # recorded by the driver on the job's behalf
+
+
+def test_bad_arguments(tmp_path):
+    missing = subprocess.run(
+        [sys.executable, "-m", "msze", "crawl-all", str(tmp_path / "nope.txt"), "--out", str(tmp_path / "o")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    bad_setting = subprocess.run(
+        [sys.executable, "-m", "msze", "crawl-all", "x.txt", "-s", "NOEQUALS"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert bad_setting.returncode == 2 and "NAME=VALUE" in bad_setting.stderr
