@@ -49,6 +49,7 @@ parishes = Table(
     Column("city_key", String(200), nullable=False),
     Column("diocese_key", String(200), nullable=False),
     Column("crawled_at", DateTime(timezone=True)),  # when the times shown were crawled
+    Column("attempted_at", DateTime(timezone=True)),  # the latest crawl loaded, finished or failed
     Column("crawl_status", String(20)),  # finished | failed | None (never crawled)
     Column("crawl_error", Text),
     UniqueConstraint("name", "city", "address", name="uq_parish_identity"),

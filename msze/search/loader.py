@@ -333,16 +333,22 @@ def load_results(conn: Connection, results: Iterable[dict], report: LoadReport, 
     """Replace the times of each matched parish with those of a newer crawl, recording what changed."""
     by_host: dict[str, list[int]] = {}
     by_domain: dict[str, list[int]] = {}
-    stored: dict[int, datetime | None] = {}
+    stored: dict[int, datetime | None] = {}  # latest crawl loaded per parish (finished or failed)
+    times_from: dict[int, datetime | None] = {}  # the crawl the stored times came from
     for row in conn.execute(
-        select(parishes.c.id, parishes.c.website, parishes.c.domain, parishes.c.crawled_at).where(
-            parishes.c.website.is_not(None)
-        )
+        select(
+            parishes.c.id,
+            parishes.c.website,
+            parishes.c.domain,
+            parishes.c.attempted_at,
+            parishes.c.crawled_at,
+        ).where(parishes.c.website.is_not(None))
     ):
         by_host.setdefault(host_of(row.website), []).append(row.id)
         if row.domain:
             by_domain.setdefault(row.domain, []).append(row.id)
-        stored[row.id] = _aware(row.crawled_at)
+        stored[row.id] = _aware(row.attempted_at)
+        times_from[row.id] = _aware(row.crawled_at)
 
     for result in results:
         host = host_of(result.get("start_url"))
@@ -364,11 +370,16 @@ def load_results(conn: Connection, results: Iterable[dict], report: LoadReport, 
                 conn.execute(
                     update(parishes)
                     .where(parishes.c.id == parish_id)
-                    .values(crawl_status="failed", crawl_error=str(result.get("error") or "")[:2000])
+                    .values(
+                        attempted_at=crawled_at,
+                        crawl_status="failed",
+                        crawl_error=str(result.get("error") or "")[:2000],
+                    )
                 )
                 report.results_failed += 1
                 continue
-            _replace_times(conn, parish_id, result, crawled_at, previous, report, now)
+            _replace_times(conn, parish_id, result, crawled_at, times_from.get(parish_id), report, now)
+            times_from[parish_id] = crawled_at
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -400,7 +411,7 @@ def _replace_times(
     conn.execute(
         update(parishes)
         .where(parishes.c.id == parish_id)
-        .values(crawled_at=crawled_at, crawl_status="finished", crawl_error=None)
+        .values(crawled_at=crawled_at, attempted_at=crawled_at, crawl_status="finished", crawl_error=None)
     )
     report.results_loaded += 1
     report.times_loaded += len(rows)

@@ -1,0 +1,110 @@
+"""A small results database for the search tests: four parishes written for the tests (not real page text)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DEON_TSV = """Parafia\tMiejscowość\tAdres\tDiecezja\tDekanat\tWojewództwo
+Świętego Józefa\tŁódź\tŚwiętego Józefa|ul. Ogrodowa 22|91-065 Łódź\tłódzka\tŁódź-Bałuty\tłódzkie
+Matki Bożej Różańcowej\tŁódź\tMatki Bożej Różańcowej|ul. Kościelna 5|93-100 Łódź\tłódzka\tŁódź-Górna\tłódzkie
+Świętej Trójcy\tOpole\tŚwiętej Trójcy|pl. Katedralny 1|45-005 Opole\topolska\tOpole\topolskie
+Ducha Świętego\tZgierz\tDucha Świętego|ul. Długa 3|95-100 Zgierz\tłódzka\tZgierz\tłódzkie
+"""
+
+# extended.tsv layout: the header has no name for the last (status) column, as in the thesis file.
+PLACES_TSV = """Parafia\tMiejscowość\turl\tAdres\tDiecezja\tDekanat\tWojewództwo\tplace_id
+Świętego Józefa\tŁódź\thttp://www.jozef-lodz.pl/\tŚwiętego Józefa|ul. Ogrodowa 22|91-065 Łódź\tłódzka\tŁódź-Bałuty\tłódzkie\tP1\tOK
+Matki Bożej Różańcowej\tŁódź\thttps://rozaniec.parafie.com.pl/start\tMatki Bożej Różańcowej|ul. Kościelna 5|93-100 Łódź\tłódzka\tŁódź-Górna\tłódzkie\tP2\tOK
+Świętej Trójcy\tOpole\thttp://trojca.opole.example/\tŚwiętej Trójcy|pl. Katedralny 1|45-005 Opole\topolska\tOpole\topolskie\tP3\tOK
+Ducha Świętego\tZgierz\t\tDucha Świętego|ul. Długa 3|95-100 Zgierz\tłódzka\tZgierz\tłódzkie\t\tNOT_FOUND
+"""  # noqa: E501
+
+
+def mass(
+    time: str, day: str | None, url: str, context: str, source: str = "rules", score: float = 1.0
+) -> dict:
+    return {"time": time, "day": day, "url": url, "context": context, "source": source, "score": score}
+
+
+def results(
+    crawled_at: str = "2026-11-20T08:00:00Z", jozef_times: tuple[str, ...] = ("07:00", "10:30", "18:00")
+):
+    """Batch results: two parishes with times, one failed crawl, one crawl that matches no parish."""
+    jozef = "http://www.jozef-lodz.pl/porzadek-mszy"
+    sunday_context = "Msze św. w niedziele: " + ", ".join(t.replace(":", ".") for t in jozef_times)
+    return [
+        {
+            "start_url": "http://jozef-lodz.pl/",
+            "domain": "jozef-lodz.pl",
+            "status": "finished",
+            "error": None,
+            "pages": 7,
+            "bytes": 51234,
+            "crawled_at": crawled_at,
+            "masses": [
+                *(mass(t, "sunday", jozef, sunday_context) for t in jozef_times),
+                mass("18:00", "weekday", jozef, "W dni powszednie o godz. 18.00"),
+                mass(
+                    "7.30", "saturday", jozef, "Sobota 7.30 <script>alert('x')</script>", "classifier", 0.71
+                ),
+                mass("25:99", "sunday", jozef, "nie godzina"),
+            ],
+        },
+        {
+            # No website has this host: joined by the registered domain of rozaniec.parafie.com.pl.
+            "start_url": "https://parafie.com.pl/rozaniec/",
+            "domain": "parafie.com.pl",
+            "status": "finished",
+            "error": None,
+            "pages": 3,
+            "bytes": 9000,
+            "crawled_at": crawled_at,
+            "masses": [
+                mass("08:00", "sunday", "https://rozaniec.parafie.com.pl/msze", "Niedziela: 8.00, 19.30"),
+                mass("19:30", "sunday", "javascript:alert(1)", "Niedziela: 8.00, 19.30", "classifier", 0.9),
+                mass("17:00", "holiday", "https://rozaniec.parafie.com.pl/msze", "W święta zniesione 17.00"),
+                mass("06:30", None, "https://rozaniec.parafie.com.pl/msze", "Codziennie 6.30"),
+            ],
+        },
+        {
+            "start_url": "http://trojca.opole.example/",
+            "domain": "opole.example",
+            "status": "failed",
+            "error": "DNS lookup failed",
+            "pages": 0,
+            "bytes": 0,
+            "crawled_at": crawled_at,
+            "masses": [],
+        },
+        {
+            "start_url": "http://unknown-parish.example/",
+            "domain": "unknown-parish.example",
+            "status": "finished",
+            "error": None,
+            "pages": 1,
+            "bytes": 100,
+            "crawled_at": crawled_at,
+            "masses": [mass("09:00", "sunday", "http://unknown-parish.example/", "Msza 9.00")],
+        },
+    ]
+
+
+def write_inputs(directory: Path, result_objects: list[dict] | None = None) -> dict[str, Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "parishes": directory / "deon.tsv",
+        "places": directory / "places.tsv",
+        "results": directory / "results.jsonl",
+    }
+    paths["parishes"].write_text(DEON_TSV, encoding="utf-8")
+    paths["places"].write_text(PLACES_TSV, encoding="utf-8")
+    write_results(paths["results"], result_objects if result_objects is not None else results())
+    return paths
+
+
+def write_results(path: Path, result_objects: list[dict]) -> Path:
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result_objects), encoding="utf-8"
+    )
+    return path

@@ -1,0 +1,175 @@
+"""The results loader: parishes + websites + batch results, joined by host/registered domain, with history."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from search_fixtures import results, write_inputs, write_results
+from sqlalchemy import func, select
+
+from msze.search.db import create_schema, fold, make_engine, mass_times, parishes, time_history
+from msze.search.loader import (
+    host_of,
+    load,
+    normalize_time,
+    parse_timestamp,
+    read_parish_file,
+    registered_domain,
+)
+
+
+@pytest.fixture
+def engine(tmp_path):
+    engine = make_engine(tmp_path / "results.sqlite")
+    create_schema(engine)
+    return engine
+
+
+def parish_id(engine, name: str) -> int:
+    with engine.connect() as conn:
+        return conn.execute(select(parishes.c.id).where(parishes.c.name == name)).scalar_one()
+
+
+def times_of(engine, pid: int) -> set[tuple[str, str]]:
+    with engine.connect() as conn:
+        return {
+            (r.day, r.time) for r in conn.execute(select(mass_times).where(mass_times.c.parish_id == pid))
+        }
+
+
+def test_fold_and_helpers():
+    assert fold("  Łódź  Bałuty ") == "lodz baluty"
+    assert fold("ŚWIĘTEJ Trójcy") == "swietej trojcy"
+    assert host_of("https://WWW.Parafia.pl:8080/x") == "parafia.pl"
+    assert host_of("parafia.pl") == "parafia.pl"
+    assert registered_domain("http://sw-jan.parafie.com.pl/msze") == "parafie.com.pl"
+    assert registered_domain("http://www.jozef-lodz.pl/") == "jozef-lodz.pl"
+    assert registered_domain("http://127.0.0.1:5000/") == "127.0.0.1"
+    assert normalize_time("7.30") == "07:30"
+    assert normalize_time("25:00") is None
+    assert parse_timestamp("2026-11-20T08:00:00Z") == datetime(2026, 11, 20, 8, tzinfo=UTC)
+    assert parse_timestamp("not a date") is None
+
+
+def test_read_parish_file_tsv_and_jsonl(tmp_path):
+    paths = write_inputs(tmp_path)
+    records = list(read_parish_file(paths["places"]))
+    assert len(records) == 4
+    assert records[0].address == "Świętego Józefa\nul. Ogrodowa 22\n91-065 Łódź"
+    assert records[0].website == "http://www.jozef-lodz.pl/"
+    jsonl = tmp_path / "parishes.jsonl"
+    jsonl.write_text(
+        json.dumps({"name": "Świętego Józefa", "city": "Łódź", "address": ["a", "b"], "diocese": "łódzka"})
+        + "\n{broken\n"
+        + json.dumps({"name": "", "city": "X"})
+        + "\n",
+        encoding="utf-8",
+    )
+    from msze.search.loader import LoadReport
+
+    report = LoadReport()
+    records = list(read_parish_file(jsonl, report))
+    assert [r.address for r in records] == ["a\nb"]
+    assert len(report.bad_lines) == 2
+
+
+def test_bad_tsv_header_is_a_clear_error(tmp_path, engine):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\n1\t2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="Parafia"):
+        load(engine, parishes_path=bad)
+
+
+def test_load_joins_results_by_host_then_registered_domain(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    report = load(engine, paths["parishes"], paths["places"], paths["results"])
+    assert report.parishes_inserted == 4
+    assert report.websites_set == 3
+    assert report.results_loaded == 2
+    assert report.results_failed == 1
+    assert report.results_unmatched == 1
+    assert report.times_skipped == 1  # "25:99"
+    jozef = parish_id(engine, "Świętego Józefa")
+    assert times_of(engine, jozef) == {
+        ("sunday", "07:00"),
+        ("sunday", "10:30"),
+        ("sunday", "18:00"),
+        ("weekday", "18:00"),
+        ("saturday", "07:30"),
+    }
+    rozaniec = parish_id(engine, "Matki Bożej Różańcowej")  # joined through parafie.com.pl
+    assert ("unknown", "06:30") in times_of(engine, rozaniec)
+    with engine.connect() as conn:
+        row = conn.execute(select(parishes).where(parishes.c.name == "Świętej Trójcy")).one()
+        assert row.crawl_status == "failed" and row.crawl_error == "DNS lookup failed"
+        assert row.domain == "opole.example"
+        assert conn.execute(select(func.count()).select_from(time_history)).scalar_one() == 2
+
+
+def test_reload_newer_crawl_replaces_times_and_keeps_history(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    jozef = parish_id(engine, "Świętego Józefa")
+
+    # The same crawl again: nothing changes, no history row.
+    again = load(engine, results_path=paths["results"])
+    assert again.results_stale == 3 and again.results_loaded == 0
+
+    newer = write_results(
+        tmp_path / "newer.jsonl", results("2026-11-27T08:00:00Z", jozef_times=("08:00", "10:30", "19:00"))
+    )
+    report = load(engine, results_path=newer, now=datetime(2026, 11, 28, tzinfo=UTC))
+    assert report.results_loaded == 2
+    assert ("sunday", "08:00") in times_of(engine, jozef)
+    assert ("sunday", "07:00") not in times_of(engine, jozef)
+    with engine.connect() as conn:
+        history = conn.execute(
+            select(time_history).where(time_history.c.parish_id == jozef).order_by(time_history.c.id)
+        ).all()
+        crawled = conn.execute(select(parishes.c.crawled_at).where(parishes.c.id == jozef)).scalar_one()
+    assert len(history) == 2  # the first load and the change
+    assert json.loads(history[-1].added) == ["sunday 08:00", "sunday 19:00"]
+    assert json.loads(history[-1].removed) == ["sunday 07:00", "sunday 18:00"]
+    assert history[-1].previous_crawled_at.replace(tzinfo=UTC) == datetime(2026, 11, 20, 8, tzinfo=UTC)
+    assert crawled.replace(tzinfo=UTC) == datetime(2026, 11, 27, 8, tzinfo=UTC)
+
+    # An older crawl arriving late does not overwrite the newer times.
+    older = write_results(tmp_path / "older.jsonl", results("2026-11-01T08:00:00Z"))
+    assert load(engine, results_path=older).results_stale == 3
+    assert ("sunday", "08:00") in times_of(engine, jozef)
+
+
+def test_failed_crawl_keeps_previous_times(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    jozef = parish_id(engine, "Świętego Józefa")
+    failed = results("2026-11-29T08:00:00Z")[0] | {"status": "failed", "error": "timeout", "masses": []}
+    load(engine, results_path=write_results(tmp_path / "failed.jsonl", [failed]))
+    assert len(times_of(engine, jozef)) == 5
+    with engine.connect() as conn:
+        assert (
+            conn.execute(select(parishes.c.crawl_status).where(parishes.c.id == jozef)).scalar_one()
+            == "failed"
+        )
+
+
+def test_reloading_parishes_updates_in_place(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    report = load(engine, parishes_path=paths["parishes"])
+    assert report.parishes_inserted == 0 and report.parishes_updated == 4
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(parishes)).scalar_one() == 4
+        # The deon file has no websites: the places stage's website is kept.
+        assert conn.execute(select(func.count()).where(parishes.c.website.is_not(None))).scalar_one() == 3
+
+
+def test_bad_results_lines_are_reported_not_fatal(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    with paths["results"].open("a", encoding="utf-8") as handle:
+        handle.write("{not json\n[1, 2]\n\n")
+    report = load(engine, paths["parishes"], paths["places"], paths["results"])
+    assert report.results_loaded == 2
+    assert len(report.bad_lines) == 2

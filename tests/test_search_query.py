@@ -1,0 +1,125 @@
+"""Pure search: parameter validation, filters, day categories, time range, pagination, indexes."""
+
+from __future__ import annotations
+
+import pytest
+from search_fixtures import write_inputs
+from sqlalchemy import inspect
+
+from msze.search.db import create_schema, make_engine
+from msze.search.loader import load
+from msze.search.query import InvalidQuery, get_parish, parse_params, search
+
+
+@pytest.fixture
+def conn(tmp_path):
+    engine = make_engine(tmp_path / "q.sqlite")
+    create_schema(engine)
+    paths = write_inputs(tmp_path)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    with engine.connect() as connection:
+        yield connection
+
+
+def names(result) -> list[str]:
+    return [p["name"] for p in result.parishes]
+
+
+def test_parse_params_accepts_polish_and_english():
+    params = parse_params({"q": "  św.  Józefa ", "day": "niedziela", "from": "17", "to": "20.30"})
+    assert params.q == "św. Józefa"
+    assert params.days == ("sunday",)
+    assert (params.time_from, params.time_to) == (17 * 60, 20 * 60 + 30)
+    assert parse_params({"day": "dzień powszedni,sobota"}).days == ("weekday", "saturday")
+    assert parse_params({"per_page": "1000"}).per_page == 100
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"from": "25:00"}, "from"),
+        ({"from": "17:00'; DROP TABLE parishes;--"}, "from"),
+        ({"to": "abc"}, "to"),
+        ({"from": "20:00", "to": "17:00"}, "późniejsza"),
+        ({"day": "poniedzialek"}, "dzień"),
+        ({"page": "0"}, "page"),
+        ({"per_page": "-5"}, "per_page"),
+        ({"q": "x" * 201}, "za długi"),
+    ],
+)
+def test_parse_params_rejects_bad_input(args, message):
+    with pytest.raises(InvalidQuery, match=message):
+        parse_params(args)
+
+
+def test_search_by_city_name_and_diocese_ignores_case_and_diacritics(conn):
+    assert names(search(conn, parse_params({"city": "lodz"}))) == [
+        "Matki Bożej Różańcowej",
+        "Świętego Józefa",
+    ]
+    assert names(search(conn, parse_params({"q": "JOZEFA"}))) == ["Świętego Józefa"]
+    assert names(search(conn, parse_params({"q": "józefa łódź"}))) == ["Świętego Józefa"]
+    assert len(search(conn, parse_params({"diocese": "Łódzka"})).parishes) == 3
+    # LIKE wildcards in the input are literal characters, not patterns.
+    assert search(conn, parse_params({"q": "%"})).total == 0
+    assert search(conn, parse_params({"q": "_"})).total == 0
+
+
+def test_day_and_time_filters_return_only_matching_times(conn):
+    result = search(conn, parse_params({"city": "Łódź", "day": "sunday", "from": "17:00", "to": "20:00"}))
+    assert names(result) == ["Matki Bożej Różańcowej", "Świętego Józefa"]
+    assert [t["time"] for t in result.parishes[0]["times"]] == ["19:30"]
+    assert [(t["day"], t["time"]) for t in result.parishes[1]["times"]] == [("sunday", "18:00")]
+    # Saturday morning: only Józef; weekday evening: Józef; holiday: Różańcowa.
+    assert names(search(conn, parse_params({"day": "sobota", "to": "08:00"}))) == ["Świętego Józefa"]
+    assert names(search(conn, parse_params({"day": "weekday", "from": "17:30"}))) == ["Świętego Józefa"]
+    assert names(search(conn, parse_params({"day": "holiday"}))) == ["Matki Bożej Różańcowej"]
+    # Bounds are inclusive.
+    assert search(conn, parse_params({"day": "sunday", "from": "10:30", "to": "10:30"})).total == 1
+
+
+def test_without_time_filter_all_parishes_and_all_times_in_display_order(conn):
+    result = search(conn, parse_params({"diocese": "łódzka"}))
+    assert result.total == 3
+    jozef = next(p for p in result.parishes if p["name"] == "Świętego Józefa")
+    assert [(t["day"], t["time"]) for t in jozef["times"]] == [
+        ("sunday", "07:00"),
+        ("sunday", "10:30"),
+        ("sunday", "18:00"),
+        ("saturday", "07:30"),
+        ("weekday", "18:00"),
+    ]
+    zgierz = next(p for p in result.parishes if p["city"] == "Zgierz")
+    assert zgierz["times"] == [] and zgierz["website"] is None
+
+
+def test_pagination(conn):
+    first = search(conn, parse_params({"per_page": "3"}))
+    second = search(conn, parse_params({"per_page": "3", "page": "2"}))
+    assert first.total == 4 and first.pages == 2
+    assert len(first.parishes) == 3 and len(second.parishes) == 1
+    assert not set(names(first)) & set(names(second))
+    assert search(conn, parse_params({"page": "9"})).parishes == []
+
+
+def test_get_parish_groups_schedule_by_day(conn):
+    pid = search(conn, parse_params({"q": "józefa"})).parishes[0]["id"]
+    parish = get_parish(conn, pid)
+    assert [g["day"] for g in parish["schedule"]] == ["sunday", "saturday", "weekday"]
+    assert parish["schedule"][0]["label"] == "niedziele"
+    assert parish["address"] == ["Świętego Józefa", "ul. Ogrodowa 22", "91-065 Łódź"]
+    assert parish["history"][0]["added"][0] == "saturday 07:30"
+    assert get_parish(conn, 999) is None
+
+
+def test_schema_has_indexes_for_the_query(tmp_path):
+    engine = make_engine(tmp_path / "i.sqlite")
+    create_schema(engine)
+    inspector = inspect(engine)
+    parish_indexes = {tuple(ix["column_names"]) for ix in inspector.get_indexes("parishes")}
+    time_indexes = {tuple(ix["column_names"]) for ix in inspector.get_indexes("mass_times")}
+    assert ("city_key", "name_key") in parish_indexes
+    assert ("diocese_key",) in parish_indexes
+    assert ("name_key",) in parish_indexes
+    assert ("day", "minute", "parish_id") in time_indexes
+    assert ("parish_id", "day", "minute") in time_indexes
