@@ -125,9 +125,10 @@ def listed_hour_is_mass(text: str, start: int, end: int) -> bool:
 
     These texts list Masses ("Msze św. w niedziele: 7.30, 9.00 (suma), 11.00"), but some also carry office
     hours, devotions and ranges. An hour is *not* a Mass when it ends a range ("9.00-11.00"), starts one,
-    is an age ("dzieci do 7 roku życia") or an end ("do 19.15"), or when its clause (text since the last ";", line break, ")" or
-    mention of Mass) names an office, confession, adoration, vespers, rosary or other devotion before it
-    (and after any earlier time of the clause: in "7.30 – Godzinki, 8.00" the 8.00 is a Mass).
+    is an age ("dzieci do 7 roku życia") or an end ("do 19.15"), or when its clause (text since the last
+    ";", line break, ")" or mention of Mass) names an office, confession, adoration, vespers, rosary or
+    other devotion before it (and after any earlier time of the clause: in "7.30 – Godzinki, 8.00" the
+    8.00 is a Mass).
     """
     head = text[max(0, start - 80) : start]
     if _RANGE_END_RE.search(head) or _RANGE_START_RE.match(text[end : end + 6]):

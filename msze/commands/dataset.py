@@ -1,4 +1,4 @@
-"""`python -m msze dataset OUT_DIR ...`: build the classifier's train/dev/test sets from every labelled source.
+"""`python -m msze dataset OUT_DIR ...`: the classifier's train/dev/test sets from every labelled source.
 
 Writes OUT_DIR/{train,dev,test}.jsonl (examples with their text window, so `msze train --data OUT_DIR` can try
 other feature windows), OUT_DIR/{train,dev,test}.txt (fastText lines at --before/--after) and
@@ -74,7 +74,8 @@ def collect(args: argparse.Namespace, log=print) -> list[ds.Example]:
     for path in args.annotated:
         got, counts = ds.from_annotated(ds.read_tsv(path))
         log(
-            f"{path}: {counts['mass']} listed Mass times, {counts['other']} rejected (ranges, offices, devotions)"
+            f"{path}: {counts['mass']} listed Mass times, "
+            f"{counts['other']} rejected (ranges, offices, devotions)"
         )
         examples += got
     for path in args.annotator:

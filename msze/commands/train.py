@@ -102,7 +102,10 @@ def _fmt(name: str, c: Confusion, sets: bool = False) -> str:
     """One line of scores; ``sets`` (page-level Mass-time sets have no true negatives): P/R/F1 only."""
     d = c.as_dict()
     if sets:
-        return f"{name:<28} P {d['precision']:.3f}  R {d['recall']:.3f}  F1 {d['f1']:.3f}  (tp {c.tp} fp {c.fp} fn {c.fn})"
+        return (
+            f"{name:<28} P {d['precision']:.3f}  R {d['recall']:.3f}  F1 {d['f1']:.3f}  "
+            f"(tp {c.tp} fp {c.fp} fn {c.fn})"
+        )
     return (
         f"{name:<28} P {d['precision']:.3f}  R {d['recall']:.3f}  F1 {d['f1']:.3f}  "
         f"acc {d['accuracy']:.3f}  MCC {d['mcc']:.3f}  (tp {c.tp} fp {c.fp} fn {c.fn} tn {c.tn})"
@@ -233,7 +236,8 @@ def holdout(args: argparse.Namespace) -> dict:
         n = len(splits[name])
         mass = sum(e.label == "mass" for e in splits[name])
         print(
-            f"{name}: {n} examples ({mass} mass, {n - mass} other), {len({e.site for e in splits[name]})} sites"
+            f"{name}: {n} examples ({mass} mass, {n - mass} other), "
+            f"{len({e.site for e in splits[name]})} sites"
         )
     if not splits["train"]:
         raise ValueError("no training examples")
