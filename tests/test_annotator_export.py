@@ -1,0 +1,160 @@
+"""Export (TSV, fastText lines with issue 6's features), stats, and the admin CLI (gold, unflag)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from annotator_pages import SCHEDULE_TEXT, SCHEDULE_URL, pages_jsonl
+from sqlalchemy import insert, select
+
+from msze.__main__ import main
+from msze.annotator import export, identity, serving
+from msze.annotator.db import assignments, devices, hours, make_engine, transaction, utcnow
+from msze.annotator.importer import import_file
+from msze.features import hour_features
+
+CFG = serving.ServingConfig(gold_fraction=0.0, min_gold=2, min_agreement=0.7)
+
+
+@pytest.fixture
+def engine(tmp_path):
+    engine = make_engine(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    import_file(engine, pages_jsonl(tmp_path / "pages.jsonl"))
+    return engine
+
+
+def hour_id(engine, text: str, nth: int = 0) -> int:
+    with transaction(engine) as conn:
+        return (
+            conn.execute(select(hours.c.id).where(hours.c.hour_text == text).order_by(hours.c.id))
+            .scalars()
+            .all()[nth]
+        )
+
+
+def label(engine, answers: dict[int, str]) -> int:
+    """A new device answers exactly `answers` ({hour id: yes|no}) by serving them in turn; returns its id."""
+    with transaction(engine) as conn:
+        now = utcnow()
+        device = conn.execute(
+            insert(devices).values(
+                token=identity.new_token(), fingerprint="x", ip="1", created_at=now, last_seen=now
+            )
+        ).inserted_primary_key[0]
+    with transaction(engine) as conn:  # serve exactly these hours, in this order
+        for hid in answers:
+            conn.execute(insert(assignments).values(device_id=device, hour_id=hid, served_at=utcnow()))
+    for hid, answer in answers.items():
+        with transaction(engine) as conn:
+            serving.answer(conn, device, hid, answer, False, CFG)
+    return device
+
+
+def labelled(engine):
+    """9:30 (gold): 2 yes; 16:00: 1 yes 2 no; 17:30: 1 yes 1 no (tie); a cheater: no to 2 gold."""
+    h930, h1600, h1730, h700 = (
+        hour_id(engine, "9:30"),
+        hour_id(engine, "16:00"),
+        hour_id(engine, "17:30"),
+        hour_id(engine, "7:00"),
+    )
+    label(engine, {h930: "yes", h1600: "no", h1730: "yes"})
+    label(engine, {h930: "yes", h1600: "no", h1730: "no"})
+    label(engine, {h1600: "yes"})
+    cheater = label(engine, {h930: "no", h700: "no", h1600: "yes", h1730: "yes"})
+    return {"9:30": h930, "16:00": h1600, "17:30": h1730, "7:00": h700, "cheater": cheater}
+
+
+def test_flagged_device_is_excluded_but_kept(engine):
+    ids = labelled(engine)
+    with transaction(engine) as conn:
+        assert conn.execute(select(devices.c.flagged).where(devices.c.id == ids["cheater"])).scalar_one()
+        rows = {r.id: r for r in export.label_rows(conn)}
+        stats = export.stats(conn)
+    assert set(rows) == {ids["9:30"], ids["16:00"], ids["17:30"]}  # the cheater's 7:00 answer is not counted
+    assert (rows[ids["9:30"]].yes, rows[ids["9:30"]].no, rows[ids["9:30"]].label) == (2, 0, "mass")
+    assert (rows[ids["16:00"]].yes, rows[ids["16:00"]].no, rows[ids["16:00"]].label) == (1, 2, "other")
+    assert (rows[ids["17:30"]].yes, rows[ids["17:30"]].no, rows[ids["17:30"]].label) == (1, 1, "")
+    assert stats["answers"] == 7 and stats["answers_all_devices"] == 11
+    assert stats["devices"] == 4 and stats["devices_answering"] == 3 and stats["devices_flagged"] == 1
+    assert stats["labelled_hours"] == 3 and stats["labelled_mass"] == 1 and stats["labelled_tie"] == 1
+    # pairs: 9:30 1 of 1 agree, 16:00 1 of 3, 17:30 0 of 1
+    assert stats["pairwise_agreement"] == pytest.approx(2 / 5)
+    assert stats["gold_answers"] == 4 and stats["gold_agreement"] == pytest.approx(2 / 4)
+
+
+def test_tsv_export(engine):
+    ids = labelled(engine)
+    out = io.StringIO()
+    with transaction(engine) as conn:
+        assert export.write_tsv(export.label_rows(conn), out) == 3
+        assert export.write_tsv(export.label_rows(conn, min_votes=3), io.StringIO()) == 1
+    rows = list(csv.reader(io.StringIO(out.getvalue()), delimiter="\t"))
+    assert rows[0] == ["id", "url", "time", "hour_text", "context", "yes", "no", "label"]
+    first = rows[1]
+    assert first[:4] == [str(ids["9:30"]), SCHEDULE_URL, "09:30", "9:30"]
+    assert "\n" not in first[4] and "Niedziele i święta: 7:00, 9:30" in first[4]
+    assert [r[5:] for r in rows[1:]] == [["2", "0", "mass"], ["1", "2", "other"], ["1", "1", ""]]
+
+
+def test_fasttext_export_uses_issue6_features_on_page_text(engine):
+    labelled(engine)
+    out = io.StringIO()
+    with transaction(engine) as conn:
+        assert export.write_fasttext(export.label_rows(conn), out) == 2  # the tie is left out
+    lines = out.getvalue().splitlines()
+    start = SCHEDULE_TEXT.index("9:30")
+    assert lines[0] == "__label__mass " + hour_features(SCHEDULE_TEXT, start, start + 4)
+    start = SCHEDULE_TEXT.index("16:00")
+    assert lines[1] == "__label__other " + hour_features(SCHEDULE_TEXT, start, start + 5)
+
+
+def test_fasttext_line_falls_back_to_context():
+    row = export.LabelRow(
+        id=1,
+        url="p",
+        time="18:00",
+        hour_text="18:00",
+        context="Msza św. o 18:00 w kaplicy",
+        start=111,
+        end=116,
+        context_start=100,
+        page_text=None,
+        yes=1,
+        no=0,
+    )
+    seen = []
+    line = export.fasttext_line(row, lambda text, s, e: seen.append(text[s:e]) or "feats")
+    assert line == "__label__mass feats" and seen == ["18:00"]
+
+
+def test_pairwise_agreement():
+    assert export.pairwise_agreement([]) is None
+    assert export.pairwise_agreement([(1, 0)]) is None  # one answer: no pair
+    assert export.pairwise_agreement([(3, 0), (1, 1)]) == pytest.approx(3 / 4)
+
+
+def test_cli_export_stats_gold_unflag(engine, tmp_path, capsys):
+    ids = labelled(engine)
+    db = str(engine.url)
+    tsv, ft = tmp_path / "labels.tsv", tmp_path / "train.txt"
+    assert main(["annotator", "export", "--db", db, "--tsv", str(tsv), "--fasttext", str(ft)]) == 0
+    assert len(tsv.read_text(encoding="utf-8").splitlines()) == 4 and len(ft.read_text().splitlines()) == 2
+    assert main(["annotator", "stats", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "labelled_hours\t3" in out and "devices_flagged\t1" in out
+    # An admin says 16:00 is not a Mass: the third device (yes to it, its only gold answer) is not judged yet.
+    assert main(["annotator", "gold", "--db", db, str(ids["16:00"]), "no"]) == 0
+    with transaction(engine) as conn:
+        gold = conn.execute(
+            select(hours.c.gold_label, hours.c.gold_origin).where(hours.c.id == ids["16:00"])
+        ).one()
+    assert tuple(gold) == ("no", "admin")
+    assert main(["annotator", "gold", "--db", db, "999999", "yes"]) == 1
+    assert main(["annotator", "unflag", "--db", db, str(ids["cheater"])]) == 0
+    with transaction(engine) as conn:
+        assert not conn.execute(select(devices.c.flagged).where(devices.c.id == ids["cheater"])).scalar_one()
+        assert len(list(export.label_rows(conn))) == 4  # the cheater's 7:00 answer counts again
+    assert main(["annotator", "export", "--db", db]) == 2
