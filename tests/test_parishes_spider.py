@@ -1,0 +1,95 @@
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from webserver import FixtureWeb
+
+from msze.spiders.parishes import ParishesSpider, parse_url_file
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_parse_url_file():
+    starts, errors = parse_url_file(
+        "# parafie dekanatu\nhttp://swwojciech.test/ 1\n\nhttps://mbcz-debina.test/\nparafia bez strony\n"
+        "http://x.test/ dwa\n"
+    )
+    assert [(s.url, s.depth, s.line) for s in starts] == [
+        ("http://swwojciech.test/", 1, 2),
+        ("https://mbcz-debina.test/", None, 4),
+    ]
+    assert len(errors) == 2 and errors[0].startswith("line 5:") and "line 6" in errors[1]
+
+
+def test_check_arguments(tmp_path):
+    assert "-a urls=FILE" in ParishesSpider.check_arguments()
+    assert "not found" in ParishesSpider.check_arguments(urls=str(tmp_path / "brak.txt"))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nic\n")
+    assert "no start URL" in ParishesSpider.check_arguments(urls=str(empty))
+    good = tmp_path / "urls.txt"
+    good.write_text("http://swwojciech.test/\n")
+    assert ParishesSpider.check_arguments(urls=str(good)) is None
+    assert "whole number" in ParishesSpider.check_arguments(urls=str(good), depth="trzy")
+
+
+@pytest.fixture(scope="module")
+def web():
+    with FixtureWeb() as web:
+        yield web
+
+
+def crawl(web, tmp_path, urls_text, *args):
+    urls = tmp_path / "urls.txt"
+    urls.write_text(urls_text, encoding="utf-8")
+    stats_file = tmp_path / "stats.json"
+    env = dict(os.environ, http_proxy=web.proxy, no_proxy="")
+    cmd = [
+        sys.executable, "-m", "scrapy", "crawl", "parishes", "-a", f"urls={urls}", *args,
+        "-s", f"PAGES_DIR={tmp_path / 'pages'}", "-s", f"STATS_FILE={stats_file}",
+        "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_TIMEOUT=5", "-s", "RETRY_ENABLED=False",
+    ]  # fmt: skip
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    pages = {}
+    for path in (tmp_path / "pages").glob("*.jsonl"):
+        pages[path.name] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return json.loads(stats_file.read_text()), pages
+
+
+def test_two_sites_in_one_process_with_per_site_limits(web, tmp_path):
+    web.clear()
+    stats, pages = crawl(
+        web,
+        tmp_path,
+        "http://swwojciech.test/ 1\nhttp://mbcz-debina.test/\nto nie adres\nhttp://www.swwojciech.test/\n",
+        "-a",
+        "depth=3",
+    )
+    assert sorted(pages) == ["mbcz-debina.test.jsonl", "swwojciech.test.jsonl"]
+    wojciech = {p["url"]: p for p in pages["swwojciech.test.jsonl"]}
+    debina = {p["url"]: p for p in pages["mbcz-debina.test.jsonl"]}
+    # Per-site depth: swwojciech.test stops at depth 1, mbcz-debina.test uses the default 3.
+    assert max(p["depth"] for p in wojciech.values()) == 1
+    assert "http://swwojciech.test/msze.html" in wojciech
+    assert "http://swwojciech.test/aktualnosci/odpust-2026.html" not in wojciech
+    assert not any("odpust-2026" in url for url in web.fetched("swwojciech.test"))
+    assert "http://mbcz-debina.test/nabozenstwa.html" in debina
+    # Per-site domains: each file holds only its own site, whatever the other site links to.
+    assert {p["domain"] for p in wojciech.values()} == {"swwojciech.test"}
+    assert {p["domain"] for p in debina.values()} == {"mbcz-debina.test"}
+    assert all(p["start_url"] == "http://mbcz-debina.test/" for p in debina.values())
+    assert not any("facebook" in url or "youtube" in url for url in web.fetched())
+    assert stats["msze/parishes/sites"] == 2
+    assert stats["msze/parishes/bad_start_url"] == 1
+    assert stats["msze/parishes/duplicate_site"] == 1
+    assert stats["msze/parishes/depth_limited"] >= 1
+
+
+def test_max_pages_per_site(web, tmp_path):
+    stats, pages = crawl(web, tmp_path, "http://swwojciech.test/\n", "-a", "max_pages=3")
+    assert len(pages["swwojciech.test.jsonl"]) <= 3
+    assert stats["msze/parishes/page_limited"] >= 1
