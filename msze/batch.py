@@ -29,8 +29,9 @@ class UrlList:
 
 def parse_url_list(lines: Iterable[str], known_domains: dict[str, str] | None = None) -> UrlList:
     """Start URLs of a URL file (one per line; blank lines and `#` comments skipped; a TSV line's first
-    http(s) field counts). One crawl per parish domain: a later URL of an already listed domain is skipped,
-    because both crawls would write the same `<domain>.jsonl`."""
+    http(s) field counts). One crawl per parish domain: a URL of a domain already listed (earlier in the
+    file, or in known_domains from the job database) stands for that domain's first URL, because both
+    crawls would write the same `<domain>.jsonl`."""
     seen: dict[str, str] = dict(known_domains or {})
     urls: list[str] = []
     domains: dict[str, str] = {}
@@ -46,13 +47,12 @@ def parse_url_list(lines: Iterable[str], known_domains: dict[str, str] | None = 
             invalid.append((number, line[:200]))
             continue
         domain = domain_of(url)
-        if domain in seen:
-            if seen[domain] != url:
-                same.append((url, seen[domain]))
-            continue
-        seen[domain] = url
-        urls.append(url)
-        domains[url] = domain
+        first = seen.setdefault(domain, url)
+        if first != url:
+            same.append((url, first))
+        if first not in domains:
+            urls.append(first)
+            domains[first] = domain
     return UrlList(urls, domains, invalid, same)
 
 

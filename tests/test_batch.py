@@ -22,13 +22,17 @@ def test_parse_url_list_skips_and_explains():
         "https://parafia-a.pl/kontakt",
         "https://www.parafia-a.pl/",
         "http://known.pl/",
+        "https://www.known.pl/other",
     ]
     parsed = parse_url_list(lines, known_domains={"known.pl": "http://known.pl/"})
-    assert parsed.urls == ["https://www.parafia-a.pl/", "https://anna.example.pl/msze"]
+    assert parsed.urls == ["https://www.parafia-a.pl/", "https://anna.example.pl/msze", "http://known.pl/"]
     assert parsed.domains["https://www.parafia-a.pl/"] == "parafia-a.pl"
     assert parsed.invalid == [(5, "to nie jest adres")]
     # Same URL twice is not reported; another URL of a listed domain is.
-    assert parsed.same_domain == [("https://parafia-a.pl/kontakt", "https://www.parafia-a.pl/")]
+    assert parsed.same_domain == [
+        ("https://parafia-a.pl/kontakt", "https://www.parafia-a.pl/"),
+        ("https://www.known.pl/other", "http://known.pl/"),
+    ]
 
 
 def test_crawl_error_verdicts():

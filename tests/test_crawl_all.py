@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import FAST_SETTINGS
 from webserver import FixtureWeb, slow
 
 from msze.jobs import JobDB
@@ -19,17 +20,8 @@ from msze.warc import iter_responses
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Fast, deterministic crawls: no throttling, no retry waits.
-FAST = [
-    "-s",
-    "AUTOTHROTTLE_ENABLED=0",
-    "-s",
-    "DOWNLOAD_DELAY=0",
-    "-s",
-    "RETRY_TIMES=1",
-    "-s",
-    "LOG_LEVEL=INFO",
-]
+# Fast, deterministic crawls: the fixture crawl settings, and no throttling at all.
+FAST = [arg for setting in (*FAST_SETTINGS, "AUTOTHROTTLE_ENABLED=0") for arg in ("-s", setting)]
 
 PAGE = '<html><head><meta charset="utf-8"><title>{title}</title></head><body>{body}</body></html>\n'
 

@@ -83,3 +83,54 @@ def test_truncated_file_keeps_complete_records(tmp_path):
     except Exception:
         pass
     assert urls[:2] == ["http://t.test/0", "http://t.test/1"]
+
+
+def _decoded(body: bytes) -> str:
+    from msze.charset import guess_encoding
+
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body.decode(guess_encoding(body))
+
+
+def test_crawl_writes_warc_matching_the_jsonl(fixture_web, tmp_path):
+    """A real crawl with WARC_ENABLED: the redirect of the old domain, robots.txt, every page as sent."""
+    from conftest import run_crawl
+
+    warc_dir = tmp_path / "warc"
+    result = run_crawl(
+        "http://parafia-debina.test/",
+        tmp_path,
+        "WARC_ENABLED=1",
+        f"WARC_DIR={warc_dir}",
+        proxy=fixture_web.proxy,
+    )
+    assert result.returncode == 0, result.log
+    assert result.items
+    path = warc_dir / "parafia-debina.test.warc.gz"  # named after the start URL's domain, like the JSONL
+    responses = list(iter_responses(path))
+    by_url = {r.url: r for r in responses}
+    assert by_url["http://parafia-debina.test/"].status == 301
+    assert dict(by_url["http://parafia-debina.test/"].headers)["Location"] == "http://www.mbcz-debina.test/"
+    for item in result.items:
+        record = by_url[item["url"]]
+        assert record.status == 200
+        assert _decoded(record.body) == item["html"]
+    assert result.stats["msze/warc/records"] == 2 * len(responses)
+    assert count_records(path)["request"] == len(responses)
+
+
+def test_warc_off_by_default(fixture_web, tmp_path):
+    from conftest import run_crawl
+
+    result = run_crawl(
+        "http://www.mbcz-debina.test/",
+        tmp_path,
+        f"WARC_DIR={tmp_path / 'warc'}",
+        "DEPTH_LIMIT=0",
+        proxy=fixture_web.proxy,
+    )
+    assert result.returncode == 0
+    assert not (tmp_path / "warc").exists()
+    assert "msze/warc/records" not in result.stats

@@ -147,7 +147,7 @@ def drive(args: argparse.Namespace) -> int:
     if len(url_list.same_domain) > 10:
         print(f"crawl-all: ... {len(url_list.same_domain)} URLs skipped as same-domain", file=sys.stderr)
     new = db.enqueue(url_list.urls, url_list.domains)
-    listed = set(url_list.urls) | {u for u, _ in url_list.same_domain} | set(known.values())
+    listed = set(url_list.urls)  # a job database may hold parishes of other lists: those wait for theirs
     max_attempts = args.max_attempts or None
     pending = [u for u in db.pending(args.retry_failed, max_attempts) if u in listed]
     counts = db.counts()
