@@ -51,3 +51,4 @@ class PlaceItem(ParishItem):
     url = scrapy.Field()  # the parish website, "" when none was found
     place_id = scrapy.Field()  # Google place_id of the first result
     status = scrapy.Field()  # OK | AMBIGUOUS | NOT_FOUND
+    query = scrapy.Field()  # the Text Search query that decided: "name street city" or fallback "name city"

@@ -45,19 +45,32 @@ def test_listing_rows_cells_and_missing_cell():
         "Sierpc",
     )
     assert first.missing_cells == 0
-    assert (second.city, second.voivodeship, second.diocese, second.decanate) == ("Zalesie", "", "łowicka", "")
+    assert (second.city, second.voivodeship, second.diocese, second.decanate) == (
+        "Zalesie",
+        "",
+        "łowicka",
+        "",
+    )
     assert second.missing_cells == 1
     assert page.next_url == "https://www.deon.pl/parafie-koscioly/strona,3.html"
 
 
 def test_next_link_by_rel_and_last_page_has_none():
     html = '<a href="strona,4.html" rel="next">›</a>'
-    assert parse_listing(html, "http://x/parafie-koscioly/").next_url == "http://x/parafie-koscioly/strona,4.html"
+    assert (
+        parse_listing(html, "http://x/parafie-koscioly/").next_url
+        == "http://x/parafie-koscioly/strona,4.html"
+    )
     assert parse_listing('<a href="strona,1.html">poprzednia</a>', "http://x/").next_url is None
 
 
 def test_address_lines_keep_nbsp_and_drop_blank_lines():
-    assert parse_address(PARISH) == ["Św. Jadwigi\xa0Królowej", "ul. Kościelna 3", "09-200 Nowa Wieś", "woj. mazowieckie"]
+    assert parse_address(PARISH) == [
+        "Św. Jadwigi\xa0Królowej",
+        "ul. Kościelna 3",
+        "09-200 Nowa Wieś",
+        "woj. mazowieckie",
+    ]
     assert parse_address("<div class='adres'>x</div><div class='row'>y</div>") == []
 
 
@@ -86,7 +99,10 @@ def test_tsv_round_trip_in_thesis_layout(tmp_path):
 def test_reads_extended_layout_with_unlabelled_status_column(tmp_path):
     path = tmp_path / "extended.tsv"
     header = "\t".join(title for title, _ in PLACE_COLUMNS[:-1])
-    row = "Bożego Ciała\tHel\thttp://parafia.example/\tBożego Ciała|ul. Helska 2|84-150 Hel\tgdańska\tMorski\tpomorskie\tpid1\tOK"
+    row = "\t".join(
+        ["Bożego Ciała", "Hel", "http://parafia.example/", "Bożego Ciała|ul. Helska 2|84-150 Hel"]
+        + ["gdańska", "Morski", "pomorskie", "pid1", "OK"]
+    )
     garbled = "NOT_FOUND\tx\t\ty\tz\tw\tv\tu\tt\ts\tNOT_FOUND"
     path.write_text(f"{header}\n{row}\n{garbled}\n", encoding="utf-8")
     records = list(read_records(path))

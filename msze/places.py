@@ -1,0 +1,254 @@
+"""Google Places look-ups for parishes: query building, both API flavours' JSON, outcomes and error classes.
+
+Pure functions (no Scrapy, no network), so the spider only moves requests and the decisions are tested here.
+The thesis: Text Search with "name street city"; when nothing is found, again with "name city"; of several
+results the first is taken and the parish is marked AMBIGUOUS (often two entries of one parish, same website).
+Two flavours:
+- "new": Places API (New) `POST places:searchText` with a field mask that includes `places.websiteUri`, so one
+  paid request per parish gives the website;
+- "legacy": Text Search (`textsearch/json`) then Place Details (`details/json?fields=website`), as the
+  thesis did.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+OK = "OK"
+AMBIGUOUS = "AMBIGUOUS"
+NOT_FOUND = "NOT_FOUND"
+OUTCOMES = (OK, AMBIGUOUS, NOT_FOUND)
+
+# What an API answer means for the crawl.
+FOUND = "found"  # one or more places
+ZERO = "zero"  # no place for this query: try the fallback, or NOT_FOUND
+QUOTA = "quota"  # quota or rate limit: back off, then stop cleanly and resume later
+INVALID_KEY = "invalid_key"  # stop at once: every further request would fail the same way
+TRANSIENT = "transient"  # server trouble: retry with backoff
+BAD_REQUEST = "bad_request"  # this query was refused: record nothing for the parish, go on
+
+API_NEW = "new"
+API_LEGACY = "legacy"
+
+_POSTAL = re.compile(r"^\d{2}-\d{3}\b")
+_VOIVODESHIP = re.compile(r"^woj\.?\s", re.IGNORECASE)
+_SPACES = re.compile(r"\s+")
+_INVALID_KEY_TEXT = re.compile(
+    r"api key not valid|api_key_invalid|provided api key is invalid", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Place:
+    """One search result: its id, name, address and (when asked for and known) website."""
+
+    place_id: str
+    name: str = ""
+    address: str = ""
+    website: str | None = None  # None: not asked (legacy search); "": asked, the place has none
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An API answer classified: `kind` is one of FOUND, ZERO, QUOTA, INVALID_KEY, TRANSIENT, BAD_REQUEST."""
+
+    kind: str
+    places: list[Place] = field(default_factory=list)
+    message: str = ""
+
+
+def _squeeze(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def street_of(record: Mapping[str, Any]) -> str:
+    """The street line of a parish address (deon lines: name, street, "00-000 City", "woj. X").
+
+    Lines equal to the name or the city, postal-code lines and the voivodeship line are not streets; a village
+    address like "Gostomia 4" is kept (it is what a letter would carry).
+    """
+    address = record.get("address") or []
+    if isinstance(address, str):
+        address = address.split("|")
+    name = _squeeze(str(record.get("name") or "")).casefold()
+    city = _squeeze(str(record.get("city") or "")).casefold()
+    for line in address:
+        line = _squeeze(str(line))
+        folded = line.casefold()
+        if not line or folded in (name, city) or _POSTAL.match(line) or _VOIVODESHIP.match(line):
+            continue
+        return line
+    return ""
+
+
+def queries_for(record: Mapping[str, Any]) -> list[str]:
+    """The Text Search queries for a parish, in order: "name street city", then the fallback "name city".
+
+    The fallback is dropped when it equals the first query (no street known).
+    """
+    name = _squeeze(str(record.get("name") or ""))
+    city = _squeeze(str(record.get("city") or ""))
+    street = street_of(record)
+    result: list[str] = []
+    for parts in ((name, street, city), (name, city)):
+        query = " ".join(p for p in parts if p)
+        if query and query not in result:
+            result.append(query)
+    return result
+
+
+def outcome(places: Sequence[Place]) -> str:
+    """OK for one result, AMBIGUOUS for several (the first is taken), NOT_FOUND for none."""
+    if not places:
+        return NOT_FOUND
+    return OK if len(places) == 1 else AMBIGUOUS
+
+
+def _load(body: bytes | str) -> Any:
+    try:
+        return json.loads(body)
+    except (ValueError, TypeError):
+        return None
+
+
+# --- Places API (New) ---------------------------------------------------------------------------------
+
+
+def new_search_body(query: str, language: str = "pl", region: str = "pl") -> str:
+    """JSON body of a `places:searchText` request."""
+    body: dict[str, str] = {"textQuery": query}
+    if language:
+        body["languageCode"] = language
+    if region:
+        body["regionCode"] = region
+    return json.dumps(body, ensure_ascii=False)
+
+
+def classify_new_error(status: int, data: Any) -> Answer:
+    """Classify a non-200 answer of the new API (google.rpc error: {"error": {code, message, status}})."""
+    error = data.get("error", {}) if isinstance(data, dict) else {}
+    rpc_status = str(error.get("status") or "")
+    message = str(error.get("message") or f"HTTP {status}")
+    details = json.dumps(error.get("details") or [])
+    if status == 429 or rpc_status == "RESOURCE_EXHAUSTED":
+        return Answer(QUOTA, message=message)
+    if status in (401, 403) or rpc_status in ("PERMISSION_DENIED", "UNAUTHENTICATED"):
+        return Answer(INVALID_KEY, message=message)
+    if status == 400 and (_INVALID_KEY_TEXT.search(message) or "API_KEY_INVALID" in details):
+        return Answer(INVALID_KEY, message=message)
+    if status >= 500 or status == 408 or rpc_status in ("UNAVAILABLE", "INTERNAL", "DEADLINE_EXCEEDED"):
+        return Answer(TRANSIENT, message=message)
+    return Answer(BAD_REQUEST, message=message)
+
+
+def parse_new_search(status: int, body: bytes | str) -> Answer:
+    """Classify a `places:searchText` answer: {"places": [...]} found, {} zero results, else an error."""
+    data = _load(body)
+    if status != 200:
+        return classify_new_error(status, data)
+    if not isinstance(data, dict):
+        return Answer(TRANSIENT, message="answer is not JSON")
+    places = []
+    for item in data.get("places") or []:
+        if not isinstance(item, dict) or not item.get("id"):
+            continue
+        display = item.get("displayName")
+        places.append(
+            Place(
+                place_id=str(item["id"]),
+                name=str(display.get("text", "")) if isinstance(display, dict) else "",
+                address=str(item.get("formattedAddress") or ""),
+                website=str(item.get("websiteUri") or ""),
+            )
+        )
+    return Answer(FOUND, places) if places else Answer(ZERO)
+
+
+# --- Legacy Text Search + Place Details ----------------------------------------------------------------
+
+
+def legacy_search_url(base_url: str, query: str, key: str, language: str = "pl", region: str = "pl") -> str:
+    params = {"query": query, "key": key}
+    if language:
+        params["language"] = language
+    if region:
+        params["region"] = region
+    return f"{base_url}?{urlencode(params)}"
+
+
+def legacy_details_url(base_url: str, place_id: str, key: str, language: str = "pl") -> str:
+    params = {"place_id": place_id, "fields": "website", "key": key}
+    if language:
+        params["language"] = language
+    return f"{base_url}?{urlencode(params)}"
+
+
+def classify_legacy_status(api_status: str, message: str = "", http_status: int = 200) -> Answer:
+    """Map a legacy `status`: OVER_QUERY_LIMIT quota, REQUEST_DENIED invalid key, UNKNOWN_ERROR transient."""
+    if api_status == "OVER_QUERY_LIMIT":
+        return Answer(QUOTA, message=message or api_status)
+    if api_status == "REQUEST_DENIED":
+        return Answer(INVALID_KEY, message=message or api_status)
+    if api_status == "UNKNOWN_ERROR" or http_status >= 500 or http_status == 429:
+        return Answer(TRANSIENT, message=message or api_status or f"HTTP {http_status}")
+    if api_status in ("ZERO_RESULTS", "NOT_FOUND"):
+        return Answer(ZERO, message=message)
+    return Answer(BAD_REQUEST, message=message or api_status or f"HTTP {http_status}")
+
+
+def parse_legacy_search(status: int, body: bytes | str) -> Answer:
+    """Classify a `textsearch/json` answer: {"results": [...], "status": "OK" | "ZERO_RESULTS" | ...}."""
+    data = _load(body)
+    if not isinstance(data, dict):
+        return Answer(TRANSIENT, message=f"HTTP {status}, answer is not JSON")
+    api_status = str(data.get("status") or "")
+    if status == 200 and api_status == "OK":
+        places = [
+            Place(
+                place_id=str(r["place_id"]),
+                name=str(r.get("name") or ""),
+                address=str(r.get("formatted_address") or ""),
+            )
+            for r in data.get("results") or []
+            if isinstance(r, dict) and r.get("place_id")
+        ]
+        return Answer(FOUND, places) if places else Answer(ZERO)
+    return classify_legacy_status(api_status, str(data.get("error_message") or ""), status)
+
+
+def parse_legacy_details(status: int, body: bytes | str) -> tuple[Answer, str]:
+    """Classify a `details/json?fields=website` answer, with the website ("" when the place has none)."""
+    data = _load(body)
+    if not isinstance(data, dict):
+        return Answer(TRANSIENT, message=f"HTTP {status}, answer is not JSON"), ""
+    api_status = str(data.get("status") or "")
+    if status == 200 and api_status == "OK":
+        result = data.get("result") or {}
+        return Answer(FOUND), str(result.get("website") or "") if isinstance(result, dict) else ""
+    return classify_legacy_status(api_status, str(data.get("error_message") or ""), status), ""
+
+
+def place_record(
+    parish: Mapping[str, Any], places: Sequence[Place], website: str, query: str
+) -> dict[str, Any]:
+    """The PlaceItem fields: the parish's own fields plus url, place_id, status and the query that decided."""
+    record = {k: parish.get(k) for k in ("name", "city", "address", "diocese", "decanate", "voivodeship")}
+    if parish.get("deon_url"):
+        record["deon_url"] = parish["deon_url"]
+    record.update(
+        url=website or "",
+        place_id=places[0].place_id if places else "",
+        status=outcome(places),
+        query=query,
+    )
+    return record
+
+
+def redact(text: str, secret: str) -> str:
+    """The text with every occurrence of the secret (the API key) replaced, for logs and error messages."""
+    return text.replace(secret, "<GOOGLE_MAPS_API_KEY>") if secret else text

@@ -1,0 +1,343 @@
+"""msze.places (queries, both flavours' JSON, outcomes, errors) and `scrapy crawl places` against the fake.
+
+The crawl tests serve msze.fakes.places on 127.0.0.1:0 with a directory built from the first parishes of the
+thesis's deon.fixed.tsv (read by path, GPL-3.0 data; skipped when the file is absent) and run `scrapy crawl`
+as a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from msze.directory import PARISH_COLUMNS, parish_key, read_records, write_tsv
+from msze.fakes.deon import DEFAULT_TSV, sample_rows
+from msze.fakes.places import VALID_KEY, FakePlaces, directory_for
+from msze.places import (
+    AMBIGUOUS,
+    BAD_REQUEST,
+    FOUND,
+    INVALID_KEY,
+    NOT_FOUND,
+    OK,
+    QUOTA,
+    TRANSIENT,
+    ZERO,
+    Place,
+    outcome,
+    parse_legacy_details,
+    parse_legacy_search,
+    parse_new_search,
+    place_record,
+    queries_for,
+    redact,
+    street_of,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+
+PARISH = {
+    "name": "Św. Wojciecha",
+    "city": "Dębina",
+    "address": ["Św. Wojciecha", "ul. Kościelna 5", "62-001 Dębina", "woj. wielkopolskie"],
+}
+
+
+# --- pure functions -------------------------------------------------------------------------------------
+
+
+def test_queries_full_then_fallback():
+    assert street_of(PARISH) == "ul. Kościelna 5"
+    assert queries_for(PARISH) == ["Św. Wojciecha ul. Kościelna 5 Dębina", "Św. Wojciecha Dębina"]
+
+
+def test_village_address_counts_as_street_and_no_street_means_one_query():
+    village = {"name": "Św. Anny", "city": "Lipka", "address": "Św. Anny|Lipka 12|77-400 Lipka"}
+    assert queries_for(village) == ["Św. Anny Lipka 12 Lipka", "Św. Anny Lipka"]
+    bare = {
+        "name": "Chrystusa Króla",
+        "city": "Ostrów",
+        "address": ["Chrystusa Króla", "Ostrów", "woj. łódzkie"],
+    }
+    assert queries_for(bare) == ["Chrystusa Króla Ostrów"]
+
+
+def test_outcomes():
+    one, two = Place("a"), Place("b")
+    assert (outcome([one]), outcome([one, two]), outcome([])) == (OK, AMBIGUOUS, NOT_FOUND)
+
+
+def test_new_api_shapes():
+    body = json.dumps(
+        {
+            "places": [
+                {
+                    "id": "P1",
+                    "displayName": {"text": "Parafia Św. Wojciecha", "languageCode": "pl"},
+                    "formattedAddress": "Kościelna 5, 62-001 Dębina, Polska",
+                    "websiteUri": "https://wojciech.example/",
+                },
+                {"id": "P2", "displayName": {"text": "Kościół"}},
+            ]
+        }
+    )
+    answer = parse_new_search(200, body)
+    assert answer.kind == FOUND
+    assert [p.place_id for p in answer.places] == ["P1", "P2"]
+    assert answer.places[0].website == "https://wojciech.example/"
+    assert answer.places[1].website == ""
+    assert parse_new_search(200, "{}").kind == ZERO
+    assert parse_new_search(200, "<html>oops</html>").kind == TRANSIENT
+
+
+@pytest.mark.parametrize(
+    ("status", "error", "kind"),
+    [
+        (429, {"code": 429, "status": "RESOURCE_EXHAUSTED", "message": "Quota exceeded"}, QUOTA),
+        (403, {"code": 403, "status": "PERMISSION_DENIED", "message": "blocked"}, INVALID_KEY),
+        (
+            400,
+            {"code": 400, "status": "INVALID_ARGUMENT", "message": "API key not valid. Please pass..."},
+            INVALID_KEY,
+        ),
+        (
+            400,
+            {"code": 400, "status": "INVALID_ARGUMENT", "message": "FieldMask is a required parameter"},
+            BAD_REQUEST,
+        ),
+        (503, {"code": 503, "status": "UNAVAILABLE", "message": "try again"}, TRANSIENT),
+    ],
+)
+def test_new_api_errors(status, error, kind):
+    answer = parse_new_search(status, json.dumps({"error": error}))
+    assert answer.kind == kind
+    assert answer.message == error["message"]
+
+
+@pytest.mark.parametrize(
+    ("api_status", "kind"),
+    [
+        ("ZERO_RESULTS", ZERO),
+        ("OVER_QUERY_LIMIT", QUOTA),
+        ("REQUEST_DENIED", INVALID_KEY),
+        ("UNKNOWN_ERROR", TRANSIENT),
+        ("INVALID_REQUEST", BAD_REQUEST),
+    ],
+)
+def test_legacy_statuses(api_status, kind):
+    body = json.dumps({"results": [], "status": api_status, "error_message": "x"})
+    assert parse_legacy_search(200, body).kind == kind
+
+
+def test_legacy_search_and_details():
+    body = {"results": [{"place_id": "A", "name": "Parafia", "formatted_address": "Dębina"}], "status": "OK"}
+    answer = parse_legacy_search(200, json.dumps(body))
+    assert answer.kind == FOUND and answer.places[0].place_id == "A" and answer.places[0].website is None
+    assert parse_legacy_details(200, '{"result": {"website": "http://w.example/"}, "status": "OK"}') == (
+        parse_legacy_details(200, '{"result": {}, "status": "OK"}')[0],
+        "http://w.example/",
+    )
+    assert parse_legacy_details(200, '{"result": {}, "status": "OK"}')[1] == ""
+
+
+def test_place_record_and_redact():
+    record = place_record(PARISH, [Place("P1"), Place("P2")], "http://w.example/", "q")
+    assert (
+        record["status"] == AMBIGUOUS and record["place_id"] == "P1" and record["url"] == "http://w.example/"
+    )
+    assert record["address"] == PARISH["address"] and record["query"] == "q"
+    assert redact("GET /x?key=SeCrEt&q=1", "SeCrEt") == "GET /x?key=<GOOGLE_MAPS_API_KEY>&q=1"
+
+
+# --- crawls against the fake ------------------------------------------------------------------------------
+
+needs_thesis = pytest.mark.skipif(not DEFAULT_TSV.is_file(), reason="thesis data not available")
+
+FAST = (
+    "LOG_LEVEL=DEBUG",
+    "TELNETCONSOLE_ENABLED=False",
+    "BACKOFF_MAX_WAIT=0.05",
+    "BACKOFF_REPEAT_LIMIT=2",
+    "DOWNLOAD_TIMEOUT=5",
+    "DOWNLOADER_MIDDLEWARES={}",  # TEMP
+)
+
+
+@dataclass
+class Run:
+    returncode: int
+    log: str
+    stats: dict[str, Any]
+    tsv: list[dict[str, Any]]
+    jsonl: list[dict[str, Any]]
+
+
+def crawl_places(
+    tmp_path: Path, fake: FakePlaces, parishes: Path, *settings: str, key: str = VALID_KEY, api: str = "new"
+) -> Run:
+    out_tsv, out_jsonl, stats_file = (
+        tmp_path / "places.tsv",
+        tmp_path / "places.jsonl",
+        tmp_path / "stats.json",
+    )
+    stats_file.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "scrapy", "crawl", "places", "-a", f"parishes={parishes}"]
+    command += ["-o", f"{out_tsv}:tsv", "-o", f"{out_jsonl}:jsonl"]
+    for setting in (
+        *FAST,
+        f"PLACES_API={api}",
+        f"PLACES_NEW_URL={fake.new_url}",
+        f"PLACES_LEGACY_TEXTSEARCH_URL={fake.legacy_search_url}",
+        f"PLACES_LEGACY_DETAILS_URL={fake.legacy_details_url}",
+        f"STATS_FILE={stats_file}",
+        *settings,
+    ):
+        command += ["-s", setting]
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}
+    env["GOOGLE_MAPS_API_KEY"] = key
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
+    tsv = list(read_records(out_tsv)) if out_tsv.is_file() else []
+    jsonl = list(read_records(out_jsonl)) if out_jsonl.is_file() else []
+    return Run(done.returncode, done.stderr + done.stdout, stats, tsv, jsonl)
+
+
+@pytest.fixture(scope="module")
+def sample() -> tuple[list[dict[str, Any]], dict[str, list[dict[str, str]]], list[dict[str, Any]]]:
+    rows = sample_rows(DEFAULT_TSV, 20, with_missing_cell=False)
+    directory, expected = directory_for(rows)
+    return rows, directory, expected
+
+
+@pytest.fixture
+def parishes_file(tmp_path, sample) -> Path:
+    path = tmp_path / "parishes.tsv"
+    write_tsv(path, sample[0], PARISH_COLUMNS)
+    return path
+
+
+def assert_resolved(records: list[dict[str, Any]], expected: list[dict[str, Any]], with_query: bool) -> None:
+    by_key = {parish_key(r): r for r in records}
+    assert len(by_key) == len(records) == len(expected)
+    for want in expected:
+        got = by_key[parish_key(want["row"])]
+        assert (got["status"], got["url"], got["place_id"]) == (want["status"], want["url"], want["place_id"])
+        for field in ("name", "city", "address", "diocese", "decanate", "voivodeship"):
+            assert got[field] == want["row"][field]
+        if with_query:
+            assert got["query"] == want["query"]
+
+
+@needs_thesis
+@pytest.mark.parametrize("api", ["new", "legacy"])
+def test_places_resolves_sample_with_fallback_and_outcomes(tmp_path, sample, parishes_file, api):
+    rows, directory, expected = sample
+    secret = VALID_KEY
+    with FakePlaces(directory, key=secret) as fake:
+        run = crawl_places(tmp_path, fake, parishes_file, api=api)
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.stats["finish_reason"] == "finished"
+    assert_resolved(run.jsonl, expected, with_query=True)
+    assert_resolved(run.tsv, expected, with_query=False)
+    counts = {s: sum(1 for e in expected if e["status"] == s) for s in (OK, AMBIGUOUS, NOT_FOUND)}
+    for status, count in counts.items():
+        assert run.stats.get(f"msze/places/status/{status}", 0) == count
+    # Fallback "name city" asked exactly for the parishes not found by "name street city".
+    fallbacks = [
+        e
+        for e in expected
+        if len(queries_for(e["row"])) > 1
+        and (e["status"] == NOT_FOUND or e["query"] != queries_for(e["row"])[0])
+    ]
+    assert any(e["status"] == OK and e["query"] == queries_for(e["row"])[1] for e in fallbacks)
+    assert run.stats["msze/places/fallback_queries"] == len(fallbacks)
+    searches = [r for r in fake.requests if r["path"] != "/maps/api/place/details/json"]
+    assert len(searches) == len(rows) + len(fallbacks)
+    if api == "legacy":
+        details = [r for r in fake.requests if r["path"] == "/maps/api/place/details/json"]
+        assert len(details) == counts[OK] + counts[AMBIGUOUS]
+    assert secret not in run.log  # DEBUG logs every legacy URL, which carries ?key=...: redacted
+    if api == "legacy":
+        assert "key=<GOOGLE_MAPS_API_KEY>" in run.log
+
+
+@needs_thesis
+@pytest.mark.parametrize("api", ["new", "legacy"])
+def test_quota_stops_cleanly_and_rerun_resumes(tmp_path, sample, parishes_file, api):
+    rows, directory, expected = sample
+    with FakePlaces(directory, quota=8) as fake:
+        first = crawl_places(tmp_path, fake, parishes_file, api=api)
+    assert first.returncode == 0, first.log[-3000:]
+    assert first.stats["finish_reason"] == "quota_exhausted"
+    assert first.log.count("Places quota exhausted") == 1
+    assert "Run the same command again later" in first.log
+    assert 0 < len(first.tsv) < len(rows)
+    assert [parish_key(r) for r in first.tsv] == [parish_key(r) for r in first.jsonl]
+    with FakePlaces(directory) as fake:
+        second = crawl_places(tmp_path, fake, parishes_file, api=api)
+    assert second.returncode == 0, second.log[-3000:]
+    assert second.stats["finish_reason"] == "finished"
+    assert second.stats["msze/places/skipped_done"] == len(first.tsv)
+    assert f"Resuming: {len(first.tsv)} parishes" in second.log
+    # Only the parishes missing from the first run were asked for the second time.
+    done_queries = {q for r in first.jsonl for q in queries_for(r)}
+    asked = {r["query"] for r in fake.requests if r.get("query")}
+    assert not asked & done_queries
+    assert_resolved(second.tsv, expected, with_query=False)
+    assert_resolved(second.jsonl, expected, with_query=True)
+    assert (tmp_path / "places.tsv").read_text(encoding="utf-8").count("Parafia\t") == 1  # one header
+
+
+@needs_thesis
+@pytest.mark.parametrize(
+    ("api", "key", "blocked", "message"),
+    [
+        ("new", "wrong-key-123", (), "API key not valid"),
+        ("new", "blocked-key-456", ("blocked-key-456",), "blocked"),
+        ("legacy", "wrong-key-789", (), "The provided API key is invalid"),
+    ],
+)
+def test_invalid_key_stops_at_first_request(tmp_path, sample, parishes_file, api, key, blocked, message):
+    _, directory, _ = sample
+    with FakePlaces(directory, blocked_keys=blocked) as fake:
+        run = crawl_places(tmp_path, fake, parishes_file, key=key, api=api)
+    assert run.returncode == 2, run.log[-3000:]
+    assert run.stats["finish_reason"] == "invalid_api_key"
+    assert len(fake.requests) == 1
+    assert message in run.log and "GOOGLE_MAPS_API_KEY" in run.log
+    assert key not in run.log
+    assert run.tsv == [] and run.jsonl == []
+
+
+def test_missing_key_or_input_is_a_clear_error(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "GOOGLE_MAPS_API_KEY"}
+    parishes = tmp_path / "p.tsv"
+    write_tsv(parishes, [PARISH], PARISH_COLUMNS)
+    command = [sys.executable, "-m", "scrapy", "crawl", "places", "-s", "TELNETCONSOLE_ENABLED=False"]
+    done = subprocess.run(
+        [*command, "-a", f"parishes={parishes}"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "GOOGLE_MAPS_API_KEY" in done.stderr
+    env["GOOGLE_MAPS_API_KEY"] = "k"
+    done = subprocess.run(
+        [*command, "-a", "parishes=/nonexistent.tsv"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and "parishes file not found" in done.stderr
