@@ -1,0 +1,136 @@
+import json
+import os
+import time
+from pathlib import Path
+
+from warc_samples import ENGLISH_HTML, SCHEDULE_HTML, write_project_style, write_wget_style
+
+from msze.__main__ import main
+from msze.jobs import JobDB
+
+OLD = time.time() - 3600  # an mtime well past --min-age
+
+
+def write_pages(path: Path) -> Path:
+    """A parish JSONL as the parish spider writes it (one PageItem a line), with a torn last line."""
+    pages = [
+        {"url": "http://swjozef.test/", "previous_url": None, "start_url": "http://swjozef.test/",
+         "domain": "swjozef.test", "depth": 0, "button_text": None,
+         "html": "<p>Parafia rzymskokatolicka św. Józefa w Dębinie. Zapraszamy na nabożeństwa.</p>"},
+        {"url": "http://swjozef.test/msze.html", "previous_url": "http://swjozef.test/",
+         "start_url": "http://swjozef.test/", "domain": "swjozef.test", "depth": 1,
+         "button_text": "Msze święte",
+         "html": SCHEDULE_HTML},
+        {"url": "http://swjozef.test/en.html", "previous_url": "http://swjozef.test/",
+         "start_url": "http://swjozef.test/", "domain": "swjozef.test", "depth": 1, "button_text": "English",
+         "html": ENGLISH_HTML},
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in pages) + '{"url": "http://swj')
+    return path
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_process_jsonl_and_warcs_in_parallel(tmp_path, capsys):
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    write_pages(inputs / "swjozef.test.jsonl")
+    write_wget_style(inputs / "wget.warc.gz")
+    write_project_style(inputs / "msze.warc.gz")
+    out = tmp_path / "out"
+    assert main(["process", str(inputs), "--out", str(out), "--workers", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "3/3 files done, 0 failed" in printed
+
+    jozef = read_jsonl(out / "swjozef.test.jsonl")
+    assert len(jozef) == 3  # the torn line is skipped, nothing else lost
+    schedule = next(p for p in jozef if p["url"].endswith("msze.html"))
+    assert schedule["language"] == "pl" and schedule["has_schedule_hint"] is True
+    assert {"07:00", "18:00"} <= set(schedule["masses"])
+    assert "Porządek Mszy" in schedule["text"]
+    assert {h["time"] for h in schedule["hours"] if h["label"] == "mass"} == set(schedule["masses"])
+    assert len(read_jsonl(out / "wget.jsonl")) == 4
+    assert len(read_jsonl(out / "msze.jsonl")) == 2
+
+    results = {r["domain"]: r for r in read_jsonl(out / "results.jsonl")}
+    assert set(results) == {"swjozef.test", "parafia-jadwigi.pl"}
+    jozef_result = results["swjozef.test"]
+    assert jozef_result["start_url"] == "http://swjozef.test/" and jozef_result["status"] == "finished"
+    assert {"07:00", "18:00"} <= {m["time"] for m in jozef_result["masses"]}
+    assert all(
+        m["url"] == "http://swjozef.test/msze.html" for m in jozef_result["masses"] if m["time"] == "07:00"
+    )
+    assert "swjozef.test" in (out / "results.csv").read_text(encoding="utf-8")
+
+
+def test_language_selection(tmp_path):
+    inputs = write_pages(tmp_path / "swjozef.test.jsonl")
+    out = tmp_path / "out"
+    assert main(["process", str(inputs), "--out", str(out), "--lang", "pl", "--workers", "1"]) == 0
+    pages = read_jsonl(out / "swjozef.test.jsonl")
+    assert [p["url"].rsplit("/", 1)[-1] for p in pages] == ["", "msze.html"]
+    assert {p["language"] for p in pages} == {"pl"}
+
+
+def test_bad_input_reported_and_others_processed(tmp_path, capsys):
+    good = write_pages(tmp_path / "swjozef.test.jsonl")
+    bad = tmp_path / "zepsuty.warc.gz"
+    bad.write_bytes(b"\x1f\x8b not really gzip")
+    out = tmp_path / "out"
+    assert main(["process", str(good), str(bad), str(tmp_path / "brak.jsonl"), "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "FAILED" in captured.out and "zepsuty.warc.gz" in captured.out
+    assert "brak.jsonl: no such file" in captured.err
+    assert (out / "swjozef.test.jsonl").exists() and not (out / "zepsuty.jsonl").exists()
+
+
+def test_usage_errors(tmp_path, capsys):
+    assert main(["process"]) == 2
+    assert main(["process", str(tmp_path), "--only-changed"]) == 2
+    assert main(["process", str(tmp_path), "--out", str(tmp_path / "o")]) == 2  # empty folder: no input
+    assert "no JSONL or WARC input" in capsys.readouterr().err
+
+
+def test_folder_mode_takes_complete_files_once(tmp_path, capsys):
+    folder = tmp_path / "crawls"
+    folder.mkdir()
+    done_file = write_pages(folder / "swjozef.test.jsonl")
+    os.utime(done_file, (OLD, OLD))
+    writing = write_project_style(folder / "jadwiga.warc.gz")  # just written: a crawler may still be at it
+    db = tmp_path / "jobs.sqlite"
+    args = [
+        "process",
+        "--folder",
+        str(folder),
+        "--min-age",
+        "60",
+        "--db",
+        str(db),
+        "--out",
+        str(tmp_path / "out"),
+    ]
+    assert main(args) == 0
+    assert "1/1 files done" in capsys.readouterr().out
+    with JobDB(db, kind="process") as jobs:
+        assert jobs.counts()["finished"] == 1
+        row = jobs.get(str(done_file.resolve()))
+        assert row["state"] == "finished" and row["pages"] == 3
+
+    os.utime(writing, (OLD, OLD))  # now complete
+    assert main(args) == 0
+    assert "1/1 files done" in capsys.readouterr().out  # only the new one
+
+    assert main(args) == 0
+    assert "nothing new (2 files done)" in capsys.readouterr().out
+
+    # A file replaced since (new size/mtime) is processed again.
+    write_pages(done_file)
+    with done_file.open("a") as f:
+        f.write("\n")
+    os.utime(done_file, (OLD + 5, OLD + 5))
+    assert main(args) == 0
+    assert "1/1 files done" in capsys.readouterr().out
+    with JobDB(db, kind="process") as jobs:
+        assert jobs.counts() == {"queued": 0, "running": 0, "finished": 2, "failed": 0}
