@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
+from scrapy import signals
+from scrapy.downloadermiddlewares.retry import RetryMiddleware
+from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Request, Response, TextResponse
+from scrapy.responsetypes import responsetypes
+from scrapy.utils.misc import load_object
 
+from msze.backoff import retry_after, retry_delay, should_give_up
 from msze.charset import guess_encoding
+from msze.sniff import HEAD_SIZE, is_binary
+
+logger = logging.getLogger(__name__)
+
+
+def _load_objects(paths: list[Any]) -> tuple[type[Exception], ...]:
+    return tuple(load_object(path) if isinstance(path, str) else path for path in paths)
 
 
 class CharsetFallbackMiddleware:
@@ -26,6 +43,150 @@ class CharsetFallbackMiddleware:
         encoding = guess_encoding(response.body)
         self.crawler.stats.inc_value(f"msze/charset/guessed/{encoding}")
         return response.replace(encoding=encoding)
+
+
+class BinarySniffMiddleware:
+    """Drop binary bodies (videos, images served as text/html) and stop their transfer after the first bytes.
+
+    On top of Scrapy's type detection (Content-Type, Content-Disposition, file name): a response Scrapy
+    would not build as a TextResponse is dropped when its headers arrive; a text one is sniffed with
+    sniff.is_binary() as soon as its first 1024 bytes arrive (`bytes_received`), and the download is
+    stopped (`StopDownload`) when they look binary. Compressed bodies are sniffed after decompression.
+    Dropped responses raise IgnoreRequest (the spider logs them at DEBUG). Stats: msze/binary_sniff/dropped,
+    msze/binary_sniff/dropped/<reason>, msze/binary_sniff/stopped_early.
+    `request.meta["binary_sniff"] = False` turns it off for one request.
+    """
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self._heads: WeakKeyDictionary[Request, bytearray] = WeakKeyDictionary()
+        crawler.signals.connect(self.headers_received, signal=signals.headers_received)
+        crawler.signals.connect(self.bytes_received, signal=signals.bytes_received)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> BinarySniffMiddleware:
+        if not crawler.settings.getbool("BINARY_SNIFF_ENABLED", True):
+            raise NotConfigured("BINARY_SNIFF_ENABLED is off")
+        return cls(crawler)
+
+    def headers_received(self, headers: Any, body_length: Any, request: Request, spider: Any = None) -> None:
+        if request.meta.get("binary_sniff") is False:
+            return
+        response_class = responsetypes.from_args(headers=headers, url=request.url)
+        if not issubclass(response_class, TextResponse):
+            request.meta["_msze_binary"] = "content_type"
+            raise StopDownload(fail=False)
+        encoding = (headers.get(b"Content-Encoding") or b"").strip().lower()
+        if encoding not in (b"", b"identity"):
+            request.meta["_msze_sniff_late"] = True  # wire bytes are compressed: sniff the decoded body
+        else:
+            self._heads[request] = bytearray()
+
+    def bytes_received(self, data: bytes, request: Request, spider: Any = None) -> None:
+        head = self._heads.get(request)
+        if head is None:
+            return
+        head += data[: HEAD_SIZE - len(head)]
+        if len(head) < HEAD_SIZE:
+            return
+        del self._heads[request]
+        if is_binary(bytes(head)):
+            request.meta["_msze_binary"] = "sniffed"
+            self.stats.inc_value("msze/binary_sniff/stopped_early")
+            raise StopDownload(fail=False)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        self._heads.pop(request, None)
+        reason = request.meta.pop("_msze_binary", None)
+        request.meta.pop("_msze_sniff_late", None)
+        if 300 <= response.status < 400 or request.meta.get("binary_sniff") is False:
+            return response  # a redirect: its body does not matter
+        if reason is None:
+            if not isinstance(response, TextResponse):
+                reason = "content_type"
+            elif is_binary(response.body[:HEAD_SIZE]):
+                reason = "sniffed"
+        if reason is None:
+            return response
+        self.stats.inc_value("msze/binary_sniff/dropped")
+        self.stats.inc_value(f"msze/binary_sniff/dropped/{reason}")
+        logger.info("Dropped binary body (%s) at %s", reason, response.url)
+        raise IgnoreRequest(f"binary body ({reason}): {response.url}")
+
+
+class ExponentialBackoffMiddleware(RetryMiddleware):
+    """Retry failed requests after 2^t seconds (t = failures in a row), capped by BACKOFF_MAX_WAIT, giving up
+    after BACKOFF_REPEAT_LIMIT failures in a row; a Retry-After header on 429/503 is honoured (capped too).
+
+    Retried: connection errors and timeouts (RETRY_EXCEPTIONS) and RETRY_HTTP_CODES (429, 5xx, 408). Takes
+    RetryMiddleware's place in DOWNLOADER_MIDDLEWARES; with BACKOFF_ENABLED = False it is Scrapy's fixed
+    retry.
+    The wait is an asyncio sleep: the reactor keeps serving other requests. Per-request meta: `dont_retry`,
+    `backoff_max_wait`, `backoff_repeat_limit`. Stats: msze/backoff/retries, msze/backoff/gave_up,
+    msze/backoff/retry_after, msze/backoff/reason/<reason>, msze/backoff/wait_seconds.
+    """
+
+    def __init__(self, settings: Any) -> None:
+        self.backoff_enabled = settings.getbool("BACKOFF_ENABLED", True)
+        if not self.backoff_enabled:
+            super().__init__(settings)  # NotConfigured when RETRY_ENABLED is off too
+            return
+        self.max_retry_times = settings.getint("RETRY_TIMES")
+        self.retry_http_codes = {int(x) for x in settings.getlist("RETRY_HTTP_CODES")}
+        self.priority_adjust = settings.getint("RETRY_PRIORITY_ADJUST")
+        self.give_up_log_level = settings["RETRY_GIVE_UP_LOG_LEVEL"]
+        self.exceptions_to_retry = _load_objects(settings.getlist("RETRY_EXCEPTIONS"))
+        self.max_wait = settings.getfloat("BACKOFF_MAX_WAIT", 8.0)
+        self.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT", 3)
+        self.sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep  # tests put a fake clock here
+
+    async def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
+        if not self.backoff_enabled:
+            return super().process_response(request, response)
+        if request.meta.get("dont_retry", False) or response.status not in self.retry_http_codes:
+            return response
+        wait = None
+        if response.status in (429, 503):
+            wait = retry_after(response.headers.get(b"Retry-After"))
+        retry = await self._backoff(request, f"http_{response.status}", wait)
+        return retry or response
+
+    async def process_exception(self, request: Request, exception: Exception) -> Request | Response | None:  # type: ignore[override]
+        if not self.backoff_enabled:
+            return super().process_exception(request, exception)
+        if request.meta.get("dont_retry", False) or not isinstance(exception, self.exceptions_to_retry):
+            return None
+        return await self._backoff(request, type(exception).__name__, None)
+
+    async def _backoff(self, request: Request, reason: str, server_wait: float | None) -> Request | None:
+        stats = self.crawler.stats
+        failures = request.meta.get("backoff_failures", 0) + 1
+        repeat_limit = int(request.meta.get("backoff_repeat_limit", self.repeat_limit))
+        max_wait = float(request.meta.get("backoff_max_wait", self.max_wait))
+        stats.inc_value(f"msze/backoff/reason/{reason}")
+        if should_give_up(failures, repeat_limit):
+            stats.inc_value("msze/backoff/gave_up")
+            logger.log(
+                self.give_up_log_level if isinstance(self.give_up_log_level, int) else logging.ERROR,
+                "Gave up on %s after %d failures in a row (%s)",
+                request.url,
+                failures,
+                reason,
+            )
+            return None
+        if server_wait is not None:
+            stats.inc_value("msze/backoff/retry_after")
+        delay = retry_delay(failures, max_wait, server_wait)
+        logger.info("Retrying %s in %.1f s (failure %d in a row: %s)", request.url, delay, failures, reason)
+        stats.inc_value("msze/backoff/retries")
+        stats.inc_value("msze/backoff/wait_seconds", delay)
+        await self.sleep(delay)
+        retry = request.copy()
+        retry.meta["backoff_failures"] = failures
+        retry.dont_filter = True
+        retry.priority = request.priority + self.priority_adjust
+        return retry
 
 
 # --- Batch (issue 7) ---

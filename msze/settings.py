@@ -48,10 +48,36 @@ LINKS_MAX_QUERIES_PER_PATH = 50
 PAGES_DIR = "output/pages"
 # When set, StatsFileExtension writes the final crawl stats there as JSON (tests, batch jobs).
 STATS_FILE = ""
+# Other sections add middlewares with DOWNLOADER_MIDDLEWARES["msze.x.Y"] = N.
 DOWNLOADER_MIDDLEWARES = {
+    # A random real browser User-Agent per request (parish hosts block unknown bots more often).
+    "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": None,
+    "scrapy_fake_useragent.middleware.RandomUserAgentMiddleware": 400,
+    # Exponential backoff instead of Scrapy's immediate fixed retries (BACKOFF_ENABLED = False restores them).
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "msze.middlewares.ExponentialBackoffMiddleware": 550,
     # Decide the charset of undeclared pages after decompression (590) so Polish letters decode right.
-    "msze.middlewares.CharsetFallbackMiddleware": 550,
+    "msze.middlewares.CharsetFallbackMiddleware": 570,
+    # Drop binary bodies under text content types, after decompression (590), before the charset guess.
+    "msze.middlewares.BinarySniffMiddleware": 580,
 }
+BINARY_SNIFF_ENABLED = True  # the thesis's check of the first 1024 bytes; stops video downloads early
+# Retry after 2^t s (t = failures in a row), at most BACKOFF_MAX_WAIT s, giving up after BACKOFF_REPEAT_LIMIT
+# failures in a row. Small for parish sites (a dead parish server should not hold a crawl slot for minutes);
+# the deon/places spiders raise them in their custom_settings.
+BACKOFF_ENABLED = True
+BACKOFF_MAX_WAIT = 8.0
+BACKOFF_REPEAT_LIMIT = 3
+# fake-useragent 2.x ships its browser list (offline); Faker, then USER_AGENT, if it ever fails to load.
+FAKEUSERAGENT_PROVIDERS = [
+    "scrapy_fake_useragent.providers.FakeUserAgentProvider",
+    "scrapy_fake_useragent.providers.FakerProvider",
+    "scrapy_fake_useragent.providers.FixedUserAgentProvider",
+]
+FAKEUSERAGENT_FALLBACK = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Safari/537.36"
+)
 # Other sections add their pipelines with ITEM_PIPELINES["msze.pipelines.X"] = N: extraction 100-500,
 # classifier 600, storage 900 (last, so it stores what the others added).
 ITEM_PIPELINES = {
