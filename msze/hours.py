@@ -48,7 +48,11 @@ _CANDIDATE_RE = re.compile(
 _HOUR_WORD_BEFORE_RE = re.compile(r"(?:godz(?:in[aęiy]e?)?|g)\.?\s*$", re.IGNORECASE)
 _LEAD_DIGITS_RE = re.compile(r"\d{1,2}")
 _YEAR_AFTER_RE = re.compile(r"\s?(?:r\.|r\b|rok|roku)", re.IGNORECASE)
-_YEAR_BEFORE_RE = re.compile(r"(?:\b(?:w|roku|r\.|lat|latach)\s+|\b\d{4}\s?[-–/]\s?)$", re.IGNORECASE)
+_YEAR_BEFORE_RE = re.compile(
+    r"(?:\b(?:w|roku|r\.|lat|latach|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września"
+    r"|października|listopada|grudnia|[IVX]{1,4})\s+|\b\d{4}\s?[-–/]\s?)$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,381 @@
+"""The rule-based Mass extractor: very high precision, no training data needed.
+
+Parish pages state their Mass schedule in a few recurring shapes:
+
+* a schedule block: a header ("Msze święte", "Porządek Mszy św.", "Rozkład nabożeństw"), then day headings
+  ("niedziele i święta", "dni powszednie", "w tygodniu", "od poniedziałku do soboty", "sobota") with the
+  times;
+* a day heading with a list of times and no header at all ("w niedzielę: 8.00, 10.00, 12.15");
+* a sentence naming a Mass and its time ("Msza św. ... o godz. 18.00", "po Mszy o 8:00", "O godz. 11.00 msza
+  św.");
+* an intention list ("8:00 – + Jan Kowalski", "19:00 – Za Parafian").
+
+Every hour gets a decision from the nearest *cue* — a word that says what happens at that time — within its
+clause (the part of its line since the last sentence end): a Mass word makes it a Mass start; a word for
+anything else (confession, rosary, adoration, devotions, office hours, meetings, ...) makes it not. A cue
+right after the hour ("18.30 Nieszpory", "11:00 – uroczysta msza") wins when it is closer. With no cue in the
+clause, the block the line sits in decides (the last header above it), and a day heading with a list of times
+counts as a Mass schedule unless the block is about something else. Both ends of a range ("16:00-18:00", "od
+15 do 17") and times after "do" / "od" are never Mass starts; neither is a bare number ("17") unless written
+as an hour ("o godz. 17"). Seasonal variants and filial chapels in a schedule block are Mass times like the
+rest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from msze.hours import Hour
+
+SUNDAY, WEEKDAY, SATURDAY, HOLIDAY = "sunday", "weekday", "saturday", "holiday"
+
+# Things that are a Mass. A schedule header "porządek/rozkład nabożeństw" is listed here before the generic
+# "nabożeństwa" (a devotion) of OTHER_CUE_RE.
+MASS_CUE_RE = re.compile(
+    r"\bmsz(?:a|e|y|ę|ą|om|ach|ami|o)\b"
+    r"|\bmsz[ay]?\s+(?:św|święt)"
+    r"|\beucharysti\w*"
+    r"|\bsum[aąy]\b"
+    r"|\bpasterk\w*"
+    r"|\brorat\w*"
+    r"|\bwieczerz\w*(?:\s+pańskiej)?"
+    r"|\bwigili\w*\s+paschaln\w*"
+    r"|\brezurekcj\w*"
+    r"|\b(?:porz[ąa]dek|rozk[łl]ad|plan|godziny|harmonogram)\s+nabo[żz]e[ńn]stw\w*",
+    re.IGNORECASE,
+)
+# Things that happen at a time and are not a Mass start.
+OTHER_CUE_RE = re.compile(
+    r"\b(?:"
+    r"spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|kancelari\w*|biur\w*|adoracj\w*|różaniec|różańc(?:a|em|e|u)\b"
+    r"|różańcow(?:e|a|ych|ym|ymi)\b"
+    r"|koronk\w*|nieszpor\w*|godzink\w*|nabo[żz]e[ńn]stw\w*|nowenn\w*|drog\w*\s+krzyżow\w*|gorzki\w*\s+żal\w*"
+    r"|apel\w*|spotka\w*|spotykam\w*|prób[ayęi]\w*|zbiórk\w*|koncert\w*|czuwani\w*|jutrzni\w*"
+    r"|liturgi\w*\s+(?:męki|godzin)|katechez\w*|modlitw\w*|wystawieni\w*|litani\w*|czynn[aey]|dyżur\w*"
+    r"|otwart\w*|zamknięt\w*|zebrani\w*|konferencj\w*|procesj\w*|odwiedz\w*|program\w*|przyjazd\w*"
+    r"|wyjazd\w*|recepcj\w*|agap\w*|cmentarz\w*|biblijn\w*|schol[ai]\w*|chór\w*|ministran\w*|bierzmowan\w*"
+    r"|przygotowani\w*|kurs\w*|wykład\w*|dzwon\w*|wypomink\w*|poświęceni\w*|wizyt\w*"
+    r"|odpraw[ay]\s+pokutn\w*|marsz\w*|transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
+    r")",
+    re.IGNORECASE,
+)
+# "poza godzinami Mszy": the hours are when something else happens; overrides the Mass cue inside it.
+NEGATED_MASS_RE = re.compile(r"\bpoza\s+(?:godzinami\s+)?(?:\w+\s+)?msz\w*", re.IGNORECASE)
+# A Mass named as a point of reference ("po Mszy", "przed Mszą", "15 min przed Mszą św."): the hour right
+# after it is still that Mass's start, but such a line does not open a Mass schedule block.
+_REFERENCE_BEFORE_RE = re.compile(
+    r"(?:\bprzed|\bpo|\bpodczas|\bw\s+czasie|\bw\s+trakcie|\bna)\s+(?:[^\W\d]+\s+)?$", re.IGNORECASE
+)
+
+_DAY_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    # order matters: the first pattern that matches at a position wins
+    (re.compile(r"\bod\s+poniedzia\w*\s+do\s+(?:piątku|soboty|czwartku)\b", re.I), WEEKDAY),
+    (re.compile(r"\b(?:pn|pon)\.?\s*[-–]\s*(?:sob|so|pt|pi)\b\.?", re.I), WEEKDAY),
+    (re.compile(r"\bniedziel\w*|\bniedz\.|\bnd\.|\bniedzielne\w*", re.I), SUNDAY),
+    (re.compile(r"\bpowszedn\w*|\bw\s+tygodniu\b|\bcodziennie\b|\bdni\s+robocze\b", re.I), WEEKDAY),
+    (re.compile(r"\bponiedzia\w*|\bwtor\w*|\bśrod[aęy]\b|\bczwart\w*|\bpiąt\w*", re.I), WEEKDAY),
+    (re.compile(r"\bsobot\w*|\bsob\.", re.I), SATURDAY),
+    (re.compile(r"\bświęt[aoy]\b|\buroczystoś\w*", re.I), HOLIDAY),
+]
+_DAY_ANY_RE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _DAY_PATTERNS), re.IGNORECASE)
+# a line that starts with a day phrase: "w niedzielę: ...", "• Dni powszednie – ...", "NIEDZIELA 8:00"
+_LINE_DAY_HEAD_RE = re.compile(
+    r"[\s•*·\-–—]*(?:(?:w|we|od|co|i|dni|dzień|każd[aąy]|msz[ae]\s+św\.?)\s+){0,3}(?:"
+    + _DAY_ANY_RE.pattern
+    + ")",
+    re.IGNORECASE,
+)
+_HEAD_GAP_RE = re.compile(
+    r"[^\W\d]*[\s:–—\-,.()]*(?:(?:i|oraz)\s+[^\W\d]+[\s:–—\-,.]*)?(?:godz\.?|g\.)?\s*", re.I
+)
+_PLACE_HEADING_RE = re.compile(
+    r"\b(?:parafi[ai]|koś?ci[oó][łl]|kościo[łl]a|kościele|kaplic[aęy]|sanktuari(?:um|a)|bazylik[aię]|katedr[aęzy]"
+    r"|konkatedr[aęzy])\b",
+    re.IGNORECASE,
+)
+
+# Clause ends inside a line: ".", "!" or "?" followed by a capital letter, except after an abbreviation.
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-ZĄĆĘŁŃÓŚŹŻ])")
+_ABBREVIATIONS = frozenset(
+    [
+        "św",
+        "godz",
+        "ks",
+        "bp",
+        "abp",
+        "ul",
+        "nr",
+        "pw",
+        "p",
+        "al",
+        "im",
+        "tel",
+        "r",
+        "g",
+        "ok",
+        "o",
+        "m",
+        "in",
+        "ss",
+        "śp",
+        "np",
+        "tzw",
+        "dn",
+        "nmp",
+        "bł",
+        "o.o",
+        "ks.",
+    ]
+)
+_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+_RANGE_SEP_RE = re.compile(r"\s*(?:[-–—]|do|a)\s*(?:godz\.?\s*)?", re.IGNORECASE)
+_UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE)
+_FROM_TO_BEFORE_RE = re.compile(
+    r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
+)
+_HOUR_WORD_BEFORE_RE = re.compile(r"(?:\bgodz(?:\.|in[aieyę]\w*)?|\bg\.|\bo)\s*$", re.IGNORECASE)
+_INTENTION_AFTER_RE = re.compile(
+    r"\s*[-–—:]?\s*(?:\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji"
+    r"|dziękczynn|msza\s+(?:św|zbiorowa|gregor))",
+    re.IGNORECASE,
+)
+FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
+SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)
+CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
+HEADER_CHARS = 70  # a line this short without hours is a heading
+PROSE_LINE_CHARS = 150  # a longer line without hours ends the block it sits in
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDecision:
+    """The rules' verdict on one hour, with the day category and a short reason (for evaluation reports)."""
+
+    is_mass: bool
+    day: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Cue:
+    start: int
+    end: int
+    mass: bool
+    reference: bool  # "po Mszy": does not open a block
+
+
+def _cues(line: str) -> list[_Cue]:
+    cues = []
+    taken: list[tuple[int, int]] = []
+    for m in NEGATED_MASS_RE.finditer(line):
+        cues.append(_Cue(m.start(), m.end(), False, False))
+        taken.append(m.span())
+    for m in MASS_CUE_RE.finditer(line):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        ref = bool(_REFERENCE_BEFORE_RE.search(line, 0, m.start()))
+        cues.append(_Cue(m.start(), m.end(), True, ref))
+        taken.append(m.span())
+    for m in OTHER_CUE_RE.finditer(line):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue  # "rozkład nabożeństw" is a Mass header, not a devotion
+        cues.append(_Cue(m.start(), m.end(), False, False))
+    cues.sort(key=lambda c: c.start)
+    return cues
+
+
+def _clause_starts(line: str) -> list[int]:
+    starts = [0]
+    for m in _SENTENCE_END_RE.finditer(line):
+        words = _WORD_RE.findall(line[max(0, m.start() - 6) : m.start()])
+        if words and words[-1].lower() in _ABBREVIATIONS and not line[m.start() - 1].isdigit():
+            continue
+        starts.append(m.end())
+    return starts
+
+
+def _day_at(text: str) -> str | None:
+    """The day category of the last day phrase in ``text``."""
+    best: tuple[int, str] | None = None
+    for pattern, day in _DAY_PATTERNS:
+        for m in pattern.finditer(text):
+            if best is None or m.start() > best[0]:
+                best = (m.start(), day)
+    if best is None:
+        return None
+    # "niedziele i święta" / "święta" right after a Sunday word stays Sunday
+    if best[1] == HOLIDAY and re.search(r"niedziel\w*\s+i\s+$", text[: best[0]], re.IGNORECASE):
+        return SUNDAY
+    return best[1]
+
+
+def _words(text: str) -> int:
+    return len(_WORD_RE.findall(text))
+
+
+def _is_day_heading(line: str) -> bool:
+    """A short line naming days and nothing else ("w dni powszednie:", "NIEDZIELA I ŚWIĘTA")."""
+    stripped = line.strip(" \t•*-–—:·")
+    if not stripped or len(stripped) > 60:
+        return False
+    rest = _DAY_ANY_RE.sub(" ", stripped)
+    rest = re.sub(
+        r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", " ", rest, flags=re.I
+    )
+    return bool(_DAY_ANY_RE.search(stripped)) and _words(rest) <= 3
+
+
+def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
+    """One decision per hour of ``find_hours(text)`` (same order): is it a Mass start, on which day."""
+    decisions: list[RuleDecision | None] = [None] * len(hours)
+    if not hours:
+        return []
+    # Ranges: both ends are never a Mass start.
+    in_range = [False] * len(hours)
+    for i in range(len(hours) - 1):
+        a, b = hours[i], hours[i + 1]
+        between = text[a.end : b.start]
+        if len(between) <= 12 and _RANGE_SEP_RE.fullmatch(between) and not _UNIT_AFTER_RE.match(text, b.end):
+            in_range[i] = in_range[i + 1] = True
+
+    by_line: dict[int, list[int]] = {}
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    # map each hour to the line it starts on
+    li = 0
+    for idx, h in enumerate(hours):
+        while li + 1 < len(line_starts) and line_starts[li + 1] <= h.start:
+            li += 1
+        by_line.setdefault(li, []).append(idx)
+
+    section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
+    heading_day: str | None = None  # the day heading on a line of its own just above
+    for li, line_start in enumerate(line_starts):
+        line_end = line_starts[li + 1] - 1 if li + 1 < len(line_starts) else len(text)
+        line = text[line_start:line_end]
+        idxs = by_line.get(li, [])
+        if not line.strip():
+            continue
+        cues = _cues(line)
+        if not idxs:
+            own = [c for c in cues if not c.reference]
+            is_head = _is_day_heading(line)
+            if own and any(c.mass for c in own) and (is_head or len(line.strip()) <= HEADER_CHARS):
+                section = any(c.mass for c in own)  # "Msze św. i nabożeństwa" is a Mass schedule header
+            elif own and not (_PLACE_HEADING_RE.search(line) and len(line.strip()) <= 100):
+                section = own[-1].mass
+            elif (
+                own
+                and _PLACE_HEADING_RE.search(line)
+                and len(line.strip()) <= 100
+                and not any(c.mass for c in own)
+            ):
+                section = None  # "Parafia Matki Bożej Różańcowej": a name, not a devotion
+            elif _PLACE_HEADING_RE.search(line) and section is False:
+                section = None  # another church or parish: the devotions block above has ended
+            elif len(line) > PROSE_LINE_CHARS:
+                section = None
+            if is_head or (own and len(line.strip()) <= HEADER_CHARS and _day_at(line)):
+                heading_day = _day_at(line)
+            else:
+                heading_day = None
+            continue
+        clause_starts = _clause_starts(line)
+        line_day_head = _LINE_DAY_HEAD_RE.match(line)
+        day_list_line = False
+        if line_day_head:
+            # "Niedziele i święta: 7:00, 9:00", "w sobotę 18:00"; not "każdy czwartek miesiąca o godz. 19.00"
+            gap = line[line_day_head.end() : hours[idxs[0]].start - line_start]
+            day_list_line = bool(_HEAD_GAP_RE.fullmatch(gap)) or (len(idxs) >= 2 and _words(gap) <= 3)
+        for idx in idxs:
+            h = hours[idx]
+            s, e = h.start - line_start, h.end - line_start
+            clause_start = max(c for c in clause_starts if c <= s)
+            clause_end = min([c for c in clause_starts if c > s] + [len(line)])
+            before = line[clause_start:s]
+            day = _day_at(before) or heading_day
+            decisions[idx] = _decide_one(
+                text,
+                h,
+                line,
+                s,
+                e,
+                clause_start,
+                clause_end,
+                cues,
+                in_range[idx],
+                section,
+                day_list_line or heading_day is not None,
+                day,
+                hours,
+                idx,
+                line_start,
+                len(line.strip()) <= HEADER_CHARS * 1.5 or len(line) / len(idxs) <= CHARS_PER_HOUR,
+            )
+        # the line's last own cue carries on as the block's topic
+        own = [c for c in cues if not c.reference]
+        if own:
+            section = own[-1].mass
+    return [d if d is not None else RuleDecision(False, None, "no line") for d in decisions]
+
+
+def _decide_one(
+    text: str,
+    h: Hour,
+    line: str,
+    s: int,
+    e: int,
+    clause_start: int,
+    clause_end: int,
+    cues: list[_Cue],
+    in_range: bool,
+    section: bool | None,
+    day_list: bool,
+    day: str | None,
+    hours: Sequence[Hour],
+    idx: int,
+    line_start: int,
+    dense: bool,
+) -> RuleDecision:
+    round_minutes = int(h.time[3:]) % 5 == 0
+    if in_range:
+        return RuleDecision(False, day, "range")
+    before = line[clause_start:s]
+    if _FROM_TO_BEFORE_RE.search(before):
+        return RuleDecision(False, day, "from/to")
+    bare = h.text.isdigit() and len(h.text) <= 2
+    if bare and not _HOUR_WORD_BEFORE_RE.search(before):
+        return RuleDecision(False, day, "bare number")
+    # the next hour on the line bounds the forward look
+    nxt = len(line)
+    if idx + 1 < len(hours) and hours[idx + 1].start - line_start < len(line):
+        nxt = hours[idx + 1].start - line_start
+    back = [c for c in cues if clause_start <= c.start and c.end <= s]
+    fwd = [c for c in cues if e <= c.start < min(clause_end, nxt) and not c.reference]
+    back_cue = back[-1] if back else None
+    fwd_cue = fwd[0] if fwd and _words(line[e : fwd[0].start]) < FORWARD_WORDS else None
+    if fwd_cue is not None and (
+        back_cue is None or _words(line[e : fwd_cue.start]) < _words(line[back_cue.end : s])
+    ):
+        return RuleDecision(fwd_cue.mass, day, "cue after" if fwd_cue.mass else "other cue after")
+    if back_cue is not None:
+        return RuleDecision(back_cue.mass, day, "cue before" if back_cue.mass else "other cue before")
+    if _INTENTION_AFTER_RE.match(line, e) and not before.strip(" \t•*-–—·"):
+        return RuleDecision(True, day, "intention")
+    # list-like: few words since the previous hour of the clause (or its start), in a line dense in hours
+    since = clause_start
+    if idx > 0 and hours[idx - 1].end - line_start > clause_start:
+        since = hours[idx - 1].end - line_start
+    listy = _words(_DAY_ANY_RE.sub(" ", line[since:s])) <= SECTION_MAX_WORDS and dense
+    if not round_minutes:
+        return RuleDecision(False, day, "odd minutes")
+    if section is True and listy:
+        return RuleDecision(True, day, "schedule block")
+    if section is None and day_list and listy and day is not None and clause_start == 0:
+        return RuleDecision(True, day, "day list")
+    return RuleDecision(False, day, "no cue")
+
+
+def mass_times(text: str, hours: Sequence[Hour]) -> list[str]:
+    """Sorted distinct "HH:MM" the rules confirm as Mass starts."""
+    return sorted({h.time for h, d in zip(hours, decide(text, hours), strict=True) if d.is_mass})
