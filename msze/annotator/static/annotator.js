@@ -69,6 +69,8 @@
       itemBox.appendChild(mark);
       itemBox.appendChild(document.createTextNode(current.after));
       if (current.cut_after) { appendCut(" …"); }
+      // Centre the hour inside the text box (the box scrolls, the page keeps its buttons in place).
+      itemBox.scrollTop = Math.max(0, mark.offsetTop - (itemBox.clientHeight - mark.offsetHeight) / 2);
       if (current.previous_answer) {
         previous.textContent = "Poprzednia odpowiedź: " + (current.previous_answer === "yes" ? "Tak" : "Nie") +
           ". Wybierz ponownie.";
