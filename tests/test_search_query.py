@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from search_fixtures import write_inputs
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.schema import CreateIndex, CreateTable
 
-from msze.search.db import create_schema, make_engine
+from msze.search.db import create_schema, make_engine, metadata, parishes
 from msze.search.loader import load
-from msze.search.query import InvalidQuery, get_parish, parse_params, search
+from msze.search.query import InvalidQuery, _parish_conditions, get_parish, parse_params, search
 
 
 @pytest.fixture
@@ -119,7 +121,21 @@ def test_schema_has_indexes_for_the_query(tmp_path):
     parish_indexes = {tuple(ix["column_names"]) for ix in inspector.get_indexes("parishes")}
     time_indexes = {tuple(ix["column_names"]) for ix in inspector.get_indexes("mass_times")}
     assert ("city_key", "name_key") in parish_indexes
-    assert ("diocese_key",) in parish_indexes
+    assert ("diocese_key", "city_key", "name_key") in parish_indexes
     assert ("name_key",) in parish_indexes
     assert ("day", "minute", "parish_id") in time_indexes
     assert ("parish_id", "day", "minute") in time_indexes
+
+
+def test_schema_and_queries_compile_for_postgresql():
+    """The same code must run on PostgreSQL: DDL and every search statement compile for its dialect."""
+    dialect = postgresql.dialect()
+    for table in metadata.sorted_tables:
+        assert "CREATE TABLE" in str(CreateTable(table).compile(dialect=dialect))
+        for index in table.indexes:
+            assert "CREATE INDEX" in str(CreateIndex(index).compile(dialect=dialect))
+    params = parse_params(
+        {"q": "józefa 50%", "city": "Łódź", "diocese": "łódzka", "day": "sunday", "from": "17"}
+    )
+    sql = str(select(parishes.c.id).where(*_parish_conditions(params)).compile(dialect=dialect))
+    assert "LIKE" in sql and "EXISTS" in sql and "%(" in sql  # bound parameters, pyformat style

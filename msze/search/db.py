@@ -56,7 +56,12 @@ parishes = Table(
 )
 Index("ix_parishes_city_key_name_key", parishes.c.city_key, parishes.c.name_key)
 Index("ix_parishes_name_key", parishes.c.name_key)
-Index("ix_parishes_diocese_key", parishes.c.diocese_key)
+Index(
+    "ix_parishes_diocese_key_city_key_name_key",
+    parishes.c.diocese_key,
+    parishes.c.city_key,
+    parishes.c.name_key,
+)
 Index("ix_parishes_domain", parishes.c.domain)
 
 mass_times = Table(
