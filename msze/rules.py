@@ -55,7 +55,7 @@ OTHER_CUE_RE = re.compile(
     r"|apel\w*|spotka\w*|spotykam\w*|prób[ayęi]\w*|zbiórk\w*|koncert\w*|czuwani\w*|jutrzni\w*"
     r"|liturgi\w*\s+(?:męki|godzin)|katechez\w*|modlitw\w*|wystawieni\w*|litani\w*|czynn[aey]|dyżur\w*"
     r"|otwart\w*|zamknięt\w*|zebrani\w*|konferencj\w*|procesj\w*|odwiedz\w*|program\w*|przyjazd\w*"
-    r"|wyjazd\w*|recepcj\w*|agap\w*|cmentarz\w*|biblijn\w*|schol[ai]\w*|chór\w*|ministran\w*|bierzmowan\w*"
+    r"|wyjazd\w*|recepcj\w*|agap\w*|biblijn\w*|schol[ai]\w*|chór\w*|ministran\w*|bierzmowan\w*"
     r"|przygotowani\w*|kurs\w*|wykład\w*|dzwon\w*|wypomink\w*|poświęceni\w*|wizyt\w*"
     r"|odpraw[ay]\s+pokutn\w*|marsz\w*|transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
     r")",
@@ -97,7 +97,9 @@ _PLACE_HEADING_RE = re.compile(
 )
 
 # Clause ends inside a line: ".", "!" or "?" followed by a capital letter, except after an abbreviation.
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-ZĄĆĘŁŃÓŚŹŻ])")
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-ZĄĆĘŁŃÓŚŹŻ][a-ząćęłńóśźż])")
+# "18.00 z nowenną", "wraz z nabożeństwem": something held with the Mass, not instead of it
+_WITH_BEFORE_RE = re.compile(r"\b(?:z|ze|wraz\s+z|połączon\w*\s+z)\s+$", re.IGNORECASE)
 _ABBREVIATIONS = frozenset(
     [
         "św",
@@ -337,9 +339,10 @@ def _decide_one(
     line_start: int,
     dense: bool,
 ) -> RuleDecision:
-    round_minutes = int(h.time[3:]) % 5 == 0
     if in_range:
         return RuleDecision(False, day, "range")
+    if int(h.time[3:]) % 5:
+        return RuleDecision(False, day, "odd minutes")  # Masses start on the hour, at :15, :30, :45, ...
     before = line[clause_start:s]
     if _FROM_TO_BEFORE_RE.search(before):
         return RuleDecision(False, day, "from/to")
@@ -351,7 +354,13 @@ def _decide_one(
     if idx + 1 < len(hours) and hours[idx + 1].start - line_start < len(line):
         nxt = hours[idx + 1].start - line_start
     back = [c for c in cues if clause_start <= c.start and c.end <= s]
-    fwd = [c for c in cues if e <= c.start < min(clause_end, nxt) and not c.reference]
+    semicolon = line.find(";", e)
+    fwd_end = min(clause_end, nxt, semicolon if semicolon >= 0 else len(line))
+    fwd = [
+        c
+        for c in cues
+        if e <= c.start < fwd_end and not c.reference and not _WITH_BEFORE_RE.search(line, 0, c.start)
+    ]
     back_cue = back[-1] if back else None
     fwd_cue = fwd[0] if fwd and _words(line[e : fwd[0].start]) < FORWARD_WORDS else None
     if fwd_cue is not None and (
@@ -360,6 +369,10 @@ def _decide_one(
         return RuleDecision(fwd_cue.mass, day, "cue after" if fwd_cue.mass else "other cue after")
     if back_cue is not None:
         return RuleDecision(back_cue.mass, day, "cue before" if back_cue.mass else "other cue before")
+    # no cue in the clause: an earlier clause of the line sets the topic ("Msze: 8:00. W lipcu: 9:00")
+    earlier = [c for c in cues if c.end <= clause_start and not c.reference]
+    if earlier:
+        section = earlier[-1].mass
     if _INTENTION_AFTER_RE.match(line, e) and not before.strip(" \t•*-–—·"):
         return RuleDecision(True, day, "intention")
     # list-like: few words since the previous hour of the clause (or its start), in a line dense in hours
@@ -367,8 +380,6 @@ def _decide_one(
     if idx > 0 and hours[idx - 1].end - line_start > clause_start:
         since = hours[idx - 1].end - line_start
     listy = _words(_DAY_ANY_RE.sub(" ", line[since:s])) <= SECTION_MAX_WORDS and dense
-    if not round_minutes:
-        return RuleDecision(False, day, "odd minutes")
     if section is True and listy:
         return RuleDecision(True, day, "schedule block")
     if section is None and day_list and listy and day is not None and clause_start == 0:
