@@ -129,6 +129,15 @@ def test_bad_lines_and_hours_are_counted_and_skipped(tmp_path):
     assert count(engine, hours) == 2
 
 
+def test_midnight_mass_24_00_is_a_valid_time(tmp_path):
+    engine = make_engine(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    text = "Pasterka w noc Bożego Narodzenia o 24:00, w dzień Msze św. jak w niedziele."
+    line = page_item("https://parafia.example.pl/swieta", text, [("24:00", 0, "mass", "rules")])
+    line["hours"][0]["time"] = "24:00"
+    stats = import_lines(engine, [json.dumps(line, ensure_ascii=False)])
+    assert (stats.added, stats.invalid_hours, stats.gold_added) == (1, 0, 1)
+
+
 def test_cli_import_prints_summary(tmp_path, capsys):
     path = pages_jsonl(tmp_path / "pages.jsonl")
     db = f"sqlite:///{tmp_path / 'a.sqlite3'}"

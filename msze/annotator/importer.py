@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Engine, insert, select, update
 
 from msze.annotator.db import documents, hours, transaction, utcnow
 
-_TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+_TIME_RE = re.compile(r"^(([01]\d|2[0-3]):[0-5]\d|24:00)$")  # 24:00: midnight Mass (Pasterka)
 
 
 @dataclass(frozen=True)
