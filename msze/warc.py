@@ -51,7 +51,7 @@ class WarcFile:
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         self._f: BinaryIO = open(self.path, "wb")  # noqa: SIM115 (kept open for the crawl's lifetime)
         self._writer = WARCWriter(self._f, gzip=True)
-        fields = {"software": SOFTWARE, "format": "WARC File Format 1.1"}
+        fields = {"software": SOFTWARE, "format": "WARC File Format 1.0"}
         fields.update(info or {})
         record = self._writer.create_warcinfo_record(os.path.basename(self.path), fields)
         self._writer.write_record(record)
@@ -70,7 +70,7 @@ class WarcFile:
         protocol: str = "HTTP/1.1",
         ip_address: str | None = None,
     ) -> None:
-        """Write the response record and its request record (linked by WARC-Concurrent-To)."""
+        """Write the request record and its response record (linked by WARC-Concurrent-To)."""
         protocol = protocol or "HTTP/1.1"
         status_line = f"{status} {_reason(status)}".strip()
         resp_http = StatusAndHeaders(
@@ -108,8 +108,9 @@ class WarcFile:
                 "WARC-Date": response.rec_headers.get_header("WARC-Date"),
             },
         )
-        self._writer.write_record(response)
+        # The request first, as wget and Heritrix write them; it names its response (WARC-Concurrent-To).
         self._writer.write_record(request)
+        self._writer.write_record(response)
         self._f.flush()
         self.records += 2
 

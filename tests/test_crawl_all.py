@@ -279,3 +279,21 @@ def test_bad_arguments(tmp_path):
         text=True,
     )
     assert bad_setting.returncode == 2 and "NAME=VALUE" in bad_setting.stderr
+
+
+def test_run_one_records_why_scrapy_did_not_run(tmp_path):
+    out = tmp_path / "out"
+    db_path = out / "jobs.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-m", "msze", "crawl-all", "--run-one", "http://parafia-x.test/", "--out", str(out)]
+        + ["--db", str(db_path), "--spider", "nosuch"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    row = JobDB(db_path).get("http://parafia-x.test/")
+    assert row["state"] == "failed" and row["attempts"] == 1
+    assert "Spider not found: nosuch" in row["error"]
+    assert row["log_path"] == str(out / "logs" / "parafia-x.test.log")

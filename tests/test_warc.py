@@ -63,8 +63,8 @@ def test_request_links_to_response(tmp_path):
             )
             for r in ArchiveIterator(f)
         ]
-    (_, resp_id, _), (_, _, concurrent) = recs[1], recs[2]
-    assert recs[1][0] == "response" and recs[2][0] == "request"
+    (_, _, concurrent), (_, resp_id, _) = recs[1], recs[2]
+    assert recs[1][0] == "request" and recs[2][0] == "response"
     assert concurrent == resp_id
 
 

@@ -299,6 +299,22 @@ def _remove(path: str) -> None:
         os.remove(path)
 
 
+def _last_error_line(log_path: str) -> str:
+    """The last ERROR/CRITICAL line of a parish log (else its last line), to say why a crawl did not run."""
+    try:
+        with open(log_path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 65536))
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    for line in reversed(lines):
+        if "ERROR" in line or "CRITICAL" in line:
+            return line.strip()[:300]
+    tail = [line.strip() for line in lines if line.strip()]
+    return tail[-1][:300] if tail else ""  # e.g. the exception line of a traceback
+
+
 def run_one(args: argparse.Namespace) -> int:
     """Crawl one parish and record the outcome; exit 0 when it finished, 1 when it failed."""
     url = args.run_one
@@ -364,6 +380,10 @@ def run_one(args: argparse.Namespace) -> int:
     response_bytes = (stats or {}).get("downloader/response_bytes")
     summary = summarize_file(paths.pages, url, domain, crawled_at=crawled_at, bytes_=response_bytes)
     error = crawl_error(stats, summary["pages"], returncode)
+    if error and (returncode != 0 or stats is None):
+        last = _last_error_line(paths.log)
+        if last:
+            error = f"{error}: {last}"
     summary["status"] = "failed" if error else "finished"
     summary["error"] = error
     if db:
