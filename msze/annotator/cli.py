@@ -52,6 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     unflag = sub.add_parser("unflag", parents=[common], help="clear a device's cheater flag")
     unflag.add_argument("device_id", type=int)
 
+    bench = sub.add_parser("bench", help="time Tak/Nie requests on a throwaway database of FILES")
+    bench.add_argument("files", nargs="+", type=Path)
+    bench.add_argument("--devices", type=int, default=5)
+    bench.add_argument("--answers", type=int, default=100, help="answers per device")
+
 
 def run(args: argparse.Namespace) -> int:
     return {
@@ -61,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         "stats": _stats,
         "gold": _gold,
         "unflag": _unflag,
+        "bench": _bench,
     }[args.action](args)
 
 
@@ -172,4 +178,11 @@ def _unflag(args: argparse.Namespace) -> int:
         print(f"no device with id {args.device_id}", file=sys.stderr)
         return 1
     print(f"device {args.device_id}: flag cleared")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from msze.annotator.bench import run_bench
+
+    print(json.dumps(run_bench(args.files, args.devices, args.answers)))
     return 0
