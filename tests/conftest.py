@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webserver import (
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # `pytest` (not only `python -m pytest`) can import msze
+    sys.path.insert(0, str(REPO))
+from webserver import (  # noqa: E402 (after the sys.path line above)
     WEB_ROOT,
     Encoded,
     FixtureWeb,
@@ -34,8 +38,6 @@ from webserver import (
     slow,
     status,
 )
-
-REPO = Path(__file__).resolve().parent.parent
 
 # Settings that make a fixture crawl fast: no politeness delay on localhost, short timeouts, quick retries.
 FAST_SETTINGS = (

@@ -1,0 +1,181 @@
+"""Link-following decisions: site domains, blacklist, non-page files, calendars, canonical URLs, caps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from msze.links import (
+    Site,
+    canonical_url,
+    domain_of,
+    is_blacklisted,
+    is_calendar_like,
+    is_valid_start_url,
+    load_blacklist,
+    non_page_extension,
+    pages_filename,
+)
+
+
+@pytest.mark.parametrize(
+    ("url", "domain"),
+    [
+        ("http://www.parafia-debina.pl/msze.html", "parafia-debina.pl"),
+        ("https://PARAFIA.Debina.PL:8080/", "debina.pl"),
+        ("http://www.swwojciech.katowice.pl/", "swwojciech.katowice.pl"),  # regional suffix
+        ("http://parafia.blogspot.com/", "parafia.blogspot.com"),  # private suffix: its own site
+        ("http://127.0.0.1:8000/x", "127.0.0.1"),
+        ("http://localhost:5000/", "localhost"),
+        ("http://www.swwojciech.test/", "swwojciech.test"),  # unknown suffix: last two labels
+        ("not a url", ""),
+    ],
+)
+def test_domain_of(url: str, domain: str) -> None:
+    assert domain_of(url) == domain
+
+
+def test_pages_filename() -> None:
+    assert pages_filename("parafia.pl") == "parafia.pl.jsonl"
+    assert pages_filename("127.0.0.1:8080") == "127.0.0.1_8080.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("url", "valid"),
+    [
+        ("https://parafia.pl/", True),
+        ("http://127.0.0.1:8000/x?y=1", True),
+        ("parafia.pl", False),
+        ("ftp://parafia.pl/", False),
+        ("http://", False),
+        ("http://bad port:99999/", False),
+        ("", False),
+    ],
+)
+def test_is_valid_start_url(url: str, valid: bool) -> None:
+    assert is_valid_start_url(url) is valid
+
+
+def test_packaged_blacklist_is_the_thesis_list() -> None:
+    blacklist = load_blacklist()
+    assert {"facebook.com", "google.com", "youtube.com", "wikipedia.org"} <= blacklist
+    thesis = Path("/work/shared/data/thesis/domain-blacklist.txt")
+    if thesis.is_file():
+        assert blacklist == {line.strip() for line in thesis.read_text().splitlines() if line.strip()}
+    assert not any(entry.startswith("#") for entry in blacklist)
+
+
+def test_custom_blacklist_file(tmp_path: Path) -> None:
+    file = tmp_path / "black.txt"
+    file.write_text("# parish aggregators\nExample.COM  # trailing comment\n\nparafie.test\n")
+    assert load_blacklist(file) == {"example.com", "parafie.test"}
+
+
+@pytest.mark.parametrize(
+    ("url", "blocked"),
+    [
+        ("https://www.facebook.com/parafia", True),
+        ("https://pl-pl.facebook.com/parafia", True),
+        ("http://facebook.com", True),
+        ("https://notfacebook.com/", False),
+        ("https://facebook.com.parafia.pl/", False),
+        ("https://parafia.pl/facebook.com", False),
+        ("m.youtube.com", True),
+    ],
+)
+def test_is_blacklisted_with_subdomains(url: str, blocked: bool) -> None:
+    assert is_blacklisted(url, load_blacklist()) is blocked
+
+
+@pytest.mark.parametrize(
+    ("url", "ext"),
+    [
+        ("http://p.pl/pliki/ogloszenia.PDF", "pdf"),
+        ("http://p.pl/film.mp4?x=1", "mp4"),
+        ("http://p.pl/zdjecie.jpg", "jpg"),
+        ("http://p.pl/druk.docx", "docx"),
+        ("http://p.pl/msze.html", None),
+        ("http://p.pl/index.php?id=3", None),
+        ("http://p.pl/kontakt", None),
+        ("http://p.pl/v1.2/", None),
+    ],
+)
+def test_non_page_extension(url: str, ext: str | None) -> None:
+    assert non_page_extension(url) == ext
+
+
+@pytest.mark.parametrize(
+    ("url", "calendar"),
+    [
+        ("http://p.pl/kalendarz.php?data=2026-11-30", True),
+        ("http://p.pl/index.php?option=com_jevents&task=day.listevents&year=2026&month=11&day=30", True),
+        ("http://p.pl/kalendarz.php?miesiac=2027-01", True),
+        ("http://p.pl/wydarzenia/?tribe-bar-date=2026-12-01", True),
+        ("http://p.pl/?rok=2024", True),
+        ("http://p.pl/kalendarz/2026-11-30", True),
+        ("http://p.pl/wydarzenia/2026-11-30/", True),
+        ("http://p.pl/2026/11/", True),  # month archive
+        ("http://p.pl/2026/11/30/", True),  # day archive
+        ("http://p.pl/2026/11/30/odpust-parafialny/", False),  # a post
+        ("http://p.pl/ogloszenia/2026-11-22.html", False),  # weekly announcements
+        ("http://p.pl/index.php?id=5", False),
+        ("http://p.pl/index.php?option=com_content&view=article&id=12&Itemid=3", False),
+        ("http://p.pl/aktualnosci?page=2", False),
+    ],
+)
+def test_is_calendar_like(url: str, calendar: bool) -> None:
+    assert is_calendar_like(url) is calendar
+
+
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("HTTP://WWW.Parafia.PL:80/msze.html#niedziela", "http://www.parafia.pl/msze.html"),
+        ("https://parafia.pl:443", "https://parafia.pl/"),
+        ("http://parafia.pl:8080/a?b=1", "http://parafia.pl:8080/a?b=1"),
+        ("http://parafia.pl/a?utm_source=fb&id=3&fbclid=xyz", "http://parafia.pl/a?id=3"),
+        ("http://parafia.pl/a?PHPSESSID=abc", "http://parafia.pl/a"),
+    ],
+)
+def test_canonical_url(url: str, canonical: str) -> None:
+    assert canonical_url(url) == canonical
+
+
+def make_site(**kwargs: object) -> Site:
+    return Site("http://www.parafia.pl/", blacklist=load_blacklist(), **kwargs)  # type: ignore[arg-type]
+
+
+def test_site_decisions() -> None:
+    site = make_site()
+    assert site.domain == "parafia.pl" and site.domains == {"parafia.pl"}
+    assert site.decide("http://parafia.pl/msze.html#x") == ("http://parafia.pl/msze.html", "follow")
+    assert site.decide("http://kancelaria.parafia.pl/") == ("http://kancelaria.parafia.pl/", "follow")
+    assert site.decide("https://www.facebook.com/parafia") == (None, "blacklisted")
+    assert site.decide("http://inna-parafia.pl/") == (None, "offsite")
+    assert site.decide("http://parafia.pl/plik.pdf") == (None, "extension")
+    assert site.decide("http://parafia.pl/k.php?data=2026-11-30") == (None, "calendar")
+    assert site.decide("mailto:ks@parafia.pl") == (None, "scheme")
+    assert site.decide("javascript:void(0)") == (None, "scheme")
+
+
+def test_query_cap_per_path_shape() -> None:
+    site = make_site(max_queries_per_path=3)
+    followed = [site.decide(f"http://parafia.pl/galeria.php?zdjecie={n}")[1] for n in range(1, 6)]
+    assert followed == ["follow", "follow", "follow", "query_cap", "query_cap"]
+    # the same URL again is not a new variant (the dupefilter drops it later)
+    assert site.decide("http://parafia.pl/galeria.php?zdjecie=2")[1] == "follow"
+    # another path, or another parameter set, has its own cap
+    assert site.decide("http://parafia.pl/index.php?id=1")[1] == "follow"
+    assert site.decide("http://parafia.pl/galeria.php?album=wielkanoc")[1] == "follow"
+    assert site.decide("http://parafia.pl/galeria.php")[1] == "follow"  # no query: never capped
+
+
+def test_learn_redirect() -> None:
+    site = make_site()
+    assert site.learn_redirect("http://www.parafia.pl/start") is None  # same domain
+    assert site.learn_redirect("https://nowa-parafia.pl/") == "nowa-parafia.pl"
+    assert site.decide("https://nowa-parafia.pl/msze")[1] == "follow"
+    assert site.learn_redirect("https://www.facebook.com/parafia") is None  # never learnt
+    assert site.decide("https://www.facebook.com/x")[1] == "blacklisted"
+    assert site.domain == "parafia.pl"  # the parish keeps its start domain

@@ -1,0 +1,273 @@
+"""Downloader middlewares built with get_crawler(): binary sniffing, exponential backoff (fake clock),
+the charset fallback and the random browser User-Agent."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
+from scrapy.http import Headers, HtmlResponse, Request, Response
+from scrapy.utils.project import get_project_settings
+from scrapy.utils.test import get_crawler
+from twisted.internet.error import TCPTimedOutError
+
+from msze.middlewares import BinarySniffMiddleware, CharsetFallbackMiddleware, ExponentialBackoffMiddleware
+
+URL = "http://parafia.test/msze.html"
+VIDEO = b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00" + bytes(range(256)) * 8
+PAGE = "<html><body>Porządek Mszy świętych: niedziele 7:00, 9:00</body></html>"
+
+
+def crawler_with(**settings: Any) -> Any:
+    crawler = get_crawler(Spider, settings)
+    crawler.spider = Spider.from_crawler(crawler, "t")
+    crawler.stats.open_spider()
+    return crawler
+
+
+def stat(crawler: Any, key: str) -> Any:
+    return crawler.stats.get_value(key)
+
+
+# --- BinarySniffMiddleware ----------------------------------------------------------------------------------
+def sniffer() -> tuple[Any, BinarySniffMiddleware]:
+    crawler = crawler_with()
+    return crawler, BinarySniffMiddleware.from_crawler(crawler)
+
+
+def test_binary_body_under_text_html_is_dropped() -> None:
+    crawler, mw = sniffer()
+    request = Request(URL)
+    response = HtmlResponse(URL, body=VIDEO, headers={"Content-Type": "text/html"}, request=request)
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(request, response)
+    assert stat(crawler, "msze/binary_sniff/dropped") == 1
+    assert stat(crawler, "msze/binary_sniff/dropped/sniffed") == 1
+
+
+def test_text_page_passes() -> None:
+    crawler, mw = sniffer()
+    request = Request(URL)
+    response = HtmlResponse(URL, body=PAGE.encode(), encoding="utf-8", request=request)
+    assert mw.process_response(request, response) is response
+    assert stat(crawler, "msze/binary_sniff/dropped") is None
+
+
+def test_non_text_response_is_dropped_by_content_type() -> None:
+    crawler, mw = sniffer()
+    request = Request("http://parafia.test/plakat")
+    response = Response(
+        request.url, body=b"GIF89a...", headers={"Content-Type": "image/gif"}, request=request
+    )
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(request, response)
+    assert stat(crawler, "msze/binary_sniff/dropped/content_type") == 1
+
+
+def test_redirects_and_opt_out_pass() -> None:
+    _, mw = sniffer()
+    request = Request(URL)
+    redirect = Response(URL, status=302, headers={"Location": "/x"}, body=VIDEO, request=request)
+    assert mw.process_response(request, redirect) is redirect
+    opted_out = Request(URL, meta={"binary_sniff": False})
+    response = HtmlResponse(URL, body=VIDEO, request=opted_out)
+    assert mw.process_response(opted_out, response) is response
+
+
+def test_headers_of_non_text_stop_the_download_at_once() -> None:
+    _, mw = sniffer()
+    request = Request("http://parafia.test/film")
+    with pytest.raises(StopDownload) as stopped:
+        mw.headers_received(Headers({"Content-Type": "video/mp4"}), 10**9, request)
+    assert stopped.value.fail is False
+    mw.headers_received(Headers({"Content-Type": "text/html"}), 10**9, Request(URL))  # no stop
+
+
+def test_first_bytes_stop_a_binary_download_early() -> None:
+    crawler, mw = sniffer()
+    request = Request(URL)
+    mw.headers_received(Headers({"Content-Type": "text/html"}), None, request)
+    mw.bytes_received(VIDEO[:600], request)  # fewer than 1024 bytes: no verdict yet
+    with pytest.raises(StopDownload):
+        mw.bytes_received(VIDEO[600:], request)
+    assert stat(crawler, "msze/binary_sniff/stopped_early") == 1
+    partial = HtmlResponse(URL, body=VIDEO, request=request)
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(request, partial)
+    assert stat(crawler, "msze/binary_sniff/dropped/sniffed") == 1
+
+
+def test_text_download_is_not_stopped() -> None:
+    _, mw = sniffer()
+    request = Request(URL)
+    mw.headers_received(Headers({"Content-Type": "text/html"}), None, request)
+    body = PAGE.encode() * 40
+    mw.bytes_received(body[:700], request)
+    mw.bytes_received(body[700:], request)  # crosses 1024 bytes: text, so no StopDownload
+
+
+def test_compressed_body_is_sniffed_after_decompression_only() -> None:
+    _, mw = sniffer()
+    request = Request(URL)
+    mw.headers_received(Headers({"Content-Type": "text/html", "Content-Encoding": "gzip"}), None, request)
+    mw.bytes_received(VIDEO, request)  # gzip bytes look binary: must not stop
+
+
+def test_sniffing_can_be_turned_off() -> None:
+    with pytest.raises(NotConfigured):
+        BinarySniffMiddleware.from_crawler(crawler_with(BINARY_SNIFF_ENABLED=False))
+
+
+# --- ExponentialBackoffMiddleware ---------------------------------------------------------------------------
+class FakeClock:
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+def backoff(**settings: Any) -> tuple[Any, ExponentialBackoffMiddleware, FakeClock]:
+    crawler = crawler_with(**settings)
+    mw = ExponentialBackoffMiddleware.from_crawler(crawler)
+    clock = FakeClock()
+    mw.sleep = clock
+    return crawler, mw, clock
+
+
+def fail_until_given_up(mw: ExponentialBackoffMiddleware, request: Request, status: int = 500) -> list[Any]:
+    results = []
+    while True:
+        response = Response(request.url, status=status, request=request)
+        result = asyncio.run(mw.process_response(request, response))
+        results.append(result)
+        if not isinstance(result, Request):
+            return results
+        request = result
+
+
+def test_backoff_waits_two_to_the_t_and_gives_up_at_the_limit() -> None:
+    crawler, mw, clock = backoff(BACKOFF_MAX_WAIT=300, BACKOFF_REPEAT_LIMIT=5)
+    results = fail_until_given_up(mw, Request(URL))
+    assert clock.waits == [2.0, 4.0, 8.0, 16.0]
+    assert [r.meta["backoff_failures"] for r in results[:-1]] == [1, 2, 3, 4]
+    assert all(r.dont_filter for r in results[:-1])
+    assert isinstance(results[-1], Response) and results[-1].status == 500  # the last answer goes on
+    assert stat(crawler, "msze/backoff/retries") == 4
+    assert stat(crawler, "msze/backoff/gave_up") == 1
+    assert stat(crawler, "msze/backoff/reason/http_500") == 5
+
+
+def test_backoff_is_capped_by_max_wait() -> None:
+    _, mw, clock = backoff(BACKOFF_MAX_WAIT=5, BACKOFF_REPEAT_LIMIT=5)
+    fail_until_given_up(mw, Request(URL))
+    assert clock.waits == [2.0, 4.0, 5.0, 5.0]
+
+
+def test_retry_after_is_honoured_on_503_and_429_capped() -> None:
+    crawler, mw, clock = backoff(BACKOFF_MAX_WAIT=60, BACKOFF_REPEAT_LIMIT=3)
+    request = Request(URL)
+    for status, header in ((503, "30"), (429, "3600"), (500, "30")):
+        response = Response(URL, status=status, headers={"Retry-After": header}, request=request)
+        asyncio.run(mw.process_response(request, response))
+    assert clock.waits == [30.0, 60.0, 2.0]  # Retry-After only counts on 429/503
+    assert stat(crawler, "msze/backoff/retry_after") == 2
+
+
+def test_exceptions_are_retried_with_backoff() -> None:
+    crawler, mw, clock = backoff(BACKOFF_MAX_WAIT=300, BACKOFF_REPEAT_LIMIT=3)
+    request = Request(URL)
+    retry = asyncio.run(mw.process_exception(request, TCPTimedOutError()))
+    assert isinstance(retry, Request) and clock.waits == [2.0]
+    again = asyncio.run(mw.process_exception(retry, TCPTimedOutError()))
+    assert isinstance(again, Request) and clock.waits == [2.0, 4.0]
+    assert asyncio.run(mw.process_exception(again, TCPTimedOutError())) is None  # gave up
+    assert asyncio.run(mw.process_exception(request, ValueError("not a network error"))) is None
+    assert stat(crawler, "msze/backoff/gave_up") == 1
+
+
+def test_meta_overrides_and_dont_retry() -> None:
+    _, mw, clock = backoff(BACKOFF_MAX_WAIT=300, BACKOFF_REPEAT_LIMIT=3)
+    results = fail_until_given_up(mw, Request(URL, meta={"backoff_repeat_limit": 2, "backoff_max_wait": 1.5}))
+    assert clock.waits == [1.5] and len(results) == 2
+    request = Request(URL, meta={"dont_retry": True})
+    response = Response(URL, status=503, request=request)
+    assert asyncio.run(mw.process_response(request, response)) is response
+
+
+def test_success_and_404_are_not_retried() -> None:
+    _, mw, clock = backoff()
+    request = Request(URL)
+    for status in (200, 404):
+        response = Response(URL, status=status, request=request)
+        assert asyncio.run(mw.process_response(request, response)) is response
+    assert clock.waits == []
+
+
+def test_backoff_disabled_is_scrapys_retry() -> None:
+    crawler, mw, clock = backoff(BACKOFF_ENABLED=False, RETRY_TIMES=1)
+    request = Request(URL)
+    response = Response(URL, status=503, request=request)
+    retry = asyncio.run(mw.process_response(request, response))
+    assert isinstance(retry, Request) and retry.meta["retry_times"] == 1
+    assert clock.waits == [] and stat(crawler, "retry/count") == 1
+    with pytest.raises(NotConfigured):
+        ExponentialBackoffMiddleware.from_crawler(crawler_with(BACKOFF_ENABLED=False, RETRY_ENABLED=False))
+
+
+def test_backoff_defaults_are_small_for_parish_sites() -> None:
+    _, mw, _ = backoff(**{k: v for k, v in get_project_settings().items() if k.startswith("BACKOFF")})
+    assert (mw.max_wait, mw.repeat_limit) == (8.0, 3)
+
+
+# --- CharsetFallbackMiddleware ------------------------------------------------------------------------------
+@pytest.mark.parametrize("encoding", ["windows-1250", "iso-8859-2"])
+def test_undeclared_central_european_charset(encoding: str) -> None:
+    crawler = crawler_with()
+    mw = CharsetFallbackMiddleware.from_crawler(crawler)
+    request = Request(URL)
+    body = f"<html><body>{PAGE} Zażółć gęślą jaźń</body></html>".encode(encoding)
+    response = HtmlResponse(URL, body=body, headers={"Content-Type": "text/html"}, request=request)
+    if encoding == "iso-8859-2":
+        assert "świętych" not in response.text  # Scrapy alone guesses another code page
+    fixed = mw.process_response(request, response)
+    assert "Porządek Mszy świętych" in fixed.text and "Zażółć gęślą jaźń" in fixed.text
+    assert stat(crawler, f"msze/charset/guessed/{encoding}") == 1
+
+
+def test_declared_charset_is_kept() -> None:
+    mw = CharsetFallbackMiddleware.from_crawler(crawler_with())
+    request = Request(URL)
+    response = HtmlResponse(
+        URL, body=PAGE.encode("utf-8"), headers={"Content-Type": "text/html; charset=utf-8"}
+    )
+    assert mw.process_response(request, response) is response
+
+
+# --- User-Agent ---------------------------------------------------------------------------------------------
+def test_requests_carry_random_browser_user_agents() -> None:
+    settings = get_project_settings()
+    assert (
+        settings.getdict("DOWNLOADER_MIDDLEWARES")[
+            "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware"
+        ]
+        is None
+    )
+    from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
+
+    crawler = get_crawler(
+        Spider, {k: settings[k] for k in ("FAKEUSERAGENT_PROVIDERS", "FAKEUSERAGENT_FALLBACK")}
+    )
+    mw = RandomUserAgentMiddleware.from_crawler(crawler)
+    assert type(mw._ua_provider).__name__ == "FakeUserAgentProvider"  # fake-useragent 2.x loads offline
+    agents = set()
+    for _ in range(30):
+        request = Request(URL)
+        mw.process_request(request, Spider("t"))
+        agents.add(request.headers["User-Agent"].decode())
+    assert len(agents) > 1
+    for agent in agents:
+        assert agent.startswith("Mozilla/5.0") and "Scrapy" not in agent
