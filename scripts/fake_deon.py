@@ -32,7 +32,9 @@ def main() -> int:
     parser.add_argument("--fail-times", type=int, default=2)
     args = parser.parse_args()
     rows = sample_rows(args.tsv, args.sample)
-    fake = FakeDeon(rows, args.page_size, args.fail_page or None, args.fail_times, args.host, args.port)
+    fake = FakeDeon(
+        rows, args.page_size, args.fail_page or None, args.fail_times, host=args.host, port=args.port
+    )
     fake.start()
     print(f"fake deon: {len(rows)} parishes, {fake.pages} listing pages at {fake.start_url}", flush=True)
     fake.serve_forever()

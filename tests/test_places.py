@@ -166,7 +166,6 @@ FAST = (
     "BACKOFF_MAX_WAIT=0.05",
     "BACKOFF_REPEAT_LIMIT=2",
     "DOWNLOAD_TIMEOUT=5",
-    "DOWNLOADER_MIDDLEWARES={}",  # TEMP
 )
 
 
@@ -278,6 +277,10 @@ def test_quota_stops_cleanly_and_rerun_resumes(tmp_path, sample, parishes_file, 
     assert first.stats["finish_reason"] == "quota_exhausted"
     assert first.log.count("Places quota exhausted") == 1
     assert "Run the same command again later" in first.log
+    if api == "new":  # HTTP 429: ExponentialBackoffMiddleware retried, gave up, and passed the 429 on
+        assert first.stats["msze/backoff/retries"] >= 1 and first.stats["msze/backoff/gave_up"] >= 1
+    else:  # OVER_QUERY_LIMIT comes as HTTP 200: the spider backs off itself
+        assert first.stats["msze/places/backoff_retries"] >= 1
     assert 0 < len(first.tsv) < len(rows)
     assert [parish_key(r) for r in first.tsv] == [parish_key(r) for r in first.jsonl]
     with FakePlaces(directory) as fake:

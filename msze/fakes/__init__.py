@@ -24,11 +24,12 @@ class FakeServer:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._base_url = ""  # kept after stop(), for assertions on what was served
 
     @property
     def base_url(self) -> str:
-        assert self._server is not None, "server not started"
-        return f"http://{self.host}:{self._server.server_address[1]}"
+        assert self._base_url, "server not started"
+        return self._base_url
 
     def log(self, method: str, path: str, status: int, **extra: Any) -> None:
         with self._lock:
@@ -44,6 +45,7 @@ class FakeServer:
 
         self._server = ThreadingHTTPServer((self.host, self.port), Handler)
         self._server.daemon_threads = True
+        self._base_url = f"http://{self.host}:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self

@@ -99,7 +99,8 @@ def render_parish(row: dict[str, Any]) -> str:
 
 
 class FakeDeon(FakeServer):
-    """The directory over `rows`, `page_size` per listing page; page `fail_page` fails `fail_times`."""
+    """The directory over `rows`, `page_size` per listing page; page `fail_page` fails `fail_times`;
+    the parish pages of `broken_parishes` (row indexes) always fail."""
 
     def __init__(
         self,
@@ -107,6 +108,7 @@ class FakeDeon(FakeServer):
         page_size: int = 10,
         fail_page: int | None = 2,
         fail_times: int = 2,
+        broken_parishes: set[int] | frozenset[int] = frozenset(),
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -117,6 +119,7 @@ class FakeDeon(FakeServer):
         self.fail_page = fail_page if fail_page and fail_page <= self.pages else None
         self.fail_times = fail_times
         self._failures_left = fail_times
+        self.broken_parishes = set(broken_parishes)  # row indexes whose parish page always answers 503
 
     @property
     def start_url(self) -> str:
@@ -145,6 +148,8 @@ class FakeDeon(FakeServer):
                 index = int(path.removeprefix(f"{LISTING_PATH}parafia,").split(".")[0]) - 1
             except ValueError:
                 return 404, "<h1>404</h1>"
+            if index in self.broken_parishes:
+                return 503, "<h1>503 Service Unavailable</h1>"
             if 0 <= index < len(self.rows):
                 return 200, render_parish(self.rows[index])
         return 404, "<h1>404</h1>"

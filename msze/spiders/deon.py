@@ -21,7 +21,8 @@ from twisted.python.failure import Failure
 from msze.directory import ListingRow, parish_record, parse_address, parse_listing
 from msze.items import ParishItem
 
-# Exponential backoff replaces Scrapy's fixed-count retries for this spider (the thesis crawl did the same).
+# Exponential backoff replaces Scrapy's fixed-count retries (the thesis crawl did the same). The dict replaces
+# the project's: the parish-site middlewares (random User-Agent, charset guess, binary sniff) are not needed.
 BACKOFF_MIDDLEWARES: dict[str, int | None] = {
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "msze.middlewares.ExponentialBackoffMiddleware": 550,
@@ -33,6 +34,10 @@ class DeonSpider(scrapy.Spider):
     custom_settings = {
         "DOWNLOADER_MIDDLEWARES": BACKOFF_MIDDLEWARES,
         "BACKOFF_ENABLED": True,
+        # deon is one site we need every page of: wait up to a minute between tries, give up after 8 in a row.
+        "BACKOFF_MAX_WAIT": 64.0,
+        "BACKOFF_REPEAT_LIMIT": 8,
+        "ITEM_PIPELINES": {},  # the parish-page pipelines do not apply to directory items
         "DEPTH_LIMIT": 0,  # listing pages chain one after another: ~1 013 of them
     }
 

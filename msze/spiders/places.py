@@ -35,6 +35,7 @@ from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
+from msze.backoff import backoff_delay, should_give_up
 from msze.directory import parish_key, read_records
 from msze.items import PlaceItem
 from msze.places import (
@@ -115,6 +116,9 @@ class PlacesSpider(scrapy.Spider):
     custom_settings = {
         "DOWNLOADER_MIDDLEWARES": BACKOFF_MIDDLEWARES,
         "BACKOFF_ENABLED": True,
+        # 429 RESOURCE_EXHAUSTED is retried after 2, 4, 8, 16, 32 s before the spider stops for the day.
+        "BACKOFF_MAX_WAIT": 64.0,
+        "BACKOFF_REPEAT_LIMIT": 6,
         "ITEM_PIPELINES": {},
         "ROBOTSTXT_OBEY": False,  # an API, not a site
         "AUTOTHROTTLE_ENABLED": False,  # Google's API is fast; quota errors are handled by backoff
@@ -158,7 +162,7 @@ class PlacesSpider(scrapy.Spider):
         spider.language = settings.get("PLACES_LANGUAGE", "")
         spider.region = settings.get("PLACES_REGION", "")
         spider.max_wait = settings.getfloat("BACKOFF_MAX_WAIT", 64.0)
-        spider.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT", 8)
+        spider.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT", 6)
         spider.outputs = output_files(settings.getdict("FEEDS"))
         spider._filter = RedactFilter(spider.key)
         spider._install_filter()
@@ -335,9 +339,10 @@ class PlacesSpider(scrapy.Spider):
         HTTP 429/5xx were already retried by ExponentialBackoffMiddleware, so they are final here; legacy
         OVER_QUERY_LIMIT / UNKNOWN_ERROR come as HTTP 200 and are retried here, up to BACKOFF_REPEAT_LIMIT.
         """
-        if status != 200 or attempt >= self.repeat_limit:
+        failures = attempt + 1
+        if status != 200 or should_give_up(failures, self.repeat_limit):
             return False
-        delay = min(2.0 ** (attempt + 1), self.max_wait)
+        delay = backoff_delay(failures, self.max_wait)
         self._inc("backoff_retries")
         await asyncio.sleep(delay)
         return not self.stopping
