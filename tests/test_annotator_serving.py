@@ -232,3 +232,27 @@ def test_identity_helpers():
     assert a != identity.fingerprint("UA2", "pl", {"sw": 360, "sh": 640})
     assert identity.may_create_identity(1, 2) and not identity.may_create_identity(2, 2)
     assert identity.may_create_identity(100, 0)  # 0 = no limit
+
+
+def test_always_tak_device_is_flagged_although_rule_gold_agrees(engine):
+    cfg = serving.ServingConfig(gold_fraction=0.0, min_gold=3, min_agreement=0.7, same_min_answers=6)
+    clicker, honest = new_device(engine, "c"), new_device(engine, "h")
+    for device, labels in [(clicker, ["yes"] * 6), (honest, ["yes", "yes", "yes", "yes", "no", "no"])]:
+        with transaction(engine) as conn:
+            state = serving.current(conn, device, True, cfg)
+        for label in labels:
+            with transaction(engine) as conn:
+                state = serving.answer(conn, device, state["item"]["id"], label, True, cfg)
+    with transaction(engine) as conn:
+        flags = dict(conn.execute(select(devices.c.id, devices.c.flagged)).all())
+        assert cheaters.gold_counts(conn, clicker) == (4, 4)  # perfect agreement with the rule gold ...
+    assert flags == {clicker: True, honest: False}  # ... yet six Tak out of six is flagged
+
+
+@pytest.mark.parametrize(
+    ("answers", "yes", "flag"),
+    [(49, 49, False), (50, 50, True), (50, 0, True), (50, 49, True), (50, 48, False), (100, 97, False)],
+)
+def test_is_constant_clicker(answers, yes, flag):
+    assert cheaters.is_constant_clicker(answers, yes, min_answers=50, max_share=0.98) is flag
+    assert not cheaters.is_constant_clicker(answers, yes, min_answers=0, max_share=0.98)  # 0 = off

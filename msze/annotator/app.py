@@ -32,6 +32,10 @@ DEFAULTS: dict[str, Any] = {
     "ANNOTATOR_CHEATER_MIN_GOLD": 5,
     # ... and flagged when it agrees with fewer than this share of them.
     "ANNOTATOR_CHEATER_MIN_AGREEMENT": 0.7,
+    # Also flagged: this many answers (0 = off) of which at least this share are the same answer. Rule gold is
+    # all "Tak", so an always-Tak device agrees with it; honest answers on the mostly-"Nie" pool are mixed.
+    "ANNOTATOR_CHEATER_SAME_MIN_ANSWERS": 50,
+    "ANNOTATOR_CHEATER_SAME_MAX_SHARE": 0.98,
     # New device identities one IP may create per window (stops cookie-clearing loops; 0 = no limit).
     "ANNOTATOR_NEW_DEVICES_PER_IP": 20,
     "ANNOTATOR_NEW_DEVICES_WINDOW": 3600,
@@ -99,6 +103,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
             gold_fraction=float(app.config["ANNOTATOR_GOLD_FRACTION"]),
             min_gold=int(app.config["ANNOTATOR_CHEATER_MIN_GOLD"]),
             min_agreement=float(app.config["ANNOTATOR_CHEATER_MIN_AGREEMENT"]),
+            same_min_answers=int(app.config["ANNOTATOR_CHEATER_SAME_MIN_ANSWERS"]),
+            same_max_share=float(app.config["ANNOTATOR_CHEATER_SAME_MAX_SHARE"]),
             window_chars=int(app.config["ANNOTATOR_WINDOW_CHARS"]),
         )
 

@@ -141,9 +141,15 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _setting(name: str) -> int | float:
+    """An app setting from the environment, else its default (the admin commands run without the app)."""
+    from msze.annotator.app import DEFAULTS
+
+    return type(DEFAULTS[name])(os.environ.get(name, DEFAULTS[name]))
+
+
 def _gold(args: argparse.Namespace) -> int:
     from msze.annotator import cheaters
-    from msze.annotator.app import DEFAULTS
     from msze.annotator.db import hours, transaction
 
     label = None if args.label == "clear" else args.label
@@ -158,10 +164,10 @@ def _gold(args: argparse.Namespace) -> int:
         )
         flagged = cheaters.recheck_all(
             conn,
-            int(os.environ.get("ANNOTATOR_CHEATER_MIN_GOLD", DEFAULTS["ANNOTATOR_CHEATER_MIN_GOLD"])),
-            float(
-                os.environ.get("ANNOTATOR_CHEATER_MIN_AGREEMENT", DEFAULTS["ANNOTATOR_CHEATER_MIN_AGREEMENT"])
-            ),
+            _setting("ANNOTATOR_CHEATER_MIN_GOLD"),
+            _setting("ANNOTATOR_CHEATER_MIN_AGREEMENT"),
+            _setting("ANNOTATOR_CHEATER_SAME_MIN_ANSWERS"),
+            _setting("ANNOTATOR_CHEATER_SAME_MAX_SHARE"),
         )
     print(f"hour {args.hour_id}: gold={label or '-'}; flagged devices now {flagged}")
     return 0

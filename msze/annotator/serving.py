@@ -56,6 +56,8 @@ class ServingConfig:
     gold_fraction: float = 0.1
     min_gold: int = 5
     min_agreement: float = 0.7
+    same_min_answers: int = 50
+    same_max_share: float = 0.98
     window_chars: int = 300
 
 
@@ -217,9 +219,15 @@ def answer(
         raise AlreadyAnswered("this item is already answered")
     conn.execute(update(hours).where(hours.c.id == hour_id).values(n_answers=hours.c.n_answers + 1))
     conn.execute(insert(events).values(device_id=device_id, hour_id=hour_id, action=label, at=now))
-    if conn.execute(select(hours.c.gold_label).where(hours.c.id == hour_id)).scalar() is not None:
-        cheaters.recheck_device(conn, device_id, cfg.min_gold, cfg.min_agreement)
+    _recheck(conn, device_id, cfg)
     return current(conn, device_id, prefer_gold, cfg)
+
+
+def _recheck(conn: Connection, device_id: int, cfg: ServingConfig) -> None:
+    """Every answer and undo re-judges the device (the answer mix changes even when no gold is involved)."""
+    cheaters.recheck_device(
+        conn, device_id, cfg.min_gold, cfg.min_agreement, cfg.same_min_answers, cfg.same_max_share
+    )
 
 
 def undo(conn: Connection, device_id: int, cfg: ServingConfig) -> dict:
@@ -235,6 +243,5 @@ def undo(conn: Connection, device_id: int, cfg: ServingConfig) -> dict:
     )
     conn.execute(update(hours).where(hours.c.id == target.hour_id).values(n_answers=hours.c.n_answers - 1))
     conn.execute(insert(events).values(device_id=device_id, hour_id=target.hour_id, action="undo", at=now))
-    if conn.execute(select(hours.c.gold_label).where(hours.c.id == target.hour_id)).scalar() is not None:
-        cheaters.recheck_device(conn, device_id, cfg.min_gold, cfg.min_agreement)
+    _recheck(conn, device_id, cfg)
     return state(conn, device_id, target.hour_id, cfg.window_chars)
