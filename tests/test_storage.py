@@ -1,0 +1,57 @@
+"""ParishJsonlWriterPipeline: one JSONL file per domain, each page on disk as soon as it is processed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from msze.items import PageItem
+from msze.pipelines import ParishJsonlWriterPipeline
+
+
+def page(url: str, domain: str) -> PageItem:
+    return PageItem(
+        url=url,
+        previous_url=None,
+        start_url=url,
+        domain=domain,
+        depth=0,
+        button_text=None,
+        html="<p>Msze 7:00</p>",
+    )
+
+
+def test_writes_one_flushed_line_per_item(tmp_path: Path) -> None:
+    crawler = get_crawler(Spider, {"PAGES_DIR": str(tmp_path / "pages")})
+    crawler.stats.open_spider()
+    pipeline = ParishJsonlWriterPipeline.from_crawler(crawler)
+    pipeline.process_item(page("http://parafia.pl/", "parafia.pl"))
+    pipeline.process_item(page("http://inna.pl/", "inna.pl"))
+    pipeline.process_item(page("http://parafia.pl/msze", "parafia.pl"))
+    # Before close: a crawl killed now has lost nothing.
+    lines = (tmp_path / "pages" / "parafia.pl.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["url"] for line in lines] == ["http://parafia.pl/", "http://parafia.pl/msze"]
+    assert (tmp_path / "pages" / "inna.pl.jsonl").is_file()
+    pipeline.close_spider()
+    assert crawler.stats.get_value("msze/storage/pages") == 3
+
+
+def test_polish_text_stays_readable(tmp_path: Path) -> None:
+    crawler = get_crawler(Spider, {"PAGES_DIR": str(tmp_path)})
+    crawler.stats.open_spider()
+    pipeline = ParishJsonlWriterPipeline.from_crawler(crawler)
+    item = page("http://parafia.pl/", "parafia.pl")
+    item["html"] = "<p>Porządek Mszy świętych</p>"
+    pipeline.process_item(item)
+    pipeline.close_spider()
+    assert "Porządek Mszy świętych" in (tmp_path / "parafia.pl.jsonl").read_text(encoding="utf-8")
+
+
+def test_empty_pages_dir_turns_it_off() -> None:
+    with pytest.raises(NotConfigured):
+        ParishJsonlWriterPipeline.from_crawler(get_crawler(Spider, {"PAGES_DIR": ""}))
