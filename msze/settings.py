@@ -46,6 +46,7 @@ DOMAIN_BLACKLIST_FILE = ""
 LINKS_MAX_QUERIES_PER_PATH = 50
 # Where ParishJsonlWriterPipeline writes <domain>.jsonl (one page a line); empty turns the writer off.
 PAGES_DIR = "output/pages"
+PAGES_MAX_OPEN_FILES = 256  # one-process crawls of many sites stay under the open-files limit
 # When set, StatsFileExtension writes the final crawl stats there as JSON (tests, batch jobs).
 STATS_FILE = ""
 # Other sections add middlewares with DOWNLOADER_MIDDLEWARES["msze.x.Y"] = N.

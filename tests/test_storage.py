@@ -55,3 +55,15 @@ def test_polish_text_stays_readable(tmp_path: Path) -> None:
 def test_empty_pages_dir_turns_it_off() -> None:
     with pytest.raises(NotConfigured):
         ParishJsonlWriterPipeline.from_crawler(get_crawler(Spider, {"PAGES_DIR": ""}))
+
+
+def test_open_files_are_capped_and_reopened_for_appending(tmp_path: Path) -> None:
+    crawler = get_crawler(Spider, {"PAGES_DIR": str(tmp_path), "PAGES_MAX_OPEN_FILES": 2})
+    crawler.stats.open_spider()
+    pipeline = ParishJsonlWriterPipeline.from_crawler(crawler)
+    for domain in ("a.pl", "b.pl", "c.pl", "a.pl", "b.pl"):
+        pipeline.process_item(page(f"http://{domain}/{len(pipeline.started)}", domain))
+        assert len(pipeline.files) <= 2
+    pipeline.close_spider()
+    lines = {d: (tmp_path / f"{d}.jsonl").read_text().splitlines() for d in ("a.pl", "b.pl", "c.pl")}
+    assert [len(v) for v in lines.values()] == [2, 2, 1]  # nothing lost to the re-opening
