@@ -61,10 +61,11 @@ def test_search_by_city_name_and_diocese_ignores_case_and_diacritics(conn):
     ]
     assert names(search(conn, parse_params({"q": "JOZEFA"}))) == ["Świętego Józefa"]
     assert names(search(conn, parse_params({"q": "józefa łódź"}))) == ["Świętego Józefa"]
+    assert names(search(conn, parse_params({"q": "Parafia pw. św. Józefa, Łódź"}))) == ["Świętego Józefa"]
     assert len(search(conn, parse_params({"diocese": "Łódzka"})).parishes) == 3
-    # LIKE wildcards in the input are literal characters, not patterns.
-    assert search(conn, parse_params({"q": "%"})).total == 0
-    assert search(conn, parse_params({"q": "_"})).total == 0
+    # LIKE wildcards in the input are literal characters, not patterns ("_" would otherwise match "o").
+    assert search(conn, parse_params({"q": "j_zefa"})).total == 0
+    assert search(conn, parse_params({"q": "%"})).total == 4  # punctuation only: no text filter
 
 
 def test_day_and_time_filters_return_only_matching_times(conn):

@@ -7,6 +7,8 @@ autoescape; links taken from crawled data are shown only when they are http(s) U
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import csv
 import hashlib
 import hmac
@@ -57,11 +59,18 @@ def csv_cell(value) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _remove_files(*paths: str) -> None:
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+
+
 def _demo_engine() -> Engine:
     from msze.search.loader import load
 
     handle, path = tempfile.mkstemp(prefix="msze-search-demo-", suffix=".sqlite")
     os.close(handle)
+    atexit.register(_remove_files, path, path + "-wal", path + "-shm")
     engine = make_engine(path)
     create_schema(engine)
     load(engine, DEMO_DIR / "parishes.tsv", DEMO_DIR / "places.tsv", DEMO_DIR / "results.jsonl")

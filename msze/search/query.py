@@ -41,6 +41,10 @@ DAY_ALIASES = {
     "swieto": "holiday",
     "swieta": "holiday",
 }
+_WORD_RE = re.compile(r"\w+")
+STOP_WORDS = frozenset(
+    {"parafia", "parafii", "parafie", "pw", "p", "w", "wezwaniem", "kosciol", "rzymskokatolicka"}
+)
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])(?:[:.]([0-5]\d))?$")
 
 
@@ -158,6 +162,12 @@ class SearchResult:
         return max(1, -(-self.total // self.params.per_page))
 
 
+def query_words(q: str) -> list[str]:
+    """Words of a free-text query, folded, punctuation dropped ("św." -> "sw", which is inside "swietego"),
+    without words that name no parish in particular ("parafia", "pw.")."""
+    return [word for word in _WORD_RE.findall(fold(q)) if word not in STOP_WORDS]
+
+
 def _time_conditions(params: SearchParams) -> list:
     conditions = []
     if params.days:
@@ -171,7 +181,7 @@ def _time_conditions(params: SearchParams) -> list:
 
 def _parish_conditions(params: SearchParams) -> list:
     conditions = []
-    for word in fold(params.q).split():
+    for word in query_words(params.q):
         conditions.append(
             or_(
                 parishes.c.name_key.contains(word, autoescape=True),
