@@ -149,7 +149,7 @@ class HourClassifier:
 DEFAULT_PARAMS: dict[str, Any] = {
     "epoch": 25,
     "lr": 0.5,
-    "wordNgrams": 2,
+    "wordNgrams": 3,
     "dim": 50,
     "minCount": 1,
     "bucket": 200_000,

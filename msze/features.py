@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-DEFAULT_BEFORE = 12
-DEFAULT_AFTER = 6
+DEFAULT_BEFORE = 20
+DEFAULT_AFTER = 10
 
 # How far to look for the window's tokens; a window of 40 tokens never needs more text than this.
 _SCAN_CHARS = 600

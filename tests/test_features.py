@@ -51,8 +51,10 @@ def test_tokens_keep_line_breaks_and_punctuation_and_generalise_numbers():
 
 def test_hour_features_window_around_a_mass_time():
     start, end = span(PAGE, "7.oo")
-    line = hour_features(PAGE, start, end)
+    line = hour_features(PAGE, start, end, before=12, after=6)
     assert line == "porzadek mszy swietych _par_ niedziela : godz . <h> h07 m00 </h> , _time_ , _time_ ( suma"
+    wide = hour_features(PAGE, start, end)  # default window: 20 before, 10 after
+    assert wide.endswith("( suma ) _nl_ kancelaria czynna")
     assert "\n" not in line
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections import Counter
 from pathlib import Path
@@ -54,6 +55,14 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         default=1.0,
         help="sample negatives from filter-rejected pages until other ≈ RATIO × mass (default 1.0)",
     )
+    parser.add_argument(
+        "--annotated-max",
+        type=int,
+        default=0,
+        metavar="N",
+        help="use at most N examples from --annotated, drawn at random (default 0: all); they are list-style "
+        "texts and nearly all positive, so many of them bias the model towards 'mass'",
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling and splitting")
 
 
@@ -71,13 +80,18 @@ def collect(args: argparse.Namespace, log=print) -> list[ds.Example]:
         got = ds.from_realpages(ds.read_jsonl(path))
         log(f"{path}: {len(got)} labelled tokens")
         examples += got
+    annotated: list[ds.Example] = []
     for path in args.annotated:
         got, counts = ds.from_annotated(ds.read_tsv(path))
         log(
             f"{path}: {counts['mass']} listed Mass times, "
             f"{counts['other']} rejected (ranges, offices, devotions)"
         )
-        examples += got
+        annotated += got
+    if args.annotated_max and len(annotated) > args.annotated_max:
+        annotated = random.Random(args.seed).sample(annotated, args.annotated_max)
+        log(f"--annotated-max: kept {len(annotated)} annotated examples at random")
+    examples += annotated
     for path in args.annotator:
         if ds.is_fasttext_file(path):
             with open(path, encoding="utf-8") as fh:

@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--loss", default=DEFAULT_PARAMS["loss"], choices=("softmax", "hs", "ova", "ns"))
     parser.add_argument(
         "--thresholds",
-        default="0.3,0.4,0.5,0.6,0.7,0.8,0.9",
+        default="0.3,0.5,0.7,0.8,0.9,0.95",
         help="--cv: also report the union at these thresholds (comma-separated)",
     )
     parser.add_argument("--report", type=Path, help="write the figures as JSON here")
@@ -144,6 +144,7 @@ def cross_validate(args: argparse.Namespace, pages: list[dict[str, Any]], extra:
     thresholds = [float(t) for t in args.thresholds.split(",") if t.strip()]
     kinds: dict[str, dict[str, Confusion]] = defaultdict(lambda: defaultdict(Confusion))
     by_threshold: dict[float, Confusion] = defaultdict(Confusion)
+    alone_by_threshold: dict[float, Confusion] = defaultdict(Confusion)
     hour_level = Confusion()
     for k, test_sites in enumerate(folds):
         train_pages = [p for p in pages if site_of_page[p["id"]] not in test_sites]
@@ -160,7 +161,9 @@ def cross_validate(args: argparse.Namespace, pages: list[dict[str, Any]], extra:
                 kinds[kind]["union"] += set_confusion(union, gold)
             for t in thresholds:
                 clf.threshold = t
-                by_threshold[t] += set_confusion(page_masses(page["text"], clf)[2], gold)
+                _, alone_t, union_t = page_masses(page["text"], clf)
+                by_threshold[t] += set_confusion(union_t, gold)
+                alone_by_threshold[t] += set_confusion(alone_t, gold)
             clf.threshold = args.threshold
         print(
             f"fold {k + 1}/{args.cv}: {len(test_pages)} test pages, {len(train_examples)} training examples"
@@ -169,15 +172,17 @@ def cross_validate(args: argparse.Namespace, pages: list[dict[str, Any]], extra:
     for kind in ["all", *sorted(k for k in kinds if k != "all")]:
         for name in ("rules", "classifier", "union"):
             print(_fmt(f"{kind} / {name}", kinds[kind][name], sets=True))
-    print("\nunion by threshold (all pages):")
+    print("\nby threshold (all pages):")
     for t in thresholds:
-        print(_fmt(f"threshold {t:.2f}", by_threshold[t], sets=True))
+        print(_fmt(f"classifier {t:.2f}", alone_by_threshold[t], sets=True))
+        print(_fmt(f"union {t:.2f}", by_threshold[t], sets=True))
     print("\n" + _fmt("hour-level classifier", hour_level))
     return {
         "cv": args.cv,
         "threshold": args.threshold,
         "pages": {kind: {n: c.as_dict() for n, c in named.items()} for kind, named in kinds.items()},
         "union_by_threshold": {str(t): c.as_dict() for t, c in by_threshold.items()},
+        "classifier_by_threshold": {str(t): c.as_dict() for t, c in alone_by_threshold.items()},
         "hours": hour_level.as_dict(),
     }
 
