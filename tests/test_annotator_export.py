@@ -92,11 +92,30 @@ def test_tsv_export(engine):
         assert export.write_tsv(export.label_rows(conn), out) == 3
         assert export.write_tsv(export.label_rows(conn, min_votes=3), io.StringIO()) == 1
     rows = list(csv.reader(io.StringIO(out.getvalue()), delimiter="\t"))
-    assert rows[0] == ["id", "url", "time", "hour_text", "context", "yes", "no", "label"]
+    assert rows[0] == ["id", "url", "time", "hour_text", "hour_start", "context", "yes", "no", "label"]
     first = rows[1]
     assert first[:4] == [str(ids["9:30"]), SCHEDULE_URL, "09:30", "9:30"]
-    assert "\n" not in first[4] and "Niedziele i święta: 7:00, 9:30" in first[4]
-    assert [r[5:] for r in rows[1:]] == [["2", "0", "mass"], ["1", "2", "other"], ["1", "1", ""]]
+    assert "\n" not in first[5] and "Niedziele i święta: 7:00, 9:30" in first[5]
+    for row in rows[1:]:  # the offset points at the hour inside the one-line context
+        assert row[5][int(row[4]) : int(row[4]) + len(row[3])] == row[3]
+    assert [r[6:] for r in rows[1:]] == [["2", "0", "mass"], ["1", "2", "other"], ["1", "1", ""]]
+
+
+def test_tsv_is_read_back_by_the_dataset_builder(engine, tmp_path):
+    from msze.dataset import from_annotator_tsv
+
+    labelled(engine)
+    out = io.StringIO()
+    with transaction(engine) as conn:
+        export.write_tsv(export.label_rows(conn), out)
+    examples, skipped = from_annotator_tsv(csv.DictReader(io.StringIO(out.getvalue()), delimiter="\t"))
+    assert len(examples) == 2 and skipped == 1  # the tie has no label
+
+
+def test_tsv_context_keeps_offsets():
+    context = "Msze:\tniedziela\r\n9:30\u2028i\x0c11:00"
+    flat = export.tsv_context(context)
+    assert len(flat) == len(context) and flat.splitlines() == [flat] and "\t" not in flat
 
 
 def test_fasttext_export_uses_issue6_features_on_page_text(engine):

@@ -15,7 +15,9 @@ from sqlalchemy import Connection, and_, case, func, select
 
 from msze.annotator.db import assignments, devices, documents, events, hours
 
-TSV_COLUMNS = ["id", "url", "time", "hour_text", "context", "yes", "no", "label"]
+TSV_COLUMNS = ["id", "url", "time", "hour_text", "hour_start", "context", "yes", "no", "label"]
+# Characters that split lines somewhere (csv, str.splitlines): each becomes one space, so offsets stay valid.
+_LINE_BREAKS = {ord(c): " " for c in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
 
 
 @dataclass(frozen=True)
@@ -85,14 +87,29 @@ def _one_line(value: str) -> str:
     return " ".join(value.split())
 
 
+def tsv_context(context: str) -> str:
+    """The context on one line: every tab or line break becomes one space (`hour_start` stays valid)."""
+    return context.translate(_LINE_BREAKS)
+
+
 def write_tsv(rows: Iterator[LabelRow], out: TextIO) -> int:
-    """One row per hour (tabs and newlines in text become spaces); returns rows written."""
+    """One row per hour; `hour_start` is the hour's offset in `context`. Returns rows written."""
     writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow(TSV_COLUMNS)
     n = 0
     for row in rows:
         writer.writerow(
-            [row.id, row.url, row.time, row.hour_text, _one_line(row.context), row.yes, row.no, row.label]
+            [
+                row.id,
+                row.url,
+                row.time,
+                row.hour_text,
+                row.start - row.context_start,
+                tsv_context(row.context),
+                row.yes,
+                row.no,
+                row.label,
+            ]
         )
         n += 1
     return n
