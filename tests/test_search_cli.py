@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import urllib.request
 
 from search_fixtures import write_inputs
 
@@ -40,3 +42,25 @@ def test_load_reports_missing_files_and_bad_headers(tmp_path):
     bad.write_text("kolumna\n1\n", encoding="utf-8")
     result = run("load", "--parishes", str(bad), "--db", str(tmp_path / "x.sqlite"))
     assert result.returncode == 1 and "Parafia" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_serve_without_db_serves_the_demo_data():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "msze", "search", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"serving demo data on (http://127\.0\.0\.1:\d+/)", line)
+        assert match, line
+        with urllib.request.urlopen(
+            match.group(1) + "api/parishes?city=Krak%C3%B3w&day=niedziela", timeout=10
+        ) as r:
+            body = json.load(r)
+        assert body["total"] == 10
+        assert all(t["day"] == "sunday" for p in body["parishes"] for t in p["times"])
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
