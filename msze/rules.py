@@ -88,7 +88,7 @@ _LINE_DAY_HEAD_RE = re.compile(
     re.IGNORECASE,
 )
 _HEAD_GAP_RE = re.compile(
-    r"[^\W\d]*[\s:–—\-,.()]*(?:(?:i|oraz)\s+[^\W\d]+[\s:–—\-,.]*)?(?:godz\.?|g\.)?\s*", re.I
+    r"[^\W\d]*[\s:–—\-,.()]*(?:(?:i|oraz|do|lub|albo)\s+[^\W\d]+[\s:–—\-,.]*)?(?:godz\.?|g\.)?\s*", re.I
 )
 _PLACE_HEADING_RE = re.compile(
     r"\b(?:parafi[ai]|koś?ci[oó][łl]|kościo[łl]a|kościele|kaplic[aęy]|sanktuari(?:um|a)|bazylik[aię]|katedr[aęzy]"
@@ -148,6 +148,9 @@ SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (fe
 CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
 HEADER_CHARS = 70  # a line this short without hours is a heading
 PROSE_LINE_CHARS = 150  # a longer line without hours ends the block it sits in
+MAX_LINE_CHARS = 2000  # longer lines (text without line breaks) are cut, which keeps the rules linear in size
+DAY_LOOKBEHIND = 200  # characters before an hour searched for its day phrase
+LOOKBEHIND = 40  # characters looked at before a cue or an hour for "po", "od", "godz." and the like
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +179,7 @@ def _cues(line: str) -> list[_Cue]:
     for m in MASS_CUE_RE.finditer(line):
         if any(a < m.end() and m.start() < b for a, b in taken):
             continue
-        ref = bool(_REFERENCE_BEFORE_RE.search(line, 0, m.start()))
+        ref = bool(_REFERENCE_BEFORE_RE.search(line, max(0, m.start() - LOOKBEHIND), m.start()))
         cues.append(_Cue(m.start(), m.end(), True, ref))
         taken.append(m.span())
     for m in OTHER_CUE_RE.finditer(line):
@@ -185,6 +188,24 @@ def _cues(line: str) -> list[_Cue]:
         cues.append(_Cue(m.start(), m.end(), False, False))
     cues.sort(key=lambda c: c.start)
     return cues
+
+
+def _line_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each line; a line longer than MAX_LINE_CHARS is cut at spaces so work stays linear."""
+    bounds = []
+    pos = 0
+    for part in text.split("\n"):
+        end = pos + len(part)
+        a = pos
+        while end - a > MAX_LINE_CHARS:
+            cut = text.rfind(" ", a + MAX_LINE_CHARS // 2, a + MAX_LINE_CHARS)
+            if cut <= a:
+                cut = a + MAX_LINE_CHARS
+            bounds.append((a, cut))
+            a = cut
+        bounds.append((a, end))
+        pos = end + 1
+    return bounds
 
 
 def _clause_starts(line: str) -> list[int]:
@@ -242,7 +263,8 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
             in_range[i] = in_range[i + 1] = True
 
     by_line: dict[int, list[int]] = {}
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    line_bounds = _line_bounds(text)
+    line_starts = [a for a, _ in line_bounds]
     # map each hour to the line it starts on
     li = 0
     for idx, h in enumerate(hours):
@@ -252,8 +274,7 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
 
     section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
     heading_day: str | None = None  # the day heading on a line of its own just above
-    for li, line_start in enumerate(line_starts):
-        line_end = line_starts[li + 1] - 1 if li + 1 < len(line_starts) else len(text)
+    for li, (line_start, line_end) in enumerate(line_bounds):
         line = text[line_start:line_end]
         idxs = by_line.get(li, [])
         if not line.strip():
@@ -287,15 +308,19 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
         day_list_line = False
         if line_day_head:
             # "Niedziele i święta: 7:00, 9:00", "w sobotę 18:00"; not "każdy czwartek miesiąca o godz. 19.00"
-            gap = line[line_day_head.end() : hours[idxs[0]].start - line_start]
-            day_list_line = bool(_HEAD_GAP_RE.fullmatch(gap)) or (len(idxs) >= 2 and _words(gap) <= 3)
+            timed = [i for i in idxs if not _is_bare(hours[i])]
+            gap = line[line_day_head.end() : hours[timed[0]].start - line_start] if timed else ""
+            day_list_line = bool(timed) and (
+                bool(_HEAD_GAP_RE.fullmatch(gap))
+                or (len(timed) >= 2 and _words(gap) <= 3 and not any(ch.isdigit() for ch in gap))
+            )
         for idx in idxs:
             h = hours[idx]
             s, e = h.start - line_start, h.end - line_start
             clause_start = max(c for c in clause_starts if c <= s)
             clause_end = min([c for c in clause_starts if c > s] + [len(line)])
             before = line[clause_start:s]
-            day = _day_at(before) or heading_day
+            day = _day_at(before[-DAY_LOOKBEHIND:]) or heading_day
             decisions[idx] = _decide_one(
                 text,
                 h,
@@ -321,6 +346,11 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
     return [d if d is not None else RuleDecision(False, None, "no line") for d in decisions]
 
 
+def _is_bare(h: Hour) -> bool:
+    """A number without minutes ("17"): an hour only when written as one ("o godz. 17")."""
+    return h.text.isdigit() and len(h.text) <= 2
+
+
 def _decide_one(
     text: str,
     h: Hour,
@@ -344,10 +374,10 @@ def _decide_one(
     if int(h.time[3:]) % 5:
         return RuleDecision(False, day, "odd minutes")  # Masses start on the hour, at :15, :30, :45, ...
     before = line[clause_start:s]
-    if _FROM_TO_BEFORE_RE.search(before):
+    near = before[-LOOKBEHIND:]
+    if _FROM_TO_BEFORE_RE.search(near):
         return RuleDecision(False, day, "from/to")
-    bare = h.text.isdigit() and len(h.text) <= 2
-    if bare and not _HOUR_WORD_BEFORE_RE.search(before):
+    if _is_bare(h) and not _HOUR_WORD_BEFORE_RE.search(near):
         return RuleDecision(False, day, "bare number")
     # the next hour on the line bounds the forward look
     nxt = len(line)
@@ -359,7 +389,9 @@ def _decide_one(
     fwd = [
         c
         for c in cues
-        if e <= c.start < fwd_end and not c.reference and not _WITH_BEFORE_RE.search(line, 0, c.start)
+        if e <= c.start < fwd_end
+        and not c.reference
+        and not _WITH_BEFORE_RE.search(line, max(0, c.start - LOOKBEHIND), c.start)
     ]
     back_cue = back[-1] if back else None
     fwd_cue = fwd[0] if fwd and _words(line[e : fwd[0].start]) < FORWARD_WORDS else None

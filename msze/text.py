@@ -67,3 +67,38 @@ def html_to_text(html: str) -> str:
     text = _HEADING_MARK_RE.sub("", text)
     # html2text leaves the list indentation plus the (empty) mark: "   Msza"; keep lines flush left.
     return "\n".join(line.strip() for line in text.splitlines()).strip() + "\n"
+
+
+_META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-]+)""", re.IGNORECASE)
+# Polish pages that are not UTF-8 are nearly always Windows-1250 or ISO-8859-2.
+FALLBACK_ENCODINGS = ("cp1250", "iso-8859-2")
+
+
+def decode_bytes(data: bytes) -> tuple[str, str | None]:
+    """Decode a stored page: UTF-8, else the charset its <meta> declares, else Windows-1250.
+
+    Returns the text and a warning when bytes had to be replaced (mixed encodings), else None.
+    """
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        pass
+    candidates: list[str] = []
+    m = _META_CHARSET_RE.search(data[:4096])
+    if m:
+        candidates.append(m.group(1).decode("ascii", "replace").lower())
+    candidates.extend(FALLBACK_ENCODINGS)
+    for enc in candidates:
+        try:
+            return data.decode(enc), None
+        except (UnicodeDecodeError, LookupError):
+            continue
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    return text, f"{bad} undecodable bytes replaced (mixed encodings?)"
+
+
+def looks_like_html(text: str) -> bool:
+    """Whether stdin input is HTML (to convert) rather than already-converted text."""
+    head = text[:2048].lstrip().lower()
+    return head.startswith("<") or "<html" in head or "<body" in head or "<p>" in head or "<div" in head

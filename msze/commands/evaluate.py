@@ -265,9 +265,11 @@ def run(args: argparse.Namespace) -> int:
     print("Mass start, token level:")
     for name, s in systems.items():
         print(_fmt(name, s.tokens))
-    print("Mass times, page level (distinct HH:MM per page):")
+    print("Mass times, page level (distinct HH:MM per page; no true negatives, so no accuracy/MCC):")
     for name, s in systems.items():
-        print(_fmt(name, s.pages))
+        c = s.pages
+        scores = f"P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f}"
+        print(f"  {name:<24} {scores}  (tp={c.tp} fp={c.fp} fn={c.fn})")
     if args.mistakes:
         for name, s in systems.items():
             print(f"\nmistakes of {name} ({len(s.mistakes)}):")

@@ -1,0 +1,95 @@
+"""`python -m msze extract PATH...`: the crawl's conversion and extraction, offline, one JSON line per input.
+
+PATH is an .html/.htm file (converted with html_to_text), a .txt file (taken as already-converted text; spans
+index into it unchanged) or ``-`` for stdin (HTML if it looks like HTML). Other suffixes are read as HTML.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from msze.extraction import HourScorer, extract
+from msze.text import decode_bytes, html_to_text, looks_like_html
+
+BINARY_PROBE = 1024  # bytes looked at to decide a file is binary (a NUL byte there: not a text page)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help=".html/.htm, .txt (already text) or - (stdin)"
+    )
+    parser.add_argument("--model", help="fastText hour model: label hours the rules do not confirm")
+    parser.add_argument("--threshold", type=float, help="classifier threshold (default: the model's own)")
+    parser.add_argument("--text", action="store_true", help="also print the converted text of each input")
+
+
+def _read(path: str) -> tuple[bytes, bool]:
+    """The input's bytes and whether it is already text (.txt)."""
+    if path == "-":
+        return sys.stdin.buffer.read(), False
+    return Path(path).read_bytes(), Path(path).suffix.lower() == ".txt"
+
+
+def process(path: str, classifier: HourScorer | None = None, with_text: bool = False) -> dict[str, Any]:
+    """One input → its JSON object; raises OSError if the file cannot be read."""
+    data, is_text = _read(path)
+    warnings: list[str] = []
+    if not data.strip():
+        warnings.append("empty input")
+        text = ""
+    elif b"\x00" in data[:BINARY_PROBE]:
+        warnings.append("binary input skipped")
+        text = ""
+    else:
+        decoded, warning = decode_bytes(data)
+        if warning:
+            warnings.append(warning)
+        if path == "-":
+            is_text = not looks_like_html(decoded)
+        text = decoded if is_text else html_to_text(decoded)
+    result = extract(text, classifier)
+    warnings.extend(result.warnings)
+    out: dict[str, Any] = {"path": path, "masses": result.masses, "hours": result.hours}
+    if with_text:
+        out["text"] = text
+    if warnings:
+        out["warnings"] = warnings
+    return out
+
+
+def load_classifier(path: str, threshold: float | None = None) -> HourScorer:
+    """The HourClassifier of a model file (imported lazily: extract without --model needs no fastText)."""
+    try:
+        from msze.classifier import HourClassifier
+    except ImportError as exc:
+        raise RuntimeError(f"--model needs msze.classifier (the hour classifier): {exc}") from exc
+    clf = HourClassifier.load(path)
+    if threshold is not None:
+        clf.threshold = threshold
+    return clf
+
+
+def run(args: argparse.Namespace) -> int:
+    classifier = None
+    if args.model:
+        try:
+            classifier = load_classifier(args.model, args.threshold)
+        except Exception as exc:  # noqa: BLE001 - any load failure is reported the same way
+            print(f"error: cannot load model {args.model}: {exc}", file=sys.stderr)
+            return 2
+    status = 0
+    for path in args.paths:
+        try:
+            out = process(path, classifier, args.text)
+        except OSError as exc:
+            print(f"error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            status = 1
+            continue
+        for w in out.get("warnings", []):
+            print(f"warning: {path}: {w}", file=sys.stderr)
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    return status

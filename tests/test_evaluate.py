@@ -1,0 +1,87 @@
+"""`python -m msze evaluate` on a small gold set in the realpages format, written for the test."""
+
+import json
+
+import pytest
+
+from msze.__main__ import main
+from msze.commands import evaluate as ev
+
+
+def gold_page(pid: str, text: str, labels: dict[str, str]) -> dict:
+    """A gold record: every token text in `labels` is located in `text` (first occurrence after the last)."""
+    tokens, pos = [], 0
+    for tok, label in labels.items():
+        tok_text = tok.split("#")[0]
+        start = text.index(tok_text, pos)
+        tokens.append({"start": start, "end": start + len(tok_text), "text": tok_text, "label": label})
+        pos = start + len(tok_text)
+    mass_times = sorted(
+        {f"{int(t['text'][:-3]):02d}:{t['text'][-2:]}" for t in tokens if t["label"] == "mass"}
+    )
+    return {"id": pid, "text": text, "tokens": tokens, "mass_times": mass_times}
+
+
+@pytest.fixture
+def gold(tmp_path):
+    pages = [
+        gold_page(
+            "P1",
+            "Msze święte\nNiedziela: 8.00, 10.00\nKancelaria: 16.00-17.00\n",
+            {"8.00": "mass", "10.00": "mass", "16.00": "other", "17.00": "other"},
+        ),
+        gold_page(
+            "P2",
+            "W piątek o 19.00 spotkanie. Nabożeństwo w sobotę o 11.00 przed Mszą.\n",
+            {"19.00": "other", "11.00": "mass"},  # arguable label: a miss for the rules
+        ),
+    ]
+    path = tmp_path / "gold.jsonl"
+    path.write_text("\n".join(json.dumps(p, ensure_ascii=False) for p in pages) + "\n", encoding="utf-8")
+    return path
+
+
+def test_scores_and_mistakes(gold, capsys):
+    assert main(["evaluate", str(gold), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["pages"] == 2 and result["gold_tokens"] == 6
+    assert result["extractor_recall"] == 1.0
+    tokens = result["systems"]["rules"]["tokens"]
+    assert (tokens["tp"], tokens["fp"], tokens["fn"], tokens["tn"]) == (2, 0, 1, 3)
+    assert tokens["precision"] == 1.0 and tokens["recall"] == pytest.approx(2 / 3, abs=1e-3)
+    (mistake,) = result["mistakes"]["rules"]
+    assert mistake["page"] == "P2" and mistake["kind"] == "FN" and "[11.00]" in mistake["context"]
+
+
+def test_text_report(gold, capsys):
+    assert main(["evaluate", str(gold)]) == 0
+    out = capsys.readouterr().out
+    assert "hour extractor recall of gold tokens: 1.0000 (6/6)" in out
+    assert "rules" in out and "MCC=" in out and "P2" in out
+
+
+class FakeScorer:
+    threshold = 0.5
+
+    def score_hours(self, text, hours):
+        return [0.9 if h.time == "11:00" else 0.1 for h in hours]
+
+
+def test_model_union_and_plot(gold, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(ev, "_load_classifier", lambda path, threshold: FakeScorer())
+    png = tmp_path / "pr.png"
+    assert main(["evaluate", str(gold), "--model", "fake.ftz", "--plot", str(png), "--json"]) == 0
+    systems = json.loads(capsys.readouterr().out)["systems"]
+    assert systems["classifier"]["tokens"]["tp"] == 1
+    assert systems["rules ∪ classifier"]["tokens"]["tp"] == 3
+    assert systems["rules ∪ classifier"]["tokens"]["fp"] == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bad_gold_file(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "abc", "tokens": [{"start": 0, "end": 2, "text": "xx", "label": "mass"}]}\n')
+    assert main(["evaluate", str(bad)]) == 2
+    assert "bad.jsonl:1" in capsys.readouterr().err
+    assert main(["evaluate", str(tmp_path / "missing.jsonl")]) == 2
+    assert main(["evaluate", str(bad), "--plot", "x.png"]) == 2

@@ -1,0 +1,79 @@
+"""`python -m msze extract`: one JSON line per input, warnings and exit codes for bad input."""
+
+import io
+import json
+import subprocess
+import sys
+
+from msze.__main__ import main
+
+HTML = """<html><head><meta charset="utf-8"></head><body>
+<h2>Msze <b>święte</b></h2>
+<table><tr><td>Niedziela</td><td>8<sup>00</sup>, 10<sup>30</sup></td></tr>
+<tr><td>Dni powszednie</td><td>18<sup>00</sup></td></tr></table>
+<p>Kancelaria czynna 16:00-17:00</p>
+</body></html>"""
+
+
+def run_extract(capsys, *args):
+    status = main(["extract", *args])
+    out, err = capsys.readouterr()
+    return status, [json.loads(line) for line in out.splitlines()], err
+
+
+def test_html_and_txt(tmp_path, capsys):
+    page = tmp_path / "msze.html"
+    page.write_text(HTML, encoding="utf-8")
+    txt = tmp_path / "plain.txt"
+    text = "Porządek Mszy św.:\nw niedziele 7.oo, 9.3o\n"
+    txt.write_text(text, encoding="utf-8")
+    status, rows, err = run_extract(capsys, str(page), str(txt))
+    assert status == 0 and err == ""
+    assert rows[0]["path"] == str(page)
+    assert rows[0]["masses"] == ["08:00", "10:30", "18:00"]
+    assert {h["label"] for h in rows[0]["hours"] if h["time"] in ("16:00", "17:00")} == {"other"}
+    assert rows[1]["masses"] == ["07:00", "09:30"]
+    for h in rows[1]["hours"]:  # spans index the .txt input unchanged
+        assert text[h["start"] : h["end"]] == h["text"]
+
+
+def test_cp1250_page_is_decoded(tmp_path, capsys):
+    page = tmp_path / "stara.htm"
+    page.write_bytes(
+        '<meta charset="windows-1250"><p>Msze święte: niedziela 9:00, 11:00</p>'.encode("cp1250")
+    )
+    status, rows, _ = run_extract(capsys, str(page))
+    assert status == 0 and rows[0]["masses"] == ["09:00", "11:00"]
+
+
+def test_empty_binary_and_missing(tmp_path, capsys):
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    binary = tmp_path / "film.html"
+    binary.write_bytes(b"\x00\x01\x02ftypmp42" * 100)
+    status, rows, err = run_extract(capsys, str(empty), str(binary), str(tmp_path / "missing.html"))
+    assert status == 1
+    assert [r["masses"] for r in rows] == [[], []]
+    assert "empty input" in err and "binary input skipped" in err
+    assert "cannot read" in err and "missing.html" in err
+
+
+def test_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("<p>Msze św. o 18:00</p>".encode())))
+    status, rows, _ = run_extract(capsys, "-")
+    assert status == 0 and rows[0]["path"] == "-" and rows[0]["masses"] == ["18:00"]
+
+
+def test_unloadable_model_is_a_clear_error(tmp_path, capsys):
+    status = main(["extract", "--model", str(tmp_path / "nope.ftz"), str(tmp_path)])
+    _, err = capsys.readouterr()
+    assert status == 2 and "cannot load model" in err
+
+
+def test_subprocess_entry_point(tmp_path):
+    page = tmp_path / "p.html"
+    page.write_text(HTML, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-m", "msze", "extract", str(page)], capture_output=True, text=True, check=True
+    ).stdout
+    assert json.loads(out)["masses"] == ["08:00", "10:30", "18:00"]

@@ -1,0 +1,141 @@
+"""extract(): rules first, a classifier for the rest, and robustness on odd input."""
+
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from msze.extraction import Extraction, HourScorer, extract
+from msze.hours import Hour
+
+PAGE = """Msze święte
+Niedziela: 8:00, 10:00, 12:00
+Dni powszednie: 18:00
+
+Ogłoszenia
+W piątek o 19:00 spotkanie młodzieży, a w sobotę o 11:00 ślub.
+"""
+
+
+class FakeScorer:
+    """Scores an hour by a fixed table of times (stands in for the fastText HourClassifier)."""
+
+    def __init__(self, scores: dict[str, float], threshold: float = 0.5) -> None:
+        self.scores = scores
+        self.threshold = threshold
+        self.calls: list[list[str]] = []
+
+    def score_hours(self, text: str, hours: list[Hour]) -> list[float]:
+        self.calls.append([h.time for h in hours])
+        return [self.scores.get(h.time, 0.0) for h in hours]
+
+
+def test_rules_only_labels_the_rest_other():
+    ex = extract(PAGE)
+    assert isinstance(ex, Extraction)
+    assert ex.masses == ["08:00", "10:00", "12:00", "18:00"]
+    by_time = {h["time"]: h for h in ex.hours}
+    assert by_time["08:00"] == by_time["08:00"] | {
+        "label": "mass",
+        "score": 1.0,
+        "source": "rules",
+        "day": "sunday",
+    }
+    assert by_time["19:00"]["label"] == "other"
+    assert by_time["19:00"]["source"] == "rules" and by_time["19:00"]["score"] == 0.0
+
+
+def test_hour_dicts_follow_the_contract():
+    ex = extract(PAGE)
+    for h in ex.hours:
+        assert {
+            "text",
+            "time",
+            "start",
+            "end",
+            "context",
+            "context_start",
+            "label",
+            "score",
+            "source",
+            "day",
+        } <= set(h)
+        assert PAGE[h["start"] : h["end"]] == h["text"]
+        assert PAGE[h["context_start"] : h["context_start"] + len(h["context"])] == h["context"]
+
+
+def test_classifier_labels_only_what_the_rules_left():
+    scorer = FakeScorer({"11:00": 0.9, "19:00": 0.2})
+    assert isinstance(scorer, HourScorer)
+    ex = extract(PAGE, classifier=scorer)
+    assert scorer.calls == [["19:00", "11:00"]]  # rules' masses are not re-scored
+    by_time = {h["time"]: h for h in ex.hours}
+    assert by_time["11:00"] | {} == by_time["11:00"] | {"label": "mass", "source": "classifier", "score": 0.9}
+    assert by_time["19:00"]["label"] == "other" and by_time["19:00"]["source"] == "classifier"
+    assert by_time["08:00"]["source"] == "rules"
+    assert ex.masses == ["08:00", "10:00", "11:00", "12:00", "18:00"]
+
+
+def test_threshold_is_the_classifiers():
+    ex = extract(PAGE, classifier=FakeScorer({"11:00": 0.9}, threshold=0.95))
+    assert "11:00" not in ex.masses
+
+
+def test_bad_input_never_raises():
+    for text in [
+        "",
+        " ",
+        "1 2 3 4 5 6 7 8 9 10 11 12 " * 200,
+        "x" * 100_000,
+        "7:00" * 5000,
+        "\x00\ufffd18:00",
+    ]:
+        ex = extract(text)
+        for h in ex.hours:
+            assert text[h["start"] : h["end"]] == h["text"]
+
+
+def test_time_is_linear_in_page_size_and_truncation_warns():
+    chunk = "Msze św. w niedziele: 8:00, 10:00. Kancelaria czynna 16:00-17:00. Rok 1920, tel. 61 852 30 00.\n"
+    small = chunk * (40_000 // len(chunk))
+    big = chunk * (400_000 // len(chunk))
+    t0 = time.perf_counter()
+    extract(small)
+    t_small = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ex = extract(big)
+    t_big = time.perf_counter() - t0
+    assert ex.masses == ["08:00", "10:00"]
+    assert t_big < 10 * t_small * 1.6  # linear, with slack for a busy machine
+    assert extract("a" * 5_000_001).warnings
+
+
+def test_one_huge_line_without_breaks_stays_linear():
+    unit = "Msze św. 8:00, 9:00 i 10:00 oraz różaniec o 17:30 po Mszy św. wieczornej "
+    t0 = time.perf_counter()
+    ex = extract(unit * 1_000)  # ~75 kB in one line, 4 000 hours
+    assert time.perf_counter() - t0 < 20
+    assert "08:00" in ex.masses and "17:30" not in ex.masses
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(list("0123456789 .:,-–()\n;/abcdeMszaniedzielagodz.") + ["Msze św. ", "18.00"])
+    ).map("".join)
+)
+def test_property_extract_never_raises_and_spans_index_text(text):
+    ex = extract(text)
+    for h in ex.hours:
+        assert text[h["start"] : h["end"]] == h["text"]
+        assert text[h["context_start"] : h["context_start"] + len(h["context"])] == h["context"]
+        assert h["label"] in ("mass", "other")
+    assert ex.masses == sorted({h["time"] for h in ex.hours if h["label"] == "mass"})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text())
+def test_property_any_unicode(text):
+    ex = extract(text)
+    for h in ex.hours:
+        assert text[h["start"] : h["end"]] == h["text"]

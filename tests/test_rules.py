@@ -1,0 +1,129 @@
+"""The rule-based Mass extractor on short pages written in the styles parish sites use."""
+
+import pytest
+
+from msze.hours import find_hours
+from msze.rules import decide, mass_times
+
+
+def masses(text: str) -> list[str]:
+    return mass_times(text, find_hours(text))
+
+
+def days(text: str) -> dict[str, str | None]:
+    hours = find_hours(text)
+    return {h.time: d.day for h, d in zip(hours, decide(text, hours), strict=True) if d.is_mass}
+
+
+SCHEDULE_BLOCK = """Porządek Mszy świętych
+
+Niedziele i święta:
+7.00, 9.00, 10.30 (dla dzieci), 12.00, 18.00
+
+Dni powszednie:
+6.30, 18.00
+
+Kancelaria parafialna
+poniedziałek – piątek: 9.00-11.00, 16.00-17.30
+"""
+
+
+def test_schedule_block_with_day_headings_and_office_hours():
+    assert masses(SCHEDULE_BLOCK) == ["06:30", "07:00", "09:00", "10:30", "12:00", "18:00"]
+    d = days(SCHEDULE_BLOCK)
+    assert d["07:00"] == "sunday" and d["06:30"] == "weekday"
+
+
+def test_day_list_without_header():
+    text = (
+        "Parafia pw. św. Wojciecha\n\nw niedzielę: 8:00, 10:00, 11:30\n"
+        "w sobotę: 18:00\nod poniedziałku do piątku: 7:00\n"
+    )
+    assert masses(text) == ["07:00", "08:00", "10:00", "11:30", "18:00"]
+    d = days(text)
+    assert (d["08:00"], d["18:00"], d["07:00"]) == ("sunday", "saturday", "weekday")
+
+
+def test_devotions_confession_rosary_adoration_never_count():
+    text = (
+        "Msze św.: niedziela 9:00, 11:00\n\n"
+        "Spowiedź: codziennie 17:30\n"
+        "Różaniec w październiku o 17:15\n"
+        "Adoracja Najświętszego Sakramentu w czwartek o 19:00\n"
+        "Nabożeństwa majowe o godz. 18:30\n"
+        "Koronka do Miłosierdzia Bożego o 15:00\n"
+    )
+    assert masses(text) == ["09:00", "11:00"]
+
+
+def test_sentence_cues_before_and_after():
+    text = (
+        "W środę o godz. 18.00 Msza św. w intencji chorych. "
+        "Po Mszy o 8.00 zapraszamy na kawę. "
+        "O godz. 19.00 spotkanie dla rodziców. "
+        "Zapraszamy na Mszę świętą o godz. 12.00, a o 16.00 na koncert."
+    )
+    assert masses(text) == ["08:00", "12:00", "18:00"]
+
+
+def test_ranges_and_from_to_are_not_mass_starts():
+    text = (
+        "Msze św. w niedziele: 8.00, 10.00\n"
+        "Adoracja po Mszy wieczornej do godz. 21.00\nKancelaria: 16:00-18:00\n"
+    )
+    assert masses(text) == ["08:00", "10:00"]
+
+
+def test_seasonal_variants_and_filial_chapel_count():
+    text = (
+        "Msze święte\n"
+        "Niedziela: 7:30, 9:30 (w kaplicy w Zalesiu), 11:00, 18:00 (czas letni), 17:00 (czas zimowy)\n"
+        "Dni powszednie od 1 X do 30 IV: 17:00\n"
+    )
+    assert masses(text) == ["07:30", "09:30", "11:00", "17:00", "18:00"]
+
+
+def test_intention_list():
+    text = "Intencje mszalne\n\nNiedziela 12 maja\n8:00 – + Jan Nowak\n10:30 – Za parafian\n"
+    assert masses(text) == ["08:00", "10:30"]
+
+
+def test_dates_years_and_phone_numbers_are_not_masses():
+    text = (
+        "Msza św. odpustowa 17 października 2021 r. o godz. 11.00\n"
+        "Kościół konsekrowano w 1930 r. Msze św. odprawiał ks. Jan przez 20 lat.\n"
+        "tel. 61 852 30 00\n"
+    )
+    assert masses(text) == ["11:00"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św. w niedziele o godz. 7.oo, 9.3o i 11.oo", ["07:00", "09:30", "11:00"]),
+        ("Msze św.\nW niedzielę8:00, 10:00\nW tygodniu: 7³⁰, 18⁰⁰", ["07:30", "08:00", "10:00", "18:00"]),
+        ("Msze św. w dni powszednie o godz. 700 (we środy o 1800)", ["07:00", "18:00"]),
+        ("Msze św. w kaplicy o 18-tej", ["18:00"]),
+    ],
+)
+def test_written_forms(text, expected):
+    assert masses(text) == expected
+
+
+def test_liturgy_of_the_passion_and_communion_outside_mass_are_not_masses():
+    text = (
+        "Wielki Piątek: Liturgia Męki Pańskiej o godz. 18.00.\n"
+        "Komunia św. poza godzinami Mszy św. o godz. 13.30 i 15.30.\n"
+    )
+    assert masses(text) == []
+
+
+def test_prose_without_cue_is_left_to_the_classifier():
+    text = "W sobotę 12 czerwca o godz. 10.00 zbieramy się przed plebanią i wyruszamy w drogę."
+    hours = find_hours(text)
+    assert [d.is_mass for d in decide(text, hours)] == [False] * len(hours)
+
+
+def test_no_hours():
+    assert decide("", []) == []
+    assert masses("Msze święte według ogłoszeń.") == []
