@@ -18,6 +18,7 @@ import pytest
 
 from msze.directory import parish_key, read_records
 from msze.fakes.deon import DEFAULT_TSV, FakeDeon, listing_path, sample_rows
+from msze.items import ParishItem
 
 REPO = Path(__file__).resolve().parent.parent
 FIELDS = ("name", "city", "address", "diocese", "decanate", "voivodeship")
@@ -84,6 +85,7 @@ def test_crawl_reproduces_sample_rows_with_backoff(tmp_path, sample):
     assert run.tsv_text.splitlines()[0] == "Parafia\tMiejscowość\tAdres\tDiecezja\tDekanat\tWojewództwo"
     assert all(r["deon_url"].startswith(fake.base_url + "/parafie-koscioly/parafia,") for r in run.jsonl)
     assert len({parish_key(r) for r in run.jsonl}) == len(sample)
+    assert all(set(r) == set(ParishItem.fields) for r in run.jsonl)  # every item has every field
 
     assert run.stats["msze/deon/parishes"] == len(sample) == run.stats["item_scraped_count"]
     assert run.stats["msze/deon/listing_pages"] == fake.pages == 3

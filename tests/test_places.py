@@ -20,6 +20,7 @@ import pytest
 from msze.directory import PARISH_COLUMNS, parish_key, read_records, write_tsv
 from msze.fakes.deon import DEFAULT_TSV, sample_rows
 from msze.fakes.places import VALID_KEY, FakePlaces, directory_for
+from msze.items import PlaceItem
 from msze.places import (
     AMBIGUOUS,
     BAD_REQUEST,
@@ -244,6 +245,8 @@ def test_places_resolves_sample_with_fallback_and_outcomes(tmp_path, sample, par
     assert run.returncode == 0, run.log[-3000:]
     assert run.stats["finish_reason"] == "finished"
     assert_resolved(run.jsonl, expected, with_query=True)
+    # Every PlaceItem field except deon_url (a TSV input has none) is in every item.
+    assert all(set(r) == set(PlaceItem.fields) - {"deon_url"} for r in run.jsonl)
     assert_resolved(run.tsv, expected, with_query=False)
     counts = {s: sum(1 for e in expected if e["status"] == s) for s in (OK, AMBIGUOUS, NOT_FOUND)}
     for status, count in counts.items():

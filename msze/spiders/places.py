@@ -124,6 +124,7 @@ class PlacesSpider(scrapy.Spider):
         "AUTOTHROTTLE_ENABLED": False,  # Google's API is fast; quota errors are handled by backoff
         "CONCURRENT_REQUESTS": 4,  # a paid API: few in flight, so a quota stop wastes little
         "COOKIES_ENABLED": False,
+        "DEPTH_LIMIT": 0,  # fallback, details and backed-off retries are follow-ups, not links to limit
         "FEED_EXPORTERS": {
             "tsv": "msze.exporters.TsvItemExporter",
             "jsonl": "msze.exporters.FlushingJsonLinesItemExporter",
