@@ -14,6 +14,8 @@ from datetime import timedelta
 
 import pytest
 from annotator_pages import NEWS_TEXT, NEWS_URL, Device, pages_jsonl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
@@ -335,3 +337,25 @@ def test_parallel_clicks_of_one_device_count_once(app, server):
     assert undo_statuses == [200, 409, 409, 409]  # one answer to undo, undone exactly once
     with db(app) as conn:
         assert conn.execute(select(hours.c.n_answers).where(hours.c.id == item)).scalar_one() == 0
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    path=st.sampled_from(["/api/current", "/api/answer", "/api/undo"]),
+    body=st.dictionaries(st.sampled_from(["item", "answer", "fp", "x"]), json_values, max_size=4),
+)
+def test_random_json_never_causes_500(app, path, body):
+    device = getattr(app, "_fuzz_device", None) or Device(app, ip="10.7.7.7")
+    app._fuzz_device = device
+    response = device.client.post(
+        path, json=body, headers={"X-CSRFToken": device.csrf}, environ_base=device.environ
+    )
+    assert response.status_code < 500, (response.status_code, response.get_data(as_text=True))
+    assert response.is_json

@@ -17,6 +17,7 @@ from typing import Any
 from flask import Flask, Response, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from msze.annotator import export, identity, serving
@@ -191,6 +192,12 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     @app.errorhandler(serving.ServingError)
     def _serving_error(exc: serving.ServingError) -> tuple[Response, int]:
         return jsonify(error=exc.message), exc.status
+
+    @app.errorhandler(OperationalError)
+    def _db_busy(exc: OperationalError) -> tuple[Response, int]:
+        # SQLite busy past its 30 s timeout, or the database server gone: tell the page to retry, not a 500.
+        app.logger.warning("database unavailable: %s", exc)
+        return jsonify(error="database busy, try again"), 503
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc: CSRFError) -> tuple[Response, int]:
