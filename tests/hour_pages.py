@@ -81,7 +81,7 @@ def make_pages(n: int, seed: int = 0) -> list[dict]:
         pages.append(
             {
                 "id": f"S{i:03d}",
-                "url": f"https://parafia-{i % 40}.example.pl/strona-{i}",
+                "url": f"https://parafia-{i % 40}.pl/strona-{i}",
                 "text": text,
                 "tokens": tokens,
                 "mass_times": sorted({_norm(t["text"]) for t in tokens if t["label"] == "mass"}),
