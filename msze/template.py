@@ -1,0 +1,94 @@
+"""Site templates (seed 002): text blocks a site repeats on its pages, learned page by page as pages stream.
+
+A block is a line of the page text (html2text writes one paragraph, list item or heading per line), compared
+after collapsing whitespace. The first page that has a block processes it like its own content; every later
+page of the same site that repeats the block gets it marked *repeated*, and its hours are not extracted again.
+So a sidebar schedule is found once (on the first page that showed it) and a footer's office hours are not
+counted on every page, while each page's hours come from its own content. A block on at least ``min_pages``
+pages and ``min_share`` of the pages seen so far is reported as *template* (menu, footer, sidebar).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+_SPACE_RE = re.compile(r"\s+")
+MIN_BLOCK_CHARS = 4  # shorter lines ("•", "A A A") are ignored: too common to mean anything
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    start: int
+    end: int
+    key: bytes
+
+
+@dataclass
+class TemplateSplit:
+    """What the site model says about one page's text."""
+
+    repeated: list[tuple[int, int]] = field(default_factory=list)  # spans seen on an earlier page of the site
+    template: list[tuple[int, int]] = field(default_factory=list)  # spans that are the site's template
+    blocks: int = 0
+
+    def covers(self, start: int, end: int) -> bool:
+        """Whether text[start:end] lies inside a repeated block."""
+        return any(a <= start and end <= b for a, b in self.repeated)
+
+
+def iter_blocks(text: str) -> Iterator[Block]:
+    """The page's lines with their spans and a short hash of their normalised text."""
+    pos = 0
+    for line in text.split("\n"):
+        end = pos + len(line)
+        norm = _SPACE_RE.sub(" ", line).strip()
+        if len(norm) >= MIN_BLOCK_CHARS:
+            lead = len(line) - len(line.lstrip())
+            trail = len(line) - len(line.rstrip())
+            key = hashlib.blake2b(norm.casefold().encode("utf-8", "replace"), digest_size=8).digest()
+            yield Block(pos + lead, end - trail, key)
+        pos = end + 1
+
+
+class SiteTemplate:
+    """Block frequencies of one site, updated as its pages arrive (pure: no Scrapy, no I/O)."""
+
+    def __init__(self, min_pages: int = 3, min_share: float = 0.5, max_blocks: int = 200_000) -> None:
+        self.min_pages = min_pages
+        self.min_share = min_share
+        self.max_blocks = max_blocks  # memory bound: blocks beyond it are not remembered (still processed)
+        self.pages = 0
+        self.counts: dict[bytes, int] = {}
+
+    def is_template(self, key: bytes) -> bool:
+        n = self.counts.get(key, 0)
+        return n >= self.min_pages and n >= self.min_share * self.pages
+
+    def observe(self, text: str) -> TemplateSplit:
+        """Split a new page of the site into repeated / template blocks, then learn its blocks."""
+        split = TemplateSplit()
+        self.pages += 1
+        seen_here: set[bytes] = set()
+        for block in iter_blocks(text):
+            split.blocks += 1
+            if block.key in seen_here:
+                continue  # a line repeated within one page is the page's own content
+            seen_here.add(block.key)
+            n = self.counts.get(block.key)
+            if n:
+                split.repeated.append((block.start, block.end))
+                self.counts[block.key] = n + 1
+            elif len(self.counts) < self.max_blocks:
+                self.counts[block.key] = 1
+            if self.is_template(block.key):
+                split.template.append((block.start, block.end))
+        return split
+
+    def template_share(self) -> float:
+        """Share of the distinct blocks seen so far that are template (for stats and reports)."""
+        if not self.counts:
+            return 0.0
+        return sum(1 for k in self.counts if self.is_template(k)) / len(self.counts)
