@@ -208,9 +208,7 @@ def _record_from_cells(header: list[str], cells: list[str]) -> dict[str, Any]:
     if "status" not in record and len(cells) == len(header) + 1 and header and header[-1] == "place_id":
         record["status"] = cells[-1]
     if "address" in record:
-        record["address"] = (
-            [line for line in record["address"].split(ADDRESS_SEPARATOR)] if record["address"] else []
-        )
+        record["address"] = record["address"].split(ADDRESS_SEPARATOR) if record["address"] else []
     for _, key in PARISH_COLUMNS:
         record.setdefault(key, [] if key == "address" else "")
     return record

@@ -12,7 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from msze.fakes.deon import DEFAULT_TSV, FakeDeon, sample_rows  # noqa: E402
+from msze.directory import read_tsv  # noqa: E402
+from msze.fakes.deon import DEFAULT_TSV, FIELDS, FakeDeon, roundtrip, sample_rows  # noqa: E402
 
 
 def main() -> int:
@@ -30,7 +31,17 @@ def main() -> int:
         "--fail-page", type=int, default=2, help="listing page that answers 503 first (0: none)"
     )
     parser.add_argument("--fail-times", type=int, default=2)
+    parser.add_argument(
+        "--check", action="store_true", help="render + parse every row of --tsv, report differences, exit"
+    )
     args = parser.parse_args()
+    if args.check:
+        rows = list(read_tsv(args.tsv))
+        differ = roundtrip(rows, args.page_size)
+        for row, record in differ:
+            print("differs:", {f: (row[f], record[f]) for f in FIELDS if row[f] != record[f]})
+        print(f"{len(rows) - len(differ)} of {len(rows)} rows parse back exactly")
+        return 0
     rows = sample_rows(args.tsv, args.sample)
     fake = FakeDeon(
         rows, args.page_size, args.fail_page or None, args.fail_times, host=args.host, port=args.port

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from msze.directory import ADDRESS_SEPARATOR, read_tsv
+from msze.directory import ADDRESS_SEPARATOR, parish_record, parse_address, parse_listing, read_tsv
 from msze.fakes import FakeServer, QuietHandler
 
 DEFAULT_TSV = Path("/work/shared/data/thesis/deon.fixed.tsv")
@@ -96,6 +96,28 @@ def render_parish(row: dict[str, Any]) -> str:
         f'<div class="row">{body}</div><div class="row">Diecezja: {_text(row["diocese"])}</div>'
         "</div></body></html>"
     )
+
+
+FIELDS = ("name", "city", "address", "diocese", "decanate", "voivodeship")
+
+
+def roundtrip(
+    rows: Sequence[dict[str, Any]], page_size: int = 10
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Render rows as the fake serves them and parse them back as the spider does: the rows that differ.
+
+    Run over the whole thesis file (`scripts/fake_deon.py --check`), it tells how faithful the parsing is
+    without a crawl.
+    """
+    differ = []
+    for start in range(0, len(rows), page_size):
+        chunk = rows[start : start + page_size]
+        page = parse_listing(render_listing(chunk, start, 1, 1), "http://deon.test" + LISTING_PATH)
+        for row, listed in zip(chunk, page.rows, strict=True):
+            record = parish_record(listed, parse_address(render_parish(row)))
+            if any(record[f] != row[f] for f in FIELDS):
+                differ.append((row, record))
+    return differ
 
 
 class FakeDeon(FakeServer):
