@@ -228,6 +228,23 @@ def test_invalid_correction_is_400(client, form):
     assert response.status_code == 400
 
 
+def test_rate_limit_uses_forwarded_ip_only_behind_a_configured_proxy(tmp_path):
+    db = tmp_path / "p.sqlite"
+    engine = make_engine(db)
+    create_schema(engine)
+    paths = write_inputs(tmp_path)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    app = create_app(str(db), config={"CORRECTIONS_PER_WINDOW": 1, "PROXY_HOPS": 1})
+    client = app.test_client()
+    pid = jozef_id(client)
+    form = {"csrf_token": csrf_token(client, pid), "kind": "missing", "day": "saturday", "time": "19:00"}
+    for forwarded in ("203.0.113.1", "203.0.113.2"):
+        headers = {"X-Forwarded-For": forwarded}
+        assert client.post(f"/parafia/{pid}/zgloszenie", data=form, headers=headers).status_code == 303
+    headers = {"X-Forwarded-For": "203.0.113.1"}
+    assert client.post(f"/parafia/{pid}/zgloszenie", data=form, headers=headers).status_code == 429
+
+
 def test_demo_app_serves_generated_data():
     demo = create_app(config={"TESTING": True}).test_client()
     page = demo.get("/?city=Kraków&day=niedziela").get_data(as_text=True)

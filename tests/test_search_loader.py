@@ -173,3 +173,23 @@ def test_bad_results_lines_are_reported_not_fatal(tmp_path, engine):
     report = load(engine, paths["parishes"], paths["places"], paths["results"])
     assert report.results_loaded == 2
     assert len(report.bad_lines) == 2
+
+
+def test_seasonal_dates_are_kept_when_a_result_has_them(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    objects = results()
+    objects[0]["masses"].append(
+        {"time": "20:00", "day": "sunday", "url": "http://jozef-lodz.pl/lato",
+         "context": "W wakacje także 20.00", "start_date": "2026-07-01", "end_date": "2026-08-31"}
+    )  # fmt: skip
+    objects[0]["masses"].append({"time": "21:00", "day": "sunday", "start_date": "lipiec", "end_date": None})
+    write_results(paths["results"], objects)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    from msze.search.query import get_parish
+
+    with engine.connect() as conn:
+        parish = get_parish(conn, parish_id(engine, "Świętego Józefa"))
+    summer = next(t for t in parish["times"] if t["time"] == "20:00")
+    assert (summer["start_date"], summer["end_date"]) == ("2026-07-01", "2026-08-31")
+    unreadable = next(t for t in parish["times"] if t["time"] == "21:00")
+    assert "start_date" not in unreadable

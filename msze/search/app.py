@@ -25,6 +25,7 @@ from urllib.parse import urlencode, urlsplit
 from flask import Flask, Response, abort, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy import Engine, func, insert, select
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from msze.search import query
 from msze.search.db import DAYS, corrections, create_schema, make_engine, mass_times, parishes
@@ -37,6 +38,7 @@ DEFAULTS = {
     "CORRECTIONS_PER_WINDOW": 5,  # [MSZE_SEARCH_CORRECTIONS_PER_WINDOW] reports one IP may send per window
     "CORRECTIONS_WINDOW_SECONDS": 3600,  # [MSZE_SEARCH_CORRECTIONS_WINDOW_SECONDS]
     "CSV_MAX_PARISHES": 5000,  # [MSZE_SEARCH_CSV_MAX_PARISHES] one export never walks more parishes than this
+    "PROXY_HOPS": 0,  # [MSZE_SEARCH_PROXY_HOPS] reverse proxies in front: X-Forwarded-For hops to trust
     "FRESHNESS_CACHE_SECONDS": 60,  # the freshness note aggregates all parishes: once a minute
 }
 MAX_COMMENT = 1000
@@ -103,6 +105,10 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
             app.config["DEMO"] = True
     app.config.setdefault("DEMO", False)
     app.extensions["msze_engine"] = engine
+    if app.config["PROXY_HOPS"]:
+        # Behind nginx & co. the client's IP (for the report rate limit) is in X-Forwarded-For.
+        hops = app.config["PROXY_HOPS"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     CSRFProtect(app)
     app.jinja_env.filters["safe_url"] = safe_url
     app.jinja_env.filters["day_label"] = lambda day: query.DAY_LABELS.get(day or "unknown", day)
@@ -494,6 +500,8 @@ def openapi_document(server: str) -> dict:
             "context": {**nullable_string, "description": "the sentence around the time on that page"},
             "source": {"type": ["string", "null"], "enum": ["rules", "classifier", None]},
             "score": {"type": ["number", "null"]},
+            "start_date": {"type": "string", "format": "date", "description": "first day of a seasonal time"},
+            "end_date": {"type": "string", "format": "date", "description": "last day of a seasonal time"},
         },
         "required": ["time", "day"],
     }

@@ -77,6 +77,9 @@ mass_times = Table(
     Column("source", String(20)),  # rules | classifier
     Column("score", Float),
     Column("crawled_at", DateTime(timezone=True)),
+    # Seasonal times ("w okresie wakacji"): ISO dates when a result carries them (optional in results.jsonl).
+    Column("start_date", String(10)),
+    Column("end_date", String(10)),
 )
 Index("ix_mass_times_day_minute_parish", mass_times.c.day, mass_times.c.minute, mass_times.c.parish_id)
 Index("ix_mass_times_parish_day_minute", mass_times.c.parish_id, mass_times.c.day, mass_times.c.minute)

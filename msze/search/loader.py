@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -311,7 +311,8 @@ def _mass_rows(result: dict, parish_id: int, crawled_at: datetime | None, report
             report.times_skipped += 1
             continue
         day = mass.get("day") if mass.get("day") in DAYS else UNKNOWN_DAY
-        key = (day, time)
+        start_date, end_date = _iso_date(mass.get("start_date")), _iso_date(mass.get("end_date"))
+        key = (day, time, start_date, end_date)
         score = mass.get("score")
         if key in rows and (rows[key]["score"] or 0) >= (score or 0):
             continue  # the same Mass found on two pages: keep the surer one
@@ -325,8 +326,20 @@ def _mass_rows(result: dict, parish_id: int, crawled_at: datetime | None, report
             "source": mass.get("source"),
             "score": float(score) if isinstance(score, int | float) else None,
             "crawled_at": crawled_at,
+            "start_date": start_date,
+            "end_date": end_date,
         }
     return list(rows.values())
+
+
+def _iso_date(value) -> str | None:
+    """ "2026-07-01" stays; anything else is dropped (a season we cannot read is no season)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value.strip()[:10]).isoformat()
+    except ValueError:
+        return None
 
 
 def load_results(conn: Connection, results: Iterable[dict], report: LoadReport, now: datetime) -> None:

@@ -204,7 +204,7 @@ def _day_order(day: str) -> int:
 
 
 def time_dict(row) -> dict:
-    return {
+    item = {
         "time": row.time,
         "day": None if row.day == UNKNOWN_DAY else row.day,
         "source_url": row.source_url,
@@ -212,6 +212,11 @@ def time_dict(row) -> dict:
         "source": row.source,
         "score": row.score,
     }
+    if row.start_date:
+        item["start_date"] = row.start_date
+    if row.end_date:
+        item["end_date"] = row.end_date
+    return item
 
 
 def _aware(value: datetime | None) -> str | None:
@@ -258,6 +263,8 @@ _TIME_COLUMNS = (
     mass_times.c.context,
     mass_times.c.source,
     mass_times.c.score,
+    mass_times.c.start_date,
+    mass_times.c.end_date,
 )
 
 
