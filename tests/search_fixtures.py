@@ -1,4 +1,4 @@
-"""A small results database for the search tests: four parishes written for the tests (not real page text)."""
+"""A small results database for the search tests: four parishes made up for the tests (no real page text)."""
 
 from __future__ import annotations
 

@@ -68,6 +68,20 @@ def test_search_by_city_name_and_diocese_ignores_case_and_diacritics(conn):
     assert search(conn, parse_params({"q": "%"})).total == 4  # punctuation only: no text filter
 
 
+def test_city_includes_its_districts_but_not_lookalike_towns(conn, tmp_path):
+    extra = tmp_path / "extra.tsv"
+    extra.write_text(
+        "Parafia\tMiejscowość\tAdres\tDiecezja\tDekanat\tWojewództwo\n"
+        "św. Anny\tŁódź-Wiskitno\tśw. Anny|ul. Polna 1\tłódzka\tWidzew\tłódzkie\n"
+        "św. Anny\tŁódź Andrzejów\tśw. Anny|ul. Lipowa 2\tłódzka\tWidzew\tłódzkie\n"
+        "św. Anny\tŁódzkie Pole\tśw. Anny|Łódzkie Pole 2\tłódzka\tWieś\tłódzkie\n",
+        encoding="utf-8",
+    )
+    load(conn.engine, parishes_path=extra)
+    cities = [p["city"] for p in search(conn, parse_params({"city": "ŁÓDŹ"})).parishes]
+    assert sorted(cities) == ["Łódź", "Łódź", "Łódź Andrzejów", "Łódź-Wiskitno"]
+
+
 def test_day_and_time_filters_return_only_matching_times(conn):
     result = search(conn, parse_params({"city": "Łódź", "day": "sunday", "from": "17:00", "to": "20:00"}))
     assert names(result) == ["Matki Bożej Różańcowej", "Świętego Józefa"]
@@ -140,3 +154,12 @@ def test_schema_and_queries_compile_for_postgresql():
     )
     sql = str(select(parishes.c.id).where(*_parish_conditions(params)).compile(dialect=dialect))
     assert "LIKE" in sql and "EXISTS" in sql and "%(" in sql  # bound parameters, pyformat style
+
+
+def test_create_schema_adds_columns_an_older_database_lacks(tmp_path):
+    engine = make_engine(tmp_path / "old.sqlite")
+    create_schema(engine)
+    with engine.begin() as connection:
+        connection.exec_driver_sql("ALTER TABLE mass_times DROP COLUMN start_date")
+    create_schema(engine)
+    assert "start_date" in {c["name"] for c in inspect(engine).get_columns("mass_times")}

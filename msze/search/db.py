@@ -25,6 +25,10 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    inspect,
+)
+from sqlalchemy import (
+    text as sql_text,
 )
 
 DAYS = ("sunday", "holiday", "saturday", "weekday")
@@ -155,5 +159,21 @@ def make_engine(url: str | Path) -> Engine:
 
 
 def create_schema(engine: Engine) -> None:
-    """Create every table and index that does not exist yet."""
+    """Create every table and index that does not exist yet, and add nullable columns that a database made by
+    an older version lacks (the only kind of schema change so far; identifiers come from the schema, never
+    from input)."""
     metadata.create_all(engine)
+    inspector = inspect(engine)
+    preparer = engine.dialect.identifier_preparer
+    with engine.begin() as conn:
+        for table in metadata.sorted_tables:
+            present = {column["name"] for column in inspector.get_columns(table.name)}
+            for column in table.columns:
+                if column.name in present or not column.nullable:
+                    continue
+                conn.execute(
+                    sql_text(
+                        f"ALTER TABLE {preparer.format_table(table)} ADD COLUMN "
+                        f"{preparer.format_column(column)} {column.type.compile(engine.dialect)}"
+                    )
+                )

@@ -189,7 +189,16 @@ def _parish_conditions(params: SearchParams) -> list:
             )
         )
     if params.city:
-        conditions.append(parishes.c.city_key == fold(params.city))
+        # The directory writes districts into the city ("Kraków-Bieńczyce", "Kraków Podgórze"): a city
+        # matches itself and its districts, not other towns that merely start alike ("Krakowiany").
+        city = fold(params.city)
+        conditions.append(
+            or_(
+                parishes.c.city_key == city,
+                parishes.c.city_key.startswith(city + "-", autoescape=True),
+                parishes.c.city_key.startswith(city + " ", autoescape=True),
+            )
+        )
     if params.diocese:
         conditions.append(parishes.c.diocese_key == fold(params.diocese))
     if params.filters_times:
