@@ -7,17 +7,269 @@ classifier.py); the decisions live there.
 from __future__ import annotations
 
 import json  # Storage
+import logging  # Extraction
 from collections import OrderedDict  # Storage
 from pathlib import Path  # Storage
 from typing import IO, Any  # Storage
+from urllib.parse import urlparse  # Extraction
 
 from itemadapter import ItemAdapter  # Storage
 
+from msze.extraction import hour_dict, masses_of  # Extraction
+from msze.filters import has_schedule_hint  # Extraction
+from msze.hours import find_hours  # Extraction
 from msze.links import pages_filename  # Storage
+from msze.rules import decide  # Extraction
+from msze.template import SiteTemplate  # Extraction
+from msze.text import html_to_text  # Extraction
+
+logger = logging.getLogger(__name__)  # Extraction
 
 # --- Extraction (text, template, filter, hours, rules) ---------------------------------------------
 
+
+class _ExtractionStage:
+    """Shared adapter plumbing: the crawler, its stats, and the settings every stage reads."""
+
+    stage = ""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> Any:
+        return cls(crawler)
+
+    def inc(self, key: str, count: int = 1) -> None:
+        self.stats.inc_value(f"msze/{self.stage}/{key}", count)
+
+
+class TextConversionPipeline(_ExtractionStage):
+    """item["html"] → item["text"] (msze.text.html_to_text, the thesis's html2text set-up)."""
+
+    stage = "text"
+
+    def __init__(self, crawler: Any) -> None:
+        super().__init__(crawler)
+        self.max_chars = crawler.settings.getint("EXTRACTION_MAX_TEXT_CHARS", 5_000_000)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        if adapter.get("text") is not None and not adapter.get("html"):
+            return item  # already converted (re-processing stored pages)
+        html = adapter.get("html") or ""
+        try:
+            text = html_to_text(html)
+        except Exception as exc:  # noqa: BLE001 - one broken page must not stop a parish crawl
+            logger.warning("html_to_text failed on %s: %r; page kept without text", adapter.get("url"), exc)
+            self.inc("failed")
+            text = ""
+        if len(text) > self.max_chars:
+            logger.warning(
+                "%s: text of %d characters cut to %d", adapter.get("url"), len(text), self.max_chars
+            )
+            self.inc("truncated")
+            text = text[: self.max_chars]
+        adapter["text"] = text
+        self.inc("pages")
+        if not text.strip():
+            self.inc("empty")
+        return item
+
+
+class SiteTemplatePipeline(_ExtractionStage):
+    """Marks the text blocks a page repeats from earlier pages of its site (msze.template.SiteTemplate).
+
+    item["template"] = [[start, end], ...] spans of repeated blocks: HoursPipeline leaves their hours to the
+    first page of the site that had them. One SiteTemplate per domain, at most TEMPLATE_MAX_SITES kept (least
+    recently used dropped) so a one-process crawl of thousands of parishes stays bounded.
+    """
+
+    stage = "template"
+
+    def __init__(self, crawler: Any) -> None:
+        from scrapy.exceptions import NotConfigured
+
+        super().__init__(crawler)
+        s = crawler.settings
+        if not s.getbool("TEMPLATE_ENABLED", True):
+            raise NotConfigured("TEMPLATE_ENABLED is off")
+        self.min_pages = s.getint("TEMPLATE_MIN_PAGES", 3)
+        self.min_share = s.getfloat("TEMPLATE_MIN_SHARE", 0.5)
+        self.max_sites = max(1, s.getint("TEMPLATE_MAX_SITES", 1000))
+        if self.min_pages < 1 or not 0.0 <= self.min_share <= 1.0:
+            raise NotConfigured("TEMPLATE_MIN_PAGES must be >= 1 and TEMPLATE_MIN_SHARE in [0, 1]")
+        self.sites: OrderedDict[str, Any] = OrderedDict()
+
+    def site(self, domain: str) -> Any:
+        model = self.sites.get(domain)
+        if model is None:
+            if len(self.sites) >= self.max_sites:
+                self.sites.popitem(last=False)
+                self.inc("sites_evicted")
+            model = self.sites[domain] = SiteTemplate(self.min_pages, self.min_share)
+        else:
+            self.sites.move_to_end(domain)
+        return model
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        text = adapter.get("text") or ""
+        domain = adapter.get("domain") or urlparse(adapter.get("url") or "").netloc
+        split = self.site(domain).observe(text)
+        adapter["template"] = [list(span) for span in split.repeated]
+        self.inc("pages")
+        self.inc("blocks", split.blocks)
+        self.inc("blocks_repeated", len(split.repeated))
+        self.inc("blocks_template", len(split.template))
+        return item
+
+
+class PageFilterPipeline(_ExtractionStage):
+    """item["has_schedule_hint"]: the thesis page filter on the URL suffix and the link text.
+
+    With EXTRACT_ONLY_HINTED the pages it rejects get no hours (the thesis's set-up for annotation); by
+    default every page is extracted and the hint is only recorded (the rules are precise enough for that).
+    """
+
+    stage = "filter"
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        hint = has_schedule_hint(adapter.get("url") or "", adapter.get("button_text"))
+        adapter["has_schedule_hint"] = hint
+        self.inc("kept" if hint else "rejected")
+        return item
+
+
+def _not_modified(adapter: ItemAdapter) -> bool:
+    """A 304 page re-used from the previous run with its stored hours (msze/recrawl.py): nothing to redo."""
+    return adapter.get("change") == "not_modified" and adapter.get("hours") is not None
+
+
+class HoursPipeline(_ExtractionStage):
+    """item["hours"]: every clock-time candidate in the page's own text (msze.hours), labelled "other"."""
+
+    stage = "hours"
+
+    def __init__(self, crawler: Any) -> None:
+        super().__init__(crawler)
+        self.only_hinted = crawler.settings.getbool("EXTRACT_ONLY_HINTED", False)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        if _not_modified(adapter):
+            self.inc("not_modified")
+            return item
+        if self.only_hinted and not adapter.get("has_schedule_hint"):
+            adapter["hours"] = []
+            self.inc("skipped_no_hint")
+            return item
+        template = [tuple(span) for span in adapter.get("template") or []]
+        hours = []
+        for h in find_hours(adapter.get("text") or ""):
+            if any(a <= h.start and h.end <= b for a, b in template):
+                self.inc("template_skipped")
+                continue
+            hours.append(hour_dict(h, "other", 0.0, "rules", None))
+        adapter["hours"] = hours
+        self.inc("found", len(hours))
+        self.inc("pages_with_hours" if hours else "pages_without_hours")
+        return item
+
+
+class RulesPipeline(_ExtractionStage):
+    """Labels the page's hours with the rule-based Mass extractor (msze.rules.decide) and sets item["masses"].
+
+    The rules read the whole text (headers may sit in template blocks) and label the hours HoursPipeline kept.
+    """
+
+    stage = "rules"
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        if _not_modified(adapter):
+            return item
+        hours = adapter.get("hours") or []
+        if hours:
+            text = adapter.get("text") or ""
+            all_hours = find_hours(text)
+            decisions = {(h.start, h.end): d for h, d in zip(all_hours, decide(text, all_hours), strict=True)}
+            for h in hours:
+                d = decisions.get((h["start"], h["end"]))
+                if d is None:
+                    continue
+                h["day"] = d.day
+                if d.is_mass:
+                    h.update(label="mass", score=1.0, source="rules")
+                    self.inc("masses")
+        adapter["masses"] = masses_of(hours)
+        if adapter["masses"]:
+            self.inc("pages_with_masses")
+        return item
+
+
 # --- Classification --------------------------------------------------------------------------------
+
+
+class ClassifierPipeline:
+    """Labels every hour the rules did not confirm as a Mass, with the fastText model (msze/classifier.py).
+
+    Each such hour gets ``label`` (mass when score ≥ CLASSIFIER_THRESHOLD), ``score`` and ``source:
+    "classifier"``; ``masses`` is recomputed. The model is loaded once; a missing or corrupt model file is one
+    error at start (the pipeline is then disabled and the crawl goes on with the rules alone).
+    Stats: msze/classifier/pages, msze/classifier/hours, msze/classifier/mass, msze/classifier/skipped.
+    """
+
+    def __init__(self, crawler: Any, classifier: Any) -> None:
+        self.crawler = crawler
+        self.classifier = classifier
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> ClassifierPipeline:
+        import logging
+
+        from scrapy.exceptions import NotConfigured
+
+        from msze.classifier import ClassifierLoadError, HourClassifier
+
+        settings = crawler.settings
+        if not settings.getbool("CLASSIFIER_ENABLED", True):
+            raise NotConfigured("CLASSIFIER_ENABLED is off")
+        threshold = settings.get("CLASSIFIER_THRESHOLD")
+        try:
+            classifier = HourClassifier.load(
+                settings.get("CLASSIFIER_MODEL") or None,
+                threshold=None if threshold in (None, "") else float(threshold),
+            )
+        except (ClassifierLoadError, ValueError) as exc:
+            logging.getLogger(__name__).error("hour classifier disabled: %s", exc)
+            crawler.stats.set_value("msze/classifier/disabled", 1)
+            raise NotConfigured(f"hour classifier disabled: {exc}") from exc
+        return cls(crawler, classifier)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        stats = self.crawler.stats
+        text = adapter.get("text")
+        hours = adapter.get("hours")
+        if not text or not hours:
+            stats.inc_value("msze/classifier/skipped")
+            return item
+        todo = [h for h in hours if not (h.get("source") == "rules" and h.get("label") == "mass")]
+        if todo:
+            scores = self.classifier.score_hours(text, todo)
+            for hour, score in zip(todo, scores, strict=True):
+                hour["score"] = round(float(score), 4)
+                hour["label"] = "mass" if score >= self.classifier.threshold else "other"
+                hour["source"] = "classifier"
+                stats.inc_value(f"msze/classifier/{hour['label']}")
+            stats.inc_value("msze/classifier/hours", len(todo))
+        adapter["masses"] = sorted({h["time"] for h in hours if h.get("label") == "mass"})
+        stats.inc_value("msze/classifier/pages")
+        return item
+
 
 # --- Storage ---------------------------------------------------------------------------------------
 

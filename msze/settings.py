@@ -90,8 +90,32 @@ EXTENSIONS = {
 }
 
 # --- Extraction pipelines ----------------------------------------------------------------------------
+# html → text → site template → page filter → hours → rules, inline during the crawl (the classifier is 600).
+ITEM_PIPELINES["msze.pipelines.TextConversionPipeline"] = 100
+ITEM_PIPELINES["msze.pipelines.SiteTemplatePipeline"] = 200
+ITEM_PIPELINES["msze.pipelines.PageFilterPipeline"] = 300
+ITEM_PIPELINES["msze.pipelines.HoursPipeline"] = 400
+ITEM_PIPELINES["msze.pipelines.RulesPipeline"] = 500
+# Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).
+EXTRACTION_MAX_TEXT_CHARS = 5_000_000
+# Blocks a site repeats are processed once per site; False: every page is processed on its own.
+TEMPLATE_ENABLED = True
+# A block on this many pages and this share of the site's pages so far is its template (menu, footer).
+TEMPLATE_MIN_PAGES = 3
+TEMPLATE_MIN_SHARE = 0.5
+# Site models kept at once (least recently used dropped): bounds memory in one-process multi-site crawls.
+TEMPLATE_MAX_SITES = 1000
+# True: pages the thesis filter rejects get no hours (the thesis's annotation set-up); False: all pages.
+EXTRACT_ONLY_HINTED = False
 
 # --- Classifier --------------------------------------------------------------------------------------
+# The fastText hour classifier labels the hours the rules did not confirm (ClassifierPipeline, after them).
+CLASSIFIER_ENABLED = True
+# Model file (.ftz/.bin + its .json sidecar); "" = the committed default models/hours.ftz (models/README.md).
+CLASSIFIER_MODEL = ""
+# P(mass) at or above which an hour is a Mass; None = the threshold stored with the model (chosen by CV).
+CLASSIFIER_THRESHOLD = None
+ITEM_PIPELINES["msze.pipelines.ClassifierPipeline"] = 600  # after the rules (≤ 500), before storage (900)
 
 # --- Directory and URL discovery (deon, places) -----------------------------------------------------
 # `-o parishes.tsv:tsv` writes the thesis TSV layout (deon.fixed.tsv / extended.tsv), flushed per item.
