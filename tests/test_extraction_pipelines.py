@@ -118,7 +118,13 @@ def test_not_modified_page_keeps_its_stored_hours():
 
 def test_fixture_crawl_yields_exactly_the_schedule(fixture_web: Any, tmp_path: Any) -> None:
     fixture_web.clear()
-    result = run_crawl("http://swwojciech.test/", tmp_path, "DEPTH_LIMIT=1", proxy=fixture_web.proxy)
+    result = run_crawl(
+        "http://swwojciech.test/",
+        tmp_path,
+        "DEPTH_LIMIT=1",
+        "CLASSIFIER_ENABLED=False",
+        proxy=fixture_web.proxy,
+    )
     assert result.returncode == 0, result.log[-3000:]
     page = result.item("http://swwojciech.test/msze.html")
     assert page["masses"] == ["07:00", "09:00", "11:00", "18:00"]
