@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,15 +181,15 @@ class Run:
     jsonl: list[dict[str, Any]]
 
 
-def crawl_places(
+def outputs(tmp_path: Path) -> tuple[Path, Path, Path]:
+    return tmp_path / "places.tsv", tmp_path / "places.jsonl", tmp_path / "stats.json"
+
+
+def places_command(
     tmp_path: Path, fake: FakePlaces, parishes: Path, *settings: str, key: str = VALID_KEY, api: str = "new"
-) -> Run:
-    out_tsv, out_jsonl, stats_file = (
-        tmp_path / "places.tsv",
-        tmp_path / "places.jsonl",
-        tmp_path / "stats.json",
-    )
-    stats_file.unlink(missing_ok=True)
+) -> tuple[list[str], dict[str, str]]:
+    """`scrapy crawl places` against the fake, appending to tmp_path/places.{tsv,jsonl}, and its env."""
+    out_tsv, out_jsonl, stats_file = outputs(tmp_path)
     command = [sys.executable, "-m", "scrapy", "crawl", "places", "-a", f"parishes={parishes}"]
     command += ["-o", f"{out_tsv}:tsv", "-o", f"{out_jsonl}:jsonl"]
     for setting in (
@@ -202,6 +204,15 @@ def crawl_places(
         command += ["-s", setting]
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}
     env["GOOGLE_MAPS_API_KEY"] = key
+    return command, env
+
+
+def crawl_places(
+    tmp_path: Path, fake: FakePlaces, parishes: Path, *settings: str, key: str = VALID_KEY, api: str = "new"
+) -> Run:
+    out_tsv, out_jsonl, stats_file = outputs(tmp_path)
+    stats_file.unlink(missing_ok=True)
+    command, env = places_command(tmp_path, fake, parishes, *settings, key=key, api=api)
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
     tsv = list(read_records(out_tsv)) if out_tsv.is_file() else []
@@ -240,6 +251,11 @@ def assert_resolved(records: list[dict[str, Any]], expected: list[dict[str, Any]
 def test_places_resolves_sample_with_fallback_and_outcomes(tmp_path, sample, parishes_file, api):
     rows, directory, expected = sample
     secret = VALID_KEY
+    if api == "legacy":  # the deon JSONL works as input too
+        parishes_file = tmp_path / "parishes.jsonl"
+        parishes_file.write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+        )
     with FakePlaces(directory, key=secret) as fake:
         run = crawl_places(tmp_path, fake, parishes_file, api=api)
     assert run.returncode == 0, run.log[-3000:]
@@ -306,7 +322,6 @@ def test_quota_stops_cleanly_and_rerun_resumes(tmp_path, sample, parishes_file, 
     ("api", "key", "blocked", "message"),
     [
         ("new", "wrong-key-123", (), "API key not valid"),
-        ("new", "blocked-key-456", ("blocked-key-456",), "blocked"),
         ("legacy", "wrong-key-789", (), "The provided API key is invalid"),
     ],
 )
@@ -320,6 +335,45 @@ def test_invalid_key_stops_at_first_request(tmp_path, sample, parishes_file, api
     assert message in run.log and "GOOGLE_MAPS_API_KEY" in run.log
     assert key not in run.log
     assert run.tsv == [] and run.jsonl == []
+
+
+@needs_thesis
+def test_transient_503_is_retried_by_the_backoff_middleware(tmp_path, sample, parishes_file):
+    _, directory, expected = sample
+    with FakePlaces(directory, unavailable=1) as fake:
+        run = crawl_places(tmp_path, fake, parishes_file)
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.stats["msze/backoff/retries"] == 1 and run.stats["msze/backoff/reason/http_503"] == 1
+    assert_resolved(run.jsonl, expected, with_query=True)
+
+
+@needs_thesis
+def test_killed_run_loses_nothing_and_rerun_completes(tmp_path, sample, parishes_file):
+    _, directory, expected = sample
+    out_tsv, out_jsonl, _ = outputs(tmp_path)
+    with FakePlaces(directory, delay=0.15) as fake:
+        command, env = places_command(tmp_path, fake, parishes_file, "CONCURRENT_REQUESTS=1")
+        process = subprocess.Popen(
+            command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if out_jsonl.is_file() and out_jsonl.read_text(encoding="utf-8").count("\n") >= 4:
+                    break
+                time.sleep(0.05)
+            process.send_signal(signal.SIGKILL)  # no clean shutdown: only the per-item flushes saved anything
+        finally:
+            process.wait(timeout=30)
+    killed_tsv, killed_jsonl = list(read_records(out_tsv)), list(read_records(out_jsonl))
+    assert 4 <= len(killed_jsonl) < len(expected)
+    assert [parish_key(r) for r in killed_tsv] == [parish_key(r) for r in killed_jsonl]
+    with FakePlaces(directory) as fake:
+        run = crawl_places(tmp_path, fake, parishes_file)
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.stats["msze/places/skipped_done"] == len(killed_jsonl)
+    assert_resolved(run.jsonl, expected, with_query=True)
+    assert_resolved(run.tsv, expected, with_query=False)
 
 
 def test_missing_key_or_input_is_a_clear_error(tmp_path):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -104,6 +105,8 @@ class FakePlaces(FakeServer):
         key: str = VALID_KEY,
         quota: int | None = None,
         blocked_keys: Sequence[str] = (),
+        unavailable: int = 0,
+        delay: float = 0.0,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -113,6 +116,8 @@ class FakePlaces(FakeServer):
         self.quota = quota
         self.blocked_keys = set(blocked_keys)
         self.searches = 0  # searches answered (successful or not) within quota
+        self.unavailable = unavailable  # the first N searches answer 503 UNAVAILABLE (transient)
+        self.delay = delay  # seconds before each answer (crash tests need a crawl that takes a while)
         self._count_lock = threading.Lock()
         self._by_id = {p["id"]: p for places in self.directory.values() for p in places}
 
@@ -127,6 +132,13 @@ class FakePlaces(FakeServer):
     @property
     def legacy_details_url(self) -> str:
         return self.base_url + LEGACY_DETAILS_PATH
+
+    def _take_unavailable(self) -> bool:
+        with self._count_lock:
+            if self.unavailable > 0:
+                self.unavailable -= 1
+                return True
+            return False
 
     def _take_quota(self) -> bool:
         with self._count_lock:
@@ -155,6 +167,8 @@ class FakePlaces(FakeServer):
             query = json.loads(body)["textQuery"]
         except (ValueError, KeyError, TypeError):
             return 400, _rpc_error(400, "INVALID_ARGUMENT", "Invalid JSON payload received.")
+        if self._take_unavailable():
+            return 503, _rpc_error(503, "UNAVAILABLE", "The service is currently unavailable.")
         if not self._take_quota():
             return 429, _rpc_error(
                 429,
@@ -224,6 +238,8 @@ class FakePlaces(FakeServer):
     class handler_class(QuietHandler):  # noqa: N801 - FakeServer's hook
         def _reply(self, status: int, data: dict[str, Any], **extra: Any) -> None:
             fake: FakePlaces = self.server_fake
+            if fake.delay:
+                time.sleep(fake.delay)
             fake.log(self.command, urlsplit(self.path).path, status, **extra)
             body = json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")
             self.send_body(status, body, "application/json; charset=UTF-8")
