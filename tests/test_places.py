@@ -159,6 +159,28 @@ def test_place_record_and_redact():
     assert redact("GET /x?key=SeCrEt&q=1", "SeCrEt") == "GET /x?key=<GOOGLE_MAPS_API_KEY>&q=1"
 
 
+def test_fake_answers_classify_as_the_real_ones():
+    fake = FakePlaces(
+        {"Św. Wojciecha Dębina": [{"id": "P1", "name": "P", "address": "", "website": ""}]},
+        blocked_keys=["blocked"],
+        quota=1,
+    )
+    body = json.dumps({"textQuery": "Św. Wojciecha Dębina"}).encode()
+    mask = "places.id,places.websiteUri"
+    assert parse_new_search(*_encoded(fake.answer_new("blocked", mask, body))).kind == INVALID_KEY
+    assert parse_new_search(*_encoded(fake.answer_new("nope", mask, body))).kind == INVALID_KEY
+    assert parse_new_search(*_encoded(fake.answer_new(VALID_KEY, "", body))).kind == BAD_REQUEST
+    found = parse_new_search(*_encoded(fake.answer_new(VALID_KEY, mask, body)))
+    assert found.kind == FOUND and found.places[0].name == ""  # displayName was not in the field mask
+    assert parse_new_search(*_encoded(fake.answer_new(VALID_KEY, mask, body))).kind == QUOTA
+    legacy = fake.answer_legacy_search({"query": "x", "key": "nope"})
+    assert parse_legacy_search(200, json.dumps(legacy)).kind == INVALID_KEY
+
+
+def _encoded(answer: tuple[int, dict[str, Any]]) -> tuple[int, str]:
+    return answer[0], json.dumps(answer[1])
+
+
 # --- crawls against the fake ------------------------------------------------------------------------------
 
 needs_thesis = pytest.mark.skipif(not DEFAULT_TSV.is_file(), reason="thesis data not available")
