@@ -138,6 +138,7 @@ def test_schema_has_indexes_for_the_query(tmp_path):
     assert ("city_key", "name_key") in parish_indexes
     assert ("diocese_key", "city_key", "name_key") in parish_indexes
     assert ("name_key",) in parish_indexes
+    assert ("town_key", "city_key", "name_key") in parish_indexes
     assert ("day", "minute", "parish_id") in time_indexes
     assert ("parish_id", "day", "minute") in time_indexes
 
@@ -161,5 +162,13 @@ def test_create_schema_adds_columns_an_older_database_lacks(tmp_path):
     create_schema(engine)
     with engine.begin() as connection:
         connection.exec_driver_sql("ALTER TABLE mass_times DROP COLUMN start_date")
+        connection.exec_driver_sql("DROP INDEX ix_parishes_town_key_city_key_name_key")
+        connection.exec_driver_sql("ALTER TABLE parishes DROP COLUMN town_key")
+        connection.exec_driver_sql(
+            "INSERT INTO parishes (name, city, address, decanate, diocese, voivodeship, name_key, city_key, "
+            "diocese_key) VALUES ('a', 'Kraków-Tyniec', '', '', '', '', 'a', 'krakow-tyniec', '')"
+        )
     create_schema(engine)
     assert "start_date" in {c["name"] for c in inspect(engine).get_columns("mass_times")}
+    with engine.connect() as connection:
+        assert search(connection, parse_params({"city": "Kraków"})).total == 1  # town_key filled in

@@ -31,7 +31,7 @@ try:  # issue 2's link module; optional so the search app does not break while i
 except ImportError:  # pragma: no cover - depends on the crawler package being importable
     _links_registered_domain = None
 
-from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, minute_of, parishes, time_history
+from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, minute_of, parishes, time_history, town_key
 
 # Second-level labels under which Polish (and a few common foreign) registries sell domains: for these the
 # registered domain has three labels ("parafia.com.pl"), otherwise two ("parafia.pl").
@@ -227,6 +227,7 @@ def _row(record: ParishRecord) -> dict:
         "voivodeship": record.voivodeship,
         "name_key": fold(record.name),
         "city_key": fold(record.city),
+        "town_key": town_key(fold(record.city)),
         "diocese_key": fold(record.diocese),
     }
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, and_, exists, func, or_, select
 
-from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, parishes, time_history
+from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, parishes, time_history, town_key
 
 MAX_PER_PAGE = 100
 DEFAULT_PER_PAGE = 20
@@ -192,6 +192,7 @@ def _parish_conditions(params: SearchParams) -> list:
         # The directory writes districts into the city ("Kraków-Bieńczyce", "Kraków Podgórze"): a city
         # matches itself and its districts, not other towns that merely start alike ("Krakowiany").
         city = fold(params.city)
+        conditions.append(parishes.c.town_key == town_key(city))
         conditions.append(
             or_(
                 parishes.c.city_key == city,

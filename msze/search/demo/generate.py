@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, insert
 
-from msze.search.db import fold, mass_times, minute_of, parishes
+from msze.search.db import fold, mass_times, minute_of, parishes, town_key
 
 DEDICATIONS = [
     "Najświętszego Serca Pana Jezusa",
@@ -245,6 +245,7 @@ def bulk_insert(engine: Engine, count: int, times_per_parish: int, seed: int = 8
                     "domain": parish.website.split("/")[2],
                     "name_key": fold(parish.name),
                     "city_key": fold(parish.city),
+                    "town_key": town_key(fold(parish.city)),
                     "diocese_key": fold(parish.diocese),
                     "crawled_at": crawled,
                     "crawl_status": "finished",
