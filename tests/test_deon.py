@@ -119,3 +119,15 @@ def test_max_pages_and_a_parish_page_that_never_works(tmp_path, sample):
     assert run.stats["msze/backoff/gave_up"] == 1
     assert not [r for r in fake.requests if "strona," in r["path"]]
     assert [r["status"] for r in fake.requests if r["path"].endswith("parafia,4.html")] == [503, 503]
+
+
+def test_bad_arguments_are_usage_errors():
+    for args in (["-a", "start_url=ftp://deon.test/"], ["-a", "max_pages=two"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "scrapy", "crawl", "deon", *args, "-s", "TELNETCONSOLE_ENABLED=False"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2 and "deon: " in done.stderr and "Traceback" not in done.stderr

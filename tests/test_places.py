@@ -411,8 +411,9 @@ def test_missing_key_or_input_is_a_clear_error(tmp_path):
         text=True,
         timeout=60,
     )
-    assert done.returncode != 0
-    assert "GOOGLE_MAPS_API_KEY" in done.stderr
+    assert done.returncode == 2  # a usage error, before the crawl starts
+    assert "places: set the API key in the environment variable GOOGLE_MAPS_API_KEY" in done.stderr
+    assert "Traceback" not in done.stderr
     env["GOOGLE_MAPS_API_KEY"] = "k"
     done = subprocess.run(
         [*command, "-a", "parishes=/nonexistent.tsv"],
@@ -422,4 +423,4 @@ def test_missing_key_or_input_is_a_clear_error(tmp_path):
         text=True,
         timeout=60,
     )
-    assert done.returncode != 0 and "parishes file not found" in done.stderr
+    assert done.returncode == 2 and "places: parishes file not found: /nonexistent.tsv" in done.stderr

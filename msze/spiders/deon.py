@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.http import Response
@@ -47,6 +48,17 @@ class DeonSpider(scrapy.Spider):
         super().__init__(**kwargs)
         self._start_url_arg = start_url
         self._max_pages_arg = max_pages
+
+    @classmethod
+    def check_arguments(
+        cls, start_url: str | None = None, max_pages: str | None = None, **kwargs: Any
+    ) -> str | None:
+        """Usage errors before the crawl starts (msze.scrapy_commands.crawl calls this): exit status 2."""
+        if start_url is not None and urlsplit(start_url).scheme not in ("http", "https"):
+            return f"deon: start_url must be an http(s) URL, not {start_url!r}"
+        if max_pages is not None and not str(max_pages).isdigit():
+            return f"deon: max_pages must be a whole number >= 0, not {max_pages!r}"
+        return None
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> DeonSpider:

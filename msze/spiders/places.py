@@ -141,6 +141,17 @@ class PlacesSpider(scrapy.Spider):
         self._filter: RedactFilter | None = None
 
     @classmethod
+    def check_arguments(cls, parishes: str | None = None, **kwargs: Any) -> str | None:
+        """Usage errors before the crawl starts (msze.scrapy_commands.crawl calls this): exit status 2."""
+        if not parishes:
+            return "places: give the deon output with -a parishes=FILE (TSV or JSONL)"
+        if not Path(parishes).is_file():
+            return f"places: parishes file not found: {parishes}"
+        if not os.environ.get(KEY_ENV, "").strip():
+            return f"places: set the API key in the environment variable {KEY_ENV}"
+        return None
+
+    @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> PlacesSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
