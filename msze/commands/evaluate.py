@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from msze.extraction import HourScorer
-from msze.hours import Hour, find_hours
+from msze.hours import Hour, find_hours, find_hours_thesis
 from msze.metrics import Confusion, set_confusion
 from msze.rules import RuleDecision, decide
 
@@ -167,6 +167,15 @@ def extractor_recall(pages: Sequence[Page]) -> tuple[int, int]:
     return found, sum(len(p.tokens) for p in pages)
 
 
+def thesis_recall(pages: Sequence[Page]) -> int:
+    """Gold tokens the thesis extractor alone (regex + borders) finds, for comparison."""
+    found = 0
+    for p in pages:
+        spans = find_hours_thesis(p.text)
+        found += sum(any(a < t["end"] and t["start"] < b for a, b in spans) for t in p.tokens)
+    return found
+
+
 def _load_classifier(path: str, threshold: float | None) -> HourScorer:
     if importlib.util.find_spec("msze.classifier") is None:
         raise RuntimeError("--model needs msze/classifier.py (the hour classifier), which is not installed")
@@ -248,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
         "pages": len(pages),
         "gold_tokens": total,
         "extractor_recall": round(found / total, 4) if total else 1.0,
+        "thesis_extractor_recall": round(thesis_recall(pages) / total, 4) if total else 1.0,
         "hours_found": sum(len(p.hours) for p in pages),
         "threshold": classifier.threshold if classifier is not None else None,
         "systems": {
@@ -260,6 +270,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{len(pages)} pages, {total} gold clock-time tokens, {result['hours_found']} hours extracted")
     print(f"hour extractor recall of gold tokens: {result['extractor_recall']:.4f} ({found}/{total})")
+    print(f"  (the thesis regex and borders alone: {result['thesis_extractor_recall']:.4f})")
     if classifier is not None:
         print(f"classifier threshold: {classifier.threshold:.3f}")
     print("Mass start, token level:")
