@@ -69,6 +69,9 @@ def install_special_routes(web: FixtureWeb) -> FixtureWeb:
     for host in (b, f"www.{b}"):
         web.route(host, "/historia.html", Encoded(b_root / "historia.src.html", "iso-8859-2"))
     web.route("parafia-debina.test", "/", redirect(f"http://www.{b}/"))
+    # A parish "website" that is a Facebook page: the start URL redirects to a blacklisted domain.
+    web.route("parafia-debina.test", "/fb", redirect("http://www.facebook.com/parafia.debina"))
+    web.route("www.facebook.com", "/parafia.debina", status(200, b"<html><body>Facebook</body></html>"))
     return web
 
 

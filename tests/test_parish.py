@@ -262,3 +262,11 @@ def test_scrapy_shell_uses_project_settings(fixture_web: Any) -> None:
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("(200, True, b'Mozilla/5.0"), done.stdout
+
+
+def test_start_url_redirecting_to_a_blacklisted_domain(tmp_path: Path, fixture_web: Any) -> None:
+    fixture_web.clear()
+    result = run_crawl("http://parafia-debina.test/fb", tmp_path, proxy=fixture_web.proxy)
+    assert result.returncode == 0 and result.items == []
+    assert result.stats["msze/parish/start_blacklisted"] == 1
+    assert "redirected to blacklisted" in result.log

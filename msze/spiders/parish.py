@@ -109,6 +109,12 @@ class ParishSpider(scrapy.Spider):
                     "Start URL %s redirected to %s: following %s too", site.start_url, response.url, learnt
                 )
                 self._inc("redirect_domains")
+            if is_blacklisted(response.url, self.blacklist):
+                self.logger.error(
+                    "Start URL %s redirected to blacklisted %s; not crawled", site.start_url, response.url
+                )
+                self._inc("start_blacklisted")
+                return
         elif not site.is_same_site(response.url):
             # A page of the site redirected elsewhere (a Facebook page, a hosting provider's notice).
             self.logger.info(
