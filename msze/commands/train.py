@@ -197,40 +197,30 @@ def _load_splits(args: argparse.Namespace) -> dict[str, list[ds.Example]]:
     return ds.split_by_site(examples, seed=args.seed)
 
 
-def _write_model(
-    clf: HourClassifier, train_lines: list[str], dev: list[ds.Example], args: argparse.Namespace, meta: dict
-) -> Path:
-    """Save ``clf`` to ``--out``, quantised when allowed and (in auto mode) not worse on dev."""
-    out: Path = args.out
-    full_dev = score_examples(clf, dev) if dev else None
-    use_quantized = False
-    if args.quantize != "no":
-        q_model = train(train_lines, meta["params"])
-        q_model = quantize(q_model, train_lines)
-        q_clf = HourClassifier(q_model, threshold=clf.threshold, before=clf.before, after=clf.after)
-        q_dev = score_examples(q_clf, dev) if dev else None
-        if full_dev and q_dev:
-            print(_fmt("dev (full model)", full_dev))
-            print(_fmt("dev (quantised)", q_dev))
-        lossless = (
-            full_dev is None
-            or q_dev is None
-            or (
-                q_dev.f1 >= full_dev.f1 - QUANTIZE_TOLERANCE
-                and q_dev.mcc >= full_dev.mcc - QUANTIZE_TOLERANCE
-            )
-        )
-        use_quantized = args.quantize == "yes" or lossless
-        if use_quantized:
-            clf = q_clf
-            meta["quantized"] = True
-            if q_dev:
-                meta["dev_quantized"] = q_dev.as_dict()
-    if not use_quantized:
+def _quantization_check(
+    clf: HourClassifier, train_lines: list[str], dev: list[ds.Example], params: dict[str, Any]
+) -> tuple[bool, dict[str, Any]]:
+    """(lossless, figures): does a quantised copy of the hold-out model score as well on dev?"""
+    q_model = quantize(train(train_lines, params), train_lines)
+    q_clf = HourClassifier(q_model, threshold=clf.threshold, before=clf.before, after=clf.after)
+    if not dev:
+        return True, {}
+    full_dev, q_dev = score_examples(clf, dev), score_examples(q_clf, dev)
+    print(_fmt("dev (full model)", full_dev))
+    print(_fmt("dev (quantised)", q_dev))
+    lossless = q_dev.f1 >= full_dev.f1 - QUANTIZE_TOLERANCE and q_dev.mcc >= full_dev.mcc - QUANTIZE_TOLERANCE
+    return lossless, {"dev_full": full_dev.as_dict(), "dev_quantized": q_dev.as_dict()}
+
+
+def _write_model(clf: HourClassifier, train_lines: list[str], quantized: bool, out: Path, meta: dict) -> Path:
+    """Save ``clf`` (quantised first when ``quantized``) and its sidecar; a full model goes to ``.bin``."""
+    model = clf.model
+    if quantized:
+        model = quantize(train(train_lines, meta["params"]), train_lines)
+    else:
         out = out.with_suffix(".bin")
-        meta["quantized"] = False
-        print("quantising lost on dev: writing the full model")
-    save(clf.model, out, meta)
+    meta["quantized"] = quantized
+    save(model, out, meta)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) and {out.with_suffix('.json')}")
     return out
 
@@ -257,6 +247,13 @@ def holdout(args: argparse.Namespace) -> dict:
             print(_fmt(name, c))
             report[name] = c.as_dict()
     if args.out:
+        train_lines = lines_of(ds.dedupe(splits["train"], args.before, args.after), args.before, args.after)
+        quantized, q_figures = False, {}
+        if args.quantize != "no":
+            lossless, q_figures = _quantization_check(clf, train_lines, splits["dev"], params)
+            quantized = args.quantize == "yes" or lossless
+            if not quantized:
+                print("quantising lost on dev: writing the full model")
         train_examples = splits["train"]
         if args.final:
             train_examples = splits["train"] + splits["dev"] + splits["test"]
@@ -269,12 +266,9 @@ def holdout(args: argparse.Namespace) -> dict:
             "threshold": args.threshold,
             "params": params,
             "trained_on": {"examples": len(unique), "final": bool(args.final)},
-            "dev": report.get("dev"),
-            "test": report.get("test"),
+            "holdout": {"dev": report.get("dev"), "test": report.get("test"), **q_figures},
         }
-        # dev is part of the training data with --final, so the quantisation check compares on it only
-        # to catch a broken quantisation, not to measure generalisation.
-        _write_model(clf, lines_of(unique, args.before, args.after), splits["dev"], args, meta)
+        _write_model(clf, lines_of(unique, args.before, args.after), quantized, args.out, meta)
     return report
 
 
