@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
 from scrapy import signals
@@ -187,6 +188,30 @@ class ExponentialBackoffMiddleware(RetryMiddleware):
         retry.dont_filter = True
         retry.priority = request.priority + self.priority_adjust
         return retry
+
+
+class RedirectLoopMiddleware:
+    """Log and drop redirect loops (A -> B -> A) with one clear line, before RedirectMiddleware (600) follows
+    them into the dupefilter silently. Stat: msze/redirect/loops."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> RedirectLoopMiddleware:
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        location = response.headers.get(b"Location")
+        if not (300 <= response.status < 400 and location):
+            return response
+        target = urljoin(request.url, location.decode("latin-1").strip())
+        chain = [*request.meta.get("redirect_urls", []), request.url]
+        if target.split("#")[0] not in chain:
+            return response
+        self.crawler.stats.inc_value("msze/redirect/loops")
+        logger.warning("Redirect loop: %s -> %s", " -> ".join(chain), target)
+        raise IgnoreRequest(f"redirect loop at {request.url}")
 
 
 # --- Batch (issue 7) ---

@@ -61,6 +61,8 @@ DOWNLOADER_MIDDLEWARES = {
     "msze.middlewares.CharsetFallbackMiddleware": 570,
     # Drop binary bodies under text content types, after decompression (590), before the charset guess.
     "msze.middlewares.BinarySniffMiddleware": 580,
+    # Sees 3xx answers before RedirectMiddleware (600): a redirect loop gets one clear log line.
+    "msze.middlewares.RedirectLoopMiddleware": 610,
 }
 BINARY_SNIFF_ENABLED = True  # the thesis's check of the first 1024 bytes; stops video downloads early
 # Retry after 2^t s (t = failures in a row), at most BACKOFF_MAX_WAIT s, giving up after BACKOFF_REPEAT_LIMIT

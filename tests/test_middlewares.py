@@ -271,3 +271,23 @@ def test_requests_carry_random_browser_user_agents() -> None:
     assert len(agents) > 1
     for agent in agents:
         assert agent.startswith("Mozilla/5.0") and "Scrapy" not in agent
+
+
+# --- RedirectLoopMiddleware ---------------------------------------------------------------------------------
+def test_redirect_loop_is_logged_and_dropped(caplog: pytest.LogCaptureFixture) -> None:
+    from msze.middlewares import RedirectLoopMiddleware
+
+    crawler = crawler_with()
+    mw = RedirectLoopMiddleware.from_crawler(crawler)
+    first = Request("http://p.test/petla.html")
+    ok = Response(first.url, status=302, headers={"Location": "/petla2.html"}, request=first)
+    assert mw.process_response(first, ok) is ok
+    second = Request("http://p.test/petla2.html", meta={"redirect_urls": [first.url]})
+    loop = Response(second.url, status=302, headers={"Location": "/petla.html"}, request=second)
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(second, loop)
+    assert stat(crawler, "msze/redirect/loops") == 1
+    assert (
+        "Redirect loop: http://p.test/petla.html -> http://p.test/petla2.html -> http://p.test/petla.html"
+        in (caplog.text)
+    )

@@ -165,6 +165,8 @@ def test_errors_logged_and_crawl_goes_on(result_a: CrawlResult) -> None:
     assert "HTTP 404 at http://swwojciech.test/stara-strona.html" in log
     assert "DownloadTimeoutError at http://swwojciech.test/wolno.html" in log
     assert "http://swwojciech.test/zerwane.html" in log
+    assert stats["msze/redirect/loops"] == 1
+    assert "Redirect loop: http://swwojciech.test/petla.html -> http://swwojciech.test/petla2.html" in log
 
 
 def test_item_fields(result_a: CrawlResult) -> None:
