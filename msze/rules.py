@@ -57,7 +57,7 @@ OTHER_CUE_RE = re.compile(
     r"|otwart\w*|zamknięt\w*|zebrani\w*|konferencj\w*|procesj\w*|odwiedz\w*|program\w*|przyjazd\w*"
     r"|wyjazd\w*|recepcj\w*|agap\w*|biblijn\w*|schol[ai]\w*|chór\w*|ministran\w*|bierzmowan\w*"
     r"|przygotowani\w*|kurs\w*|wykład\w*|dzwon\w*|wypomink\w*|poświęceni\w*|wizyt\w*"
-    r"|odpraw[ay]\s+pokutn\w*|marsz\w*|transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
+    r"|odpraw[ay]\s+pokutn\w*|godzin[aęy]\s+miłosierdzia|marsz\w*|transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
     r")",
     re.IGNORECASE,
 )
@@ -72,11 +72,11 @@ _REFERENCE_BEFORE_RE = re.compile(
 _DAY_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # order matters: the first pattern that matches at a position wins
     (re.compile(r"\bod\s+poniedzia\w*\s+do\s+(?:piątku|soboty|czwartku)\b", re.I), WEEKDAY),
-    (re.compile(r"\b(?:pn|pon)\.?\s*[-–]\s*(?:sob|so|pt|pi)\b\.?", re.I), WEEKDAY),
-    (re.compile(r"\bniedziel\w*|\bniedz\.|\bnd\.|\bniedzielne\w*", re.I), SUNDAY),
+    (re.compile(r"\b(?:pn|pon)\.?\s*[-–]\s*(?:sob|so|sb|pt|pi)\b\.?", re.I), WEEKDAY),
+    (re.compile(r"\bniedziel\w*|\bniedz\b\.?|\bnd\b\.?|\bndz\b\.?|\bniedzielne\w*", re.I), SUNDAY),
     (re.compile(r"\bpowszedn\w*|\bw\s+tygodniu\b|\bcodziennie\b|\bdni\s+robocze\b", re.I), WEEKDAY),
     (re.compile(r"\bponiedzia\w*|\bwtor\w*|\bśrod[aęy]\b|\bczwart\w*|\bpiąt\w*", re.I), WEEKDAY),
-    (re.compile(r"\bsobot\w*|\bsob\.", re.I), SATURDAY),
+    (re.compile(r"\bsobot\w*|\bsob\b\.?|\bsb\b\.?", re.I), SATURDAY),
     (re.compile(r"\bświęt[aoy]\b|\buroczystoś\w*", re.I), HOLIDAY),
 ]
 _DAY_ANY_RE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _DAY_PATTERNS), re.IGNORECASE)
@@ -133,6 +133,8 @@ _ABBREVIATIONS = frozenset(
 )
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 _RANGE_SEP_RE = re.compile(r"\s*(?:[-–—]|do|a)\s*(?:godz\.?\s*)?", re.IGNORECASE)
+# an hour followed by a description ("10:00 Przyjazd", "18.00 spotkanie"), not by a list separator or a note
+_WORD_AFTER_RE = re.compile(r"[\s,;:–—\-*]*(?!(?:i|oraz|lub|albo|godz|g)\b)([^\W\d]{3,})", re.IGNORECASE)
 _UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE)
 _FROM_TO_BEFORE_RE = re.compile(
     r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
@@ -220,13 +222,13 @@ def _clause_starts(line: str) -> list[int]:
 
 def _day_at(text: str) -> str | None:
     """The day category of the last day phrase in ``text``."""
-    best: tuple[int, str] | None = None
-    for pattern, day in _DAY_PATTERNS:
-        for m in pattern.finditer(text):
-            if best is None or m.start() > best[0]:
-                best = (m.start(), day)
-    if best is None:
+    found = [(m.start(), m.end(), day) for pattern, day in _DAY_PATTERNS for m in pattern.finditer(text)]
+    # "Pn-Sb" is one weekday phrase, not "Sb" (Saturday): drop matches inside a longer one
+    found = [f for f in found if not any(g[0] <= f[0] and f[1] <= g[1] and g[:2] != f[:2] for g in found)]
+    if not found:
         return None
+    start, _, day = max(found)
+    best = (start, day)
     # "niedziele i święta" / "święta" right after a Sunday word stays Sunday
     if best[1] == HOLIDAY and re.search(r"niedziel\w*\s+i\s+$", text[: best[0]], re.IGNORECASE):
         return SUNDAY
@@ -346,6 +348,11 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
     return [d if d is not None else RuleDecision(False, None, "no line") for d in decisions]
 
 
+def _looks_like_date(h: Hour) -> bool:
+    """ "12.05", "8.10": a day.month as much as a time; Masses rarely start at :01-:12 past the hour."""
+    return "." in h.text and h.text.replace(".", "").isdigit() and 1 <= int(h.time[3:]) <= 12
+
+
 def _is_bare(h: Hour) -> bool:
     """A number without minutes ("17"): an hour only when written as one ("o godz. 17")."""
     return h.text.isdigit() and len(h.text) <= 2
@@ -412,9 +419,14 @@ def _decide_one(
     if idx > 0 and hours[idx - 1].end - line_start > clause_start:
         since = hours[idx - 1].end - line_start
     listy = _words(_DAY_ANY_RE.sub(" ", line[since:s])) <= SECTION_MAX_WORDS and dense
+    if _looks_like_date(h):
+        return RuleDecision(False, day, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
     if section is True and listy:
         return RuleDecision(True, day, "schedule block")
-    if section is None and day_list and listy and day is not None and clause_start == 0:
+    # "10:00 Przyjazd pielgrzymów": a programme, not a list (a day name after the hour is the next list item)
+    after = _WORD_AFTER_RE.match(line, e, nxt)
+    described = after is not None and not _LINE_DAY_HEAD_RE.match(line, after.start(1))
+    if section is None and day_list and listy and day is not None and clause_start == 0 and not described:
         return RuleDecision(True, day, "day list")
     return RuleDecision(False, day, "no cue")
 

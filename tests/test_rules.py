@@ -127,3 +127,23 @@ def test_prose_without_cue_is_left_to_the_classifier():
 def test_no_hours():
     assert decide("", []) == []
     assert masses("Msze święte według ogłoszeń.") == []
+
+
+def test_programme_under_a_date_heading_is_not_a_schedule():
+    text = (
+        "Sobota 14 września\n10:00 Przyjazd pielgrzymów\n12:00 Obiad w domu parafialnym\n"
+        "15:00 Godzina Miłosierdzia"
+    )
+    assert masses(text) == []
+
+
+def test_dates_written_like_times_need_a_mass_word():
+    assert masses("Niedziela 12.05\n\nPoniedziałek 13.05\n") == []
+    assert masses("Msza św. o godz. 18.10 w kaplicy") == ["18:10"]
+
+
+def test_abbreviated_days_in_a_sidebar():
+    text = "Msze św.\nNd: 7.30, 9.00, 11.00\nPn-Sb: 7.00, 18.00\n"
+    assert masses(text) == ["07:00", "07:30", "09:00", "11:00", "18:00"]
+    d = days(text)
+    assert (d["07:30"], d["11:00"], d["07:00"], d["18:00"]) == ("sunday", "sunday", "weekday", "weekday")
