@@ -156,6 +156,8 @@ def parallel_command(
     """The GNU parallel argv: one job per line of arg_file, `{}` in job_command replaced (and shell-quoted
     by parallel) with the URL."""
     cmd = ["parallel", "--will-cite", "--jobs", str(jobs), "--joblog", "+" + joblog, "--line-buffer"]
+    # When stopped, give each job 5 s after SIGTERM to record its state before SIGKILL (default: 350 ms).
+    cmd += ["--termseq", "TERM,5000,KILL,25"]
     for login in sshlogins:
         cmd += ["--sshlogin", login]
     cmd += list(extra)

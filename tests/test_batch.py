@@ -73,7 +73,7 @@ def test_parallel_command_quotes_everything_but_the_url():
         arg_file="/out/pending.txt",
         sshlogins=["8/user@host", ":"],
     )
-    assert cmd[:8] == [
+    assert cmd[:7] == [
         "parallel",
         "--will-cite",
         "--jobs",
@@ -81,8 +81,8 @@ def test_parallel_command_quotes_everything_but_the_url():
         "--joblog",
         "+/out/joblog.txt",
         "--line-buffer",
-        "--sshlogin",
     ]
+    assert cmd[cmd.index("--termseq") + 1] == "TERM,5000,KILL,25"
     assert cmd.count("--sshlogin") == 2
     assert cmd[-1] == "'/opt/py thon' -m msze --run-one {} -s 'A=b c'"
 

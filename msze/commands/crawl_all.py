@@ -20,6 +20,7 @@ import fcntl
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -193,6 +194,8 @@ def _apply_event(db: JobDB, event: dict[str, Any]) -> None:
             db.finish(url, event.get("summary"))
         else:
             db.fail(url, event.get("error") or "unknown error", event.get("summary"))
+        if event.get("requeue"):
+            db.reset([url])
 
 
 def _read_output(stream: Any, db_path: str) -> None:
@@ -232,8 +235,11 @@ def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> No
     reader = threading.Thread(target=_read_output, args=(proc.stdout, args.db), daemon=True)
     reader.start()
 
+    stopped: list[int] = []
+
     def forward(signum: int, _frame: Any) -> None:
         # parallel stops starting jobs on the first TERM and kills running ones on the second.
+        stopped.append(signum)
         proc.send_signal(signal.SIGTERM)
         proc.send_signal(signal.SIGTERM)
 
@@ -260,6 +266,33 @@ def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> No
     reader.join(timeout=10)
     if tty and last:
         sys.stderr.write("\n")
+    if stopped or proc.returncode < 0:
+        _wait_for_wrappers(db, pending)
+
+
+def _wait_for_wrappers(db: JobDB, urls: list[str], timeout: float = 30.0) -> None:
+    """After Ctrl-C, give the stopped jobs time to record their state before the driver (which they watch)
+    exits; a job that records nothing stays "running" and is re-crawled next run anyway."""
+    host = socket.gethostname()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = [db.get(url) for url in urls]
+        alive = [r for r in rows if r and r["state"] == "running" and r["host"] == host and _alive(r["pid"])]
+        if not alive:
+            return
+        time.sleep(0.2)
+
+
+def _alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _ended_since(row: dict[str, Any], before: tuple[Any, Any]) -> bool:
@@ -368,8 +401,12 @@ def run_one(args: argparse.Namespace) -> int:
     if args.driver_pid:
         threading.Thread(target=_watch_driver, args=(args.driver_pid, child), daemon=True).start()
 
+    interrupted: list[int] = []
+
     def forward(signum: int, _frame: Any) -> None:
-        child.send_signal(signal.SIGTERM)
+        # A cut-short crawl is re-crawled from scratch anyway: no graceful shutdown to wait for.
+        interrupted.append(signum)
+        child.kill()
 
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, forward)
@@ -380,19 +417,36 @@ def run_one(args: argparse.Namespace) -> int:
     response_bytes = (stats or {}).get("downloader/response_bytes")
     summary = summarize_file(paths.pages, url, domain, crawled_at=crawled_at, bytes_=response_bytes)
     error = crawl_error(stats, summary["pages"], returncode)
-    if error and (returncode != 0 or stats is None):
+    if interrupted:  # the batch was stopped (Ctrl-C, parallel --timeout): partial, so crawled again next run
+        name = signal.Signals(interrupted[0]).name
+        error = f"crawl interrupted by {name} (batch stopped); re-crawled on the next run"
+    elif error and (returncode != 0 or stats is None):
         last = _last_error_line(paths.log)
         if last:
             error = f"{error}: {last}"
     summary["status"] = "failed" if error else "finished"
     summary["error"] = error
+    # An interrupted parish goes back to the queue (its error kept): it is not a failure of the site, so it
+    # does not count against --max-attempts.
+    requeue = bool(interrupted)
     if db:
         if error:
             db.fail(url, error, summary)
         else:
             db.finish(url, summary)
+        if requeue:
+            db.reset([url])
         db.close()
     else:
-        _emit({"event": "end", "url": url, "state": summary["status"], "error": error, "summary": summary})
+        _emit(
+            {
+                "event": "end",
+                "url": url,
+                "state": summary["status"],
+                "error": error,
+                "summary": summary,
+                "requeue": requeue,
+            }
+        )
     os.close(lock_fd)
     return 1 if error else 0
