@@ -1,0 +1,111 @@
+"""The same search code on PostgreSQL: a throwaway local cluster (initdb in /tmp, 127.0.0.1, a free port).
+
+Skipped with a reason when PostgreSQL's server binaries or the psycopg driver are missing. Covers the loader
+(re-load, history, timestamps with time zone), the search filters, the API and a correction report.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from search_fixtures import results, write_inputs, write_results
+from sqlalchemy import func, select
+
+from msze.search.app import create_app
+from msze.search.db import corrections, create_schema, make_engine, metadata, time_history
+from msze.search.loader import load
+
+psycopg = pytest.importorskip("psycopg", reason="psycopg (requirements.txt) is not installed")
+INITDB = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))), shutil.which("initdb"))
+pytestmark = pytest.mark.skipif(
+    INITDB is None, reason="PostgreSQL server binaries (initdb) are not installed"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    """A cluster of our own; initdb refuses root, so it runs as `postgres` then (in a fresh /tmp folder)."""
+    base = Path(tempfile.mkdtemp(prefix="msze-search-pg-"))
+    bindir = Path(INITDB).parent
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        import pwd
+
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no 'postgres' user for initdb")
+        os.chown(base, user.pw_uid, user.pw_gid)
+        prefix = ["runuser", "-u", "postgres", "--"]
+    data, port = base / "data", _free_port()
+
+    def run(*cmd: str) -> None:
+        subprocess.run([*prefix, *cmd], check=True, capture_output=True, timeout=120)
+
+    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "msze", "-E", "UTF8", "--no-sync")
+    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=20"
+    run(str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
+    try:
+        yield f"postgresql+psycopg://msze@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            timeout=60,
+            capture_output=True,
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_load_search_api_and_corrections_on_postgresql(pg_url, tmp_path):
+    engine = make_engine(pg_url)
+    metadata.drop_all(engine)
+    create_schema(engine)
+    create_schema(engine)  # idempotent, the column upgrade included
+    paths = write_inputs(tmp_path)
+    report = load(engine, paths["parishes"], paths["places"], paths["results"])
+    assert (report.parishes_inserted, report.results_loaded, report.results_failed) == (4, 2, 1)
+    assert load(engine, results_path=paths["results"]).results_stale == 3
+    newer = write_results(tmp_path / "newer.jsonl", results("2026-11-27T08:00:00Z", ("08:00", "10:30")))
+    assert load(engine, results_path=newer).history_rows == 1  # Józef's Sunday times changed
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(time_history)).scalar_one() == 3
+
+    app = create_app(pg_url, config={"CORRECTIONS_PER_WINDOW": 1})
+    client = app.test_client()
+    body = client.get("/api/parishes?city=ŁÓDŹ&day=niedziela&from=07:30&to=20:00").get_json()
+    assert [(p["name"], [t["time"] for t in p["times"]]) for p in body["parishes"]] == [
+        ("Matki Bożej Różańcowej", ["08:00", "19:30"]),
+        ("Świętego Józefa", ["08:00", "10:30"]),
+    ]
+    assert client.get("/api/parishes?q=j_zefa").get_json()["total"] == 0
+    assert client.get("/api/parishes?diocese=opolska").get_json()["parishes"][0]["crawl_status"] == "failed"
+    assert client.get("/api/parishes?from=99").status_code == 400
+    pid = body["parishes"][1]["id"]
+    detail = client.get(f"/api/parishes/{pid}").get_json()
+    assert detail["crawled_at"] == "2026-11-27T08:00:00Z"
+    assert detail["history"][0]["added"] == ["sunday 08:00"]
+    page = client.get(f"/parafia/{pid}").get_data(as_text=True)
+    assert "application/ld+json" in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    form = {"csrf_token": token, "kind": "missing", "day": "sunday", "time": "20:00"}
+    assert client.post(f"/parafia/{pid}/zgloszenie", data=form).status_code == 303
+    assert client.post(f"/parafia/{pid}/zgloszenie", data=form).status_code == 429
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(corrections)).scalar_one() == 1
+    assert "10:30" in client.get("/eksport.csv?city=Łódź").get_data(as_text=True)
+    engine.dispose()
+    app.extensions["msze_engine"].dispose()
