@@ -15,6 +15,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Request, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 from scrapy.utils.misc import load_object
+from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
 
 from msze.backoff import retry_after, retry_delay, should_give_up
 from msze.charset import guess_encoding
@@ -212,6 +213,14 @@ class RedirectLoopMiddleware:
         self.crawler.stats.inc_value("msze/redirect/loops")
         logger.warning("Redirect loop: %s -> %s", " -> ".join(chain), target)
         raise IgnoreRequest(f"redirect loop at {request.url}")
+
+
+class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):
+    """scrapy-fake-useragent's random browser User-Agent, with the Scrapy 2.14+ method signature (no `spider`
+    argument, so no deprecation warning). Providers: FAKEUSERAGENT_PROVIDERS."""
+
+    def process_request(self, request: Request) -> None:  # type: ignore[override]
+        super().process_request(request, None)
 
 
 # --- Batch (issue 7) ---

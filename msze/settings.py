@@ -53,7 +53,7 @@ STATS_FILE = ""
 DOWNLOADER_MIDDLEWARES = {
     # A random real browser User-Agent per request (parish hosts block unknown bots more often).
     "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": None,
-    "scrapy_fake_useragent.middleware.RandomUserAgentMiddleware": 400,
+    "msze.middlewares.BrowserUserAgentMiddleware": 400,  # scrapy-fake-useragent's, Scrapy 2.14+ signature
     # Exponential backoff instead of Scrapy's immediate fixed retries (BACKOFF_ENABLED = False restores them).
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "msze.middlewares.ExponentialBackoffMiddleware": 550,

@@ -256,17 +256,17 @@ def test_requests_carry_random_browser_user_agents() -> None:
         ]
         is None
     )
-    from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
+    from msze.middlewares import BrowserUserAgentMiddleware
 
     crawler = get_crawler(
         Spider, {k: settings[k] for k in ("FAKEUSERAGENT_PROVIDERS", "FAKEUSERAGENT_FALLBACK")}
     )
-    mw = RandomUserAgentMiddleware.from_crawler(crawler)
+    mw = BrowserUserAgentMiddleware.from_crawler(crawler)
     assert type(mw._ua_provider).__name__ == "FakeUserAgentProvider"  # fake-useragent 2.x loads offline
     agents = set()
     for _ in range(30):
         request = Request(URL)
-        mw.process_request(request, Spider("t"))
+        mw.process_request(request)
         agents.add(request.headers["User-Agent"].decode())
     assert len(agents) > 1
     for agent in agents:
