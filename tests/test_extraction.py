@@ -95,18 +95,21 @@ def test_bad_input_never_raises():
             assert text[h["start"] : h["end"]] == h["text"]
 
 
+def _timed(text: str) -> float:
+    t0 = time.perf_counter()
+    extract(text)
+    return time.perf_counter() - t0
+
+
 def test_time_is_linear_in_page_size_and_truncation_warns():
     chunk = "Msze św. w niedziele: 8:00, 10:00. Kancelaria czynna 16:00-17:00. Rok 1920, tel. 61 852 30 00.\n"
     small = chunk * (40_000 // len(chunk))
     big = chunk * (400_000 // len(chunk))
-    t0 = time.perf_counter()
-    extract(small)
-    t_small = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t_small = min(_timed(small) for _ in range(3))
+    t_big = min(_timed(big) for _ in range(2))
     ex = extract(big)
-    t_big = time.perf_counter() - t0
     assert ex.masses == ["08:00", "10:00"]
-    assert t_big < 10 * t_small * 1.6  # linear, with slack for a busy machine
+    assert t_big < 10 * t_small * 2.5  # linear (10x the size), with slack for a shared, busy machine
     assert extract("a" * 5_000_001).warnings
 
 
