@@ -11,7 +11,7 @@ import gzip
 import json
 import os
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,15 +179,19 @@ def iter_pages(path: str | os.PathLike[str], counts: Counter[str]) -> Iterator[d
 Extractor = Callable[[str], tuple[list[dict[str, Any]], list[str]]]
 
 
+NO_CLASSIFIER = "none"  # classifier_path value: the rules alone
+
+
 def default_extractor(classifier_path: str | None = None) -> Extractor:
-    """msze.extraction.extract with the classifier loaded once (None: rules only)."""
+    """msze.extraction.extract with the classifier loaded once: None = the committed default model (as the
+    crawl's ClassifierPipeline), a path = that model, "none" = rules only. Raises ClassifierLoadError."""
     from msze.extraction import extract
 
     classifier = None
-    if classifier_path:
+    if classifier_path != NO_CLASSIFIER:
         from msze.classifier import HourClassifier
 
-        classifier = HourClassifier.load(classifier_path)
+        classifier = HourClassifier.load(classifier_path or None)
 
     def run(text: str) -> tuple[list[dict[str, Any]], list[str]]:
         result = extract(text, classifier)
@@ -233,6 +237,22 @@ class PageProcessor:
     keep_html: bool = True
     counts: Counter[str] = field(default_factory=Counter)
     schedule_hint: Callable[[str, str | None], bool] | None = None
+    template: bool = True  # skip hours in blocks the site repeats (as SiteTemplatePipeline + HoursPipeline)
+    max_sites: int = 1000
+    _sites: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False)
+
+    def _template_spans(self, domain: str, text: str) -> list[tuple[int, int]]:
+        """Spans of the text blocks this site repeated on earlier pages (msze.template.SiteTemplate)."""
+        from msze.template import SiteTemplate
+
+        model = self._sites.get(domain)
+        if model is None:
+            if len(self._sites) >= self.max_sites:
+                self._sites.popitem(last=False)
+            model = self._sites[domain] = SiteTemplate()
+        else:
+            self._sites.move_to_end(domain)
+        return [tuple(span) for span in model.observe(text).repeated]
 
     def process(self, page: dict[str, Any]) -> dict[str, Any] | None:
         """The updated page, or None when its language is not selected."""
@@ -256,6 +276,12 @@ class PageProcessor:
         else:
             hours, _ = self.extractor(text)
             self.counts["extracted"] += 1
+        if self.template:
+            spans = self._template_spans(page.get("domain") or url_domain(page["url"]), text)
+            page["template"] = [list(span) for span in spans]
+            kept = [h for h in hours if not any(a <= h["start"] and h["end"] <= b for a, b in spans)]
+            self.counts["template_skipped"] += len(hours) - len(kept)
+            hours = kept
         if change is not None:
             hours = trusted_hours(change, hours, previous_hours)
             page["change"] = change

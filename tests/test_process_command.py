@@ -91,6 +91,9 @@ def test_usage_errors(tmp_path, capsys):
     assert main(["process", str(tmp_path), "--only-changed"]) == 2
     assert main(["process", str(tmp_path), "--out", str(tmp_path / "o")]) == 2  # empty folder: no input
     assert "no JSONL or WARC input" in capsys.readouterr().err
+    pages = write_pages(tmp_path / "swjozef.test.jsonl")
+    assert main(["process", str(pages), "--classifier", str(tmp_path / "brak.ftz")]) == 2
+    assert "cannot load the hour classifier" in capsys.readouterr().err
 
 
 def test_folder_mode_takes_complete_files_once(tmp_path, capsys):

@@ -186,3 +186,20 @@ def test_process_file_reports_bad_input_without_output(tmp_path):
     report = process_file(bad, ProcessOptions(out_dir=str(tmp_path / "out")), processor())
     assert report.error.startswith("InputError") and report.output is None
     assert not list((tmp_path / "out").glob("*"))
+
+
+def test_site_template_hours_counted_once_per_site():
+    footer = "Kancelaria parafialna czynna we wtorki w godz. 16.00 i 17.30, w czwartki po Mszy."
+    proc = processor()
+    pages = [
+        proc.process(
+            page(
+                f"http://parafia-jadwigi.pl/{i}.html",
+                f"<p>Wiadomość numer {i} z życia parafii.</p>\n\n<p>{footer}</p>",
+            )
+        )
+        for i in range(6)
+    ]
+    assert {h["time"] for h in pages[0]["hours"]} == {"16:00", "17:30"}
+    assert pages[-1]["template"] and pages[-1]["hours"] == []
+    assert proc.counts["template_skipped"] >= 2

@@ -22,6 +22,7 @@ from typing import Any
 from msze.lang import parse_languages
 from msze.processing import (
     JSONL_SUFFIXES,
+    NO_CLASSIFIER,
     WARC_SUFFIXES,
     FileReport,
     PageProcessor,
@@ -51,7 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CODE",
         help="keep only pages in these languages (ISO 639-1, repeatable or comma-separated, e.g. pl)",
     )
-    parser.add_argument("--classifier", metavar="MODEL", help="fastText hour model (default: rules only)")
+    parser.add_argument(
+        "--classifier", metavar="MODEL", help="fastText hour model (default: the committed models/hours.ftz)"
+    )
+    parser.add_argument("--no-classifier", action="store_true", help="label hours with the rules alone")
     parser.add_argument(
         "--state", metavar="SQLITE", help="previous-run state (RECRAWL_STATE): record page/parish changes"
     )
@@ -170,14 +174,16 @@ def run(args: argparse.Namespace) -> int:
     options = ProcessOptions(
         out_dir=args.out,
         languages=parse_languages(args.lang),
-        classifier_path=args.classifier,
+        classifier_path=NO_CLASSIFIER if args.no_classifier else args.classifier,
         state_path=args.state,
         only_changed=args.only_changed,
         keep_html=not args.no_html,
     )
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    if args.classifier and not Path(args.classifier).is_file():
-        print(f"process: classifier model {args.classifier} not found", file=sys.stderr)
+    try:  # load the model once here, so a bad one is one clear message instead of one per worker
+        default_extractor(options.classifier_path)
+    except Exception as exc:  # noqa: BLE001 - ClassifierLoadError, or fastText's own errors
+        print(f"process: cannot load the hour classifier: {exc}", file=sys.stderr)
         return 2
     failed = 0
     if args.paths:
