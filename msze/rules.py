@@ -187,6 +187,8 @@ def _cues(line: str) -> list[_Cue]:
     for m in OTHER_CUE_RE.finditer(line):
         if any(a < m.end() and m.start() < b for a, b in taken):
             continue  # "rozkład nabożeństw" is a Mass header, not a devotion
+        if _WITH_BEFORE_RE.search(line, max(0, m.start() - LOOKBEHIND), m.start()):
+            continue  # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
         cues.append(_Cue(m.start(), m.end(), False, False))
     cues.sort(key=lambda c: c.start)
     return cues

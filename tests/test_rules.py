@@ -147,3 +147,8 @@ def test_abbreviated_days_in_a_sidebar():
     assert masses(text) == ["07:00", "07:30", "09:00", "11:00", "18:00"]
     d = days(text)
     assert (d["07:30"], d["11:00"], d["07:00"], d["18:00"]) == ("sunday", "sunday", "weekday", "weekday")
+
+
+def test_devotion_held_with_the_mass_does_not_cancel_it():
+    text = "Msze św. w dni powszednie: 7:30, 15:00 (z Koronką do Miłosierdzia Bożego), 18:00 z nowenną, 19:00"
+    assert masses(text) == ["07:30", "15:00", "18:00", "19:00"]
