@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import re
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from sqlalchemy import func, select
+
+from msze.annotator.db import assignments, events, hours, transaction
 
 CONTEXT_CHARS = 40
 
@@ -140,3 +148,89 @@ class Device:
 
     def undo(self) -> dict:
         return self.ok("/api/undo")
+
+
+class HttpDevice:
+    """A browser over real HTTP: cookie jar, CSRF token from the page."""
+
+    def __init__(self, base: str, width: int) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        html = self.opener.open(base + "/", timeout=30).read().decode()
+        self.csrf = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+        self.screen = {"sw": width, "sh": 640}
+
+    def post(self, path: str, payload: dict | None = None) -> tuple[int, dict]:
+        data = json.dumps({"fp": self.screen, **(payload or {})}).encode()
+        request = urllib.request.Request(
+            self.base + path,
+            data=data,
+            headers={"Content-Type": "application/json", "X-CSRFToken": self.csrf},
+            method="POST",
+        )
+        try:
+            with self.opener.open(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")
+
+
+def check_parallel_annotators(server: str, engine, n_devices: int, per_device: int) -> None:
+    """Devices answer in parallel threads over HTTP; nothing is lost, double-counted or served twice."""
+
+    def annotate(width: int) -> list[int]:
+        device = HttpDevice(server, width)
+        status, state = device.post("/api/current")
+        assert status == 200
+        done = []
+        for i in range(per_device):
+            item = state["item"]["id"]
+            status, state = device.post("/api/answer", {"item": item, "answer": "yes" if i % 2 else "no"})
+            assert status == 200, state
+            done.append(item)
+        return done
+
+    with ThreadPoolExecutor(n_devices) as pool:
+        results = list(pool.map(annotate, range(1, n_devices + 1)))
+    for done in results:
+        assert len(set(done)) == per_device  # never the same hour twice to one device
+    with transaction(engine) as conn:
+        answered = conn.execute(select(func.count()).where(assignments.c.answer.is_not(None))).scalar_one()
+        served = conn.execute(select(func.count()).select_from(assignments)).scalar_one()
+        counters = conn.execute(select(func.sum(hours.c.n_answers), func.sum(hours.c.n_served))).one()
+        per_hour = dict(
+            conn.execute(
+                select(assignments.c.hour_id, func.count())
+                .where(assignments.c.answer.is_not(None))
+                .group_by(assignments.c.hour_id)
+            ).all()
+        )
+        n_events = conn.execute(select(func.count()).select_from(events)).scalar_one()
+    assert answered == n_devices * per_device == n_events
+    assert served == n_devices * (per_device + 1)  # each device also holds one pending item
+    assert tuple(counters) == (answered, served)
+    for hour_id, n in per_hour.items():
+        with transaction(engine) as conn:
+            assert conn.execute(select(hours.c.n_answers).where(hours.c.id == hour_id)).scalar_one() == n
+
+
+def check_parallel_clicks(server: str, engine) -> None:
+    """Eight simultaneous Tak clicks of one device count once; four simultaneous Cofnij undo once."""
+    device = HttpDevice(server, 360)
+    status, state = device.post("/api/current")
+    item = state["item"]["id"]
+    with ThreadPoolExecutor(8) as pool:
+        statuses = sorted(
+            s
+            for s, _ in pool.map(
+                lambda _: device.post("/api/answer", {"item": item, "answer": "yes"}), range(8)
+            )
+        )
+    assert statuses == [200] + [409] * 7
+    with ThreadPoolExecutor(4) as pool:
+        undo_statuses = sorted(s for s, _ in pool.map(lambda _: device.post("/api/undo"), range(4)))
+    assert undo_statuses == [200, 409, 409, 409]  # one answer to undo, undone exactly once
+    with transaction(engine) as conn:
+        assert conn.execute(select(hours.c.n_answers).where(hours.c.id == item)).scalar_one() == 0

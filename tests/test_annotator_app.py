@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-import http.cookiejar
-import json
 import os
 import re
+import socket
+import subprocess
+import sys
 import threading
-import urllib.error
+import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
-from annotator_pages import NEWS_TEXT, NEWS_URL, Device, pages_jsonl
+from annotator_pages import (
+    NEWS_TEXT,
+    NEWS_URL,
+    Device,
+    HttpDevice,
+    check_parallel_annotators,
+    check_parallel_clicks,
+    pages_jsonl,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select
 from werkzeug.serving import make_server
 
 from msze.annotator.app import create_app
@@ -243,33 +252,6 @@ def test_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
 # --- Concurrency, through a real threaded HTTP server -------------------------------------------------------
 
 
-class HttpDevice:
-    """A browser over real HTTP: cookie jar, CSRF token from the page."""
-
-    def __init__(self, base: str, width: int) -> None:
-        self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-        )
-        html = self.opener.open(base + "/", timeout=30).read().decode()
-        self.csrf = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
-        self.screen = {"sw": width, "sh": 640}
-
-    def post(self, path: str, payload: dict | None = None) -> tuple[int, dict]:
-        data = json.dumps({"fp": self.screen, **(payload or {})}).encode()
-        request = urllib.request.Request(
-            self.base + path,
-            data=data,
-            headers={"Content-Type": "application/json", "X-CSRFToken": self.csrf},
-            method="POST",
-        )
-        try:
-            with self.opener.open(request, timeout=60) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read() or b"{}")
-
-
 @pytest.fixture
 def server(app):
     app.config["ANNOTATOR_GOLD_FRACTION"] = 0.3
@@ -281,62 +263,15 @@ def server(app):
     thread.join(10)
 
 
-def test_parallel_annotators_lose_and_double_count_nothing(app, server):
-    n_devices, per_device = 6, 8
-
-    def annotate(width: int) -> list[int]:
-        device = HttpDevice(server, width)
-        status, state = device.post("/api/current")
-        assert status == 200
-        done = []
-        for i in range(per_device):
-            item = state["item"]["id"]
-            status, state = device.post("/api/answer", {"item": item, "answer": "yes" if i % 2 else "no"})
-            assert status == 200, state
-            done.append(item)
-        return done
-
-    with ThreadPoolExecutor(n_devices) as pool:
-        results = list(pool.map(annotate, range(1, n_devices + 1)))
-    for done in results:
-        assert len(set(done)) == per_device  # never the same hour twice to one device
-    with db(app) as conn:
-        answered = conn.execute(select(func.count()).where(assignments.c.answer.is_not(None))).scalar_one()
-        served = conn.execute(select(func.count()).select_from(assignments)).scalar_one()
-        counters = conn.execute(select(func.sum(hours.c.n_answers), func.sum(hours.c.n_served))).one()
-        per_hour = dict(
-            conn.execute(
-                select(assignments.c.hour_id, func.count())
-                .where(assignments.c.answer.is_not(None))
-                .group_by(assignments.c.hour_id)
-            ).all()
-        )
-        n_events = conn.execute(select(func.count()).select_from(events)).scalar_one()
-    assert answered == n_devices * per_device == n_events
-    assert served == n_devices * (per_device + 1)  # each device also holds one pending item
-    assert tuple(counters) == (answered, served)
-    for hour_id, n in per_hour.items():
-        with db(app) as conn:
-            assert conn.execute(select(hours.c.n_answers).where(hours.c.id == hour_id)).scalar_one() == n
+@pytest.mark.parametrize(("n_devices", "per_device"), [(6, 8), (8, 11)])  # (8, 11): every device ends up
+def test_parallel_annotators_lose_and_double_count_nothing(
+    app, server, n_devices, per_device
+):  # with all 12 hours served: no room to skip
+    check_parallel_annotators(server, app.extensions["msze_annotator_engine"], n_devices, per_device)
 
 
 def test_parallel_clicks_of_one_device_count_once(app, server):
-    device = HttpDevice(server, 360)
-    status, state = device.post("/api/current")
-    item = state["item"]["id"]
-    with ThreadPoolExecutor(8) as pool:
-        statuses = sorted(
-            s
-            for s, _ in pool.map(
-                lambda _: device.post("/api/answer", {"item": item, "answer": "yes"}), range(8)
-            )
-        )
-    assert statuses == [200] + [409] * 7
-    with ThreadPoolExecutor(4) as pool:
-        undo_statuses = sorted(s for s, _ in pool.map(lambda _: device.post("/api/undo"), range(4)))
-    assert undo_statuses == [200, 409, 409, 409]  # one answer to undo, undone exactly once
-    with db(app) as conn:
-        assert conn.execute(select(hours.c.n_answers).where(hours.c.id == item)).scalar_one() == 0
+    check_parallel_clicks(server, app.extensions["msze_annotator_engine"])
 
 
 json_values = st.recursive(
@@ -359,3 +294,38 @@ def test_random_json_never_causes_500(app, path, body):
     )
     assert response.status_code < 500, (response.status_code, response.get_data(as_text=True))
     assert response.is_json
+
+
+def test_documented_serve_command_starts_and_keeps_data(tmp_path):
+    """`python -m msze annotator serve --db ... --port N` (waitress) answers; data survives a restart."""
+    db_url = f"sqlite:///{tmp_path / 'served.sqlite3'}"
+    root = Path(__file__).resolve().parents[1]
+    for _run in range(2):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        command = [sys.executable, "-m", "msze", "annotator", "serve", "--db", db_url, "--port", str(port)]
+        command += ["--instance", str(tmp_path / "instance")]
+        proc = subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read().decode()
+                    break
+                except OSError:
+                    assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()
+                    time.sleep(0.2)
+            assert ">Tak<" in page
+            device = HttpDevice(f"http://127.0.0.1:{port}", 360)
+            status, state = device.post("/api/current")
+            assert status == 200 and state == {"item": None, "answered": 0, "can_undo": False}  # empty DB
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        # The second run's client (no cookie, same fingerprint) was recognised as the first run's device:
+        # the device row survived the restart.
+        assert conn.execute(select(func.count()).select_from(devices)).scalar_one() == 1
+    engine.dispose()

@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from msze.annotator import export, identity, serving
-from msze.annotator.db import devices, make_engine, transaction, utcnow
+from msze.annotator.db import devices, make_engine, run_transaction, transaction, utcnow
 
 # Every setting, its default, and why. Each can be set in the environment under the same name.
 DEFAULTS: dict[str, Any] = {
@@ -227,26 +227,30 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     @app.post("/api/current")
     def api_current() -> Response:
         data = body()
-        with transaction(engine) as conn:
-            device_id = resolve_device(conn, data, create=True)
-            return jsonify(serving.current(conn, device_id, prefer_gold(), cfg()))
+
+        def work(conn: Connection) -> dict:
+            return serving.current(conn, resolve_device(conn, data, create=True), prefer_gold(), cfg())
+
+        return jsonify(run_transaction(engine, work))
 
     @app.post("/api/answer")
     def api_answer() -> Response:
         data = body()
-        with transaction(engine) as conn:
+
+        def work(conn: Connection) -> dict:
             device_id = resolve_device(conn, data, create=False)
-            state = serving.answer(
-                conn, device_id, data.get("item"), data.get("answer"), prefer_gold(), cfg()
-            )
-            return jsonify(state)
+            return serving.answer(conn, device_id, data.get("item"), data.get("answer"), prefer_gold(), cfg())
+
+        return jsonify(run_transaction(engine, work))
 
     @app.post("/api/undo")
     def api_undo() -> Response:
         data = body()
-        with transaction(engine) as conn:
-            device_id = resolve_device(conn, data, create=False)
-            return jsonify(serving.undo(conn, device_id, cfg()))
+
+        def work(conn: Connection) -> dict:
+            return serving.undo(conn, resolve_device(conn, data, create=False), cfg())
+
+        return jsonify(run_transaction(engine, work))
 
     return app
 

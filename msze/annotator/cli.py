@@ -30,7 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_argument(
         "--instance", default=None, help="folder for the generated secret key (default: Flask's)"
     )
-    serve.add_argument("--debug", action="store_true", help="Flask debug mode (never in production)")
+    serve.add_argument("--threads", type=int, default=8, help="waitress worker threads (default 8)")
+    serve.add_argument(
+        "--debug",
+        action="store_true",
+        help="werkzeug's server with the debugger and reloader (never in production)",
+    )
 
     imp = sub.add_parser("import", parents=[common], help="import hour candidates from JSONL files")
     imp.add_argument(
@@ -77,13 +82,18 @@ def _engine(url: str):  # noqa: ANN202 - sqlalchemy Engine
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import run_simple
-
     from msze.annotator.app import create_app
 
     app = create_app({"ANNOTATOR_DATABASE_URL": args.db}, instance_path=args.instance)
-    print(f"annotator: http://{args.host}:{args.port}/  (database {args.db})", file=sys.stderr)
-    run_simple(args.host, args.port, app, threaded=True, use_debugger=args.debug, use_reloader=args.debug)
+    print(f"annotator: http://{args.host}:{args.port}/  (database {args.db})", file=sys.stderr, flush=True)
+    if args.debug:
+        from werkzeug.serving import run_simple
+
+        run_simple(args.host, args.port, app, threaded=True, use_debugger=True, use_reloader=True)
+    else:
+        import waitress  # a production WSGI server (pure Python, threads), already used by the search app
+
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="msze-annotator")
     return 0
 
 

@@ -8,9 +8,10 @@ transactions. Counters are updated with `col = col + 1` in SQL, never read-modif
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -29,6 +30,9 @@ from sqlalchemy import (
     create_engine,
     event,
 )
+from sqlalchemy.exc import DBAPIError
+
+T = TypeVar("T")
 
 metadata = MetaData()
 
@@ -137,6 +141,27 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, pool_pre_ping=True)
     metadata.create_all(engine)
     return engine
+
+
+# PostgreSQL's deadlock_detected and serialization_failure: the transaction did nothing and may simply rerun.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+
+
+def run_transaction(engine: Engine, work: Callable[[Connection], T], attempts: int = 3) -> T:
+    """Run `work` in one transaction, rerunning it when the database aborted it as a deadlock victim.
+
+    Two annotators answering each other's next hours can deadlock on PostgreSQL's row locks; the database
+    aborts one transaction, which is then rerun from the start (nothing of it was committed).
+    """
+    for attempt in range(attempts):
+        try:
+            with engine.begin() as conn:
+                return work(conn)
+        except DBAPIError as exc:
+            code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+            if code not in RETRYABLE_SQLSTATES or attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 @contextmanager

@@ -111,13 +111,12 @@ def assign_next(conn: Connection, device_id: int, prefer_gold: bool) -> int | No
     if not prefer_gold:
         pools.reverse()
     for pool in pools:
-        hour_id = conn.execute(
-            select(hours.c.id)
-            .where(and_(pool, ~seen))
-            .order_by(hours.c.n_served, hours.c.id)
-            .limit(1)
-            .with_for_update(skip_locked=True)
-        ).scalar()
+        query = select(hours.c.id).where(and_(pool, ~seen)).order_by(hours.c.n_served, hours.c.id).limit(1)
+        # SKIP LOCKED spreads parallel devices over different hours; when every eligible hour is locked by
+        # someone else's transaction, wait for one instead of wrongly answering "nothing left".
+        hour_id = conn.execute(query.with_for_update(skip_locked=True)).scalar()
+        if hour_id is None:
+            hour_id = conn.execute(query.with_for_update()).scalar()
         if hour_id is not None:
             conn.execute(insert(assignments).values(device_id=device_id, hour_id=hour_id, served_at=utcnow()))
             conn.execute(update(hours).where(hours.c.id == hour_id).values(n_served=hours.c.n_served + 1))
