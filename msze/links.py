@@ -137,7 +137,10 @@ def is_blacklisted(url_or_host: str, blacklist: Iterable[str]) -> bool:
 
 def non_page_extension(url: str) -> str | None:
     """The file extension when the URL's path names a non-page file ("pdf"), else None."""
-    path = urlsplit(url).path
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return None
     name = path.rsplit("/", 1)[-1]
     if "." not in name:
         return None
@@ -147,7 +150,10 @@ def non_page_extension(url: str) -> str | None:
 
 def is_calendar_like(url: str) -> bool:
     """True for URLs of calendar days/months: date-like query parameters or a path that ends in a date."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
         if _DATE_VALUE_RE.match(value.strip()):
             return True
@@ -221,9 +227,15 @@ class Site:
     def decide(self, url: str) -> tuple[str | None, str]:
         """Whether to follow a link: (canonical URL, "follow") or (None, reason).
 
-        Reasons: "scheme", "blacklisted", "offsite", "extension", "calendar", "query_cap".
+        Reasons: "invalid", "scheme", "blacklisted", "offsite", "extension", "calendar", "query_cap".
         Each distinct query string counts once against its path's cap.
         """
+        try:
+            return self._decide(url)
+        except ValueError:  # e.g. "http://[broken/": urlsplit's invalid IPv6 host
+            return None, "invalid"
+
+    def _decide(self, url: str) -> tuple[str | None, str]:
         if urlsplit(url).scheme.lower() not in ("http", "https"):
             return None, "scheme"
         if is_blacklisted(url, self.blacklist):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from msze.links import (
     Site,
@@ -157,6 +159,7 @@ def test_site_decisions() -> None:
     assert site.decide("http://parafia.pl/k.php?data=2026-11-30") == (None, "calendar")
     assert site.decide("mailto:ks@parafia.pl") == (None, "scheme")
     assert site.decide("javascript:void(0)") == (None, "scheme")
+    assert site.decide("http://[broken/x") == (None, "invalid")
 
 
 def test_query_cap_per_path_shape() -> None:
@@ -179,3 +182,31 @@ def test_learn_redirect() -> None:
     assert site.learn_redirect("https://www.facebook.com/parafia") is None  # never learnt
     assert site.decide("https://www.facebook.com/x")[1] == "blacklisted"
     assert site.domain == "parafia.pl"  # the parish keeps its start domain
+
+
+urls = st.builds(
+    lambda scheme, host, path, query, frag: f"{scheme}://{host}/{path}?{query}#{frag}",
+    st.sampled_from(["http", "https", "HTTP"]),
+    st.sampled_from(
+        ["parafia.pl", "WWW.Parafia.PL", "a.b.katowice.pl", "127.0.0.1:8080", "x.test", "[::1]:80"]
+    ),
+    st.text(alphabet="abcząś/-._0123456789", max_size=30),
+    st.text(alphabet="abc=&_0123456789-utm", max_size=30),
+    st.text(max_size=10),
+)
+
+
+@given(urls)
+def test_canonical_url_is_idempotent_and_decide_never_raises(url: str) -> None:
+    canonical = canonical_url(url)
+    assert canonical_url(canonical) == canonical and "#" not in canonical
+    make_site().decide(url)
+
+
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_raises(text: str) -> None:
+    text = "http://[" + text if text.startswith("a") else text
+    domain_of(text)
+    is_valid_start_url(text)
+    is_calendar_like(text)
+    non_page_extension(text)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from msze.sniff import CONTROL_BYTES, HEAD_SIZE, HIGH_BYTES, is_binary
 
@@ -76,3 +78,8 @@ def test_counted_controls(byte: int) -> None:
 def test_video_header_is_binary() -> None:
     mp4 = b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00" + bytes(range(256)) * 4
     assert is_binary(mp4) is True
+
+
+@given(st.binary(max_size=3000))
+def test_any_bytes_get_a_verdict_from_the_head_only(data: bytes) -> None:
+    assert is_binary(data) == is_binary(data[:HEAD_SIZE])
