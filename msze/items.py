@@ -25,7 +25,8 @@ class PageItem(scrapy.Item):
     # list of {text, time, start, end, context, context_start, label, score, source, day}
     #   text: the hour as written ("7.oo"); time: "07:00"; start/end: span in `text`;
     #   context: the words around it; context_start: offset of `context` in `text`;
-    #   label: "mass" | "other"; score: 0..1; source: "rules" | "classifier"; day: sunday|weekday|saturday|holiday|None
+    #   label: "mass" | "other"; score: 0..1; source: "rules" | "classifier";
+    #   day: sunday | weekday | saturday | holiday | None
     hours = scrapy.Field()
     masses = scrapy.Field()  # sorted distinct "HH:MM" labelled "mass"
     template = scrapy.Field()  # [[start, end], ...] text blocks repeated from earlier pages of the site
