@@ -146,6 +146,10 @@ _INTENTION_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
+PROSE_MIN_WORDS = 8  # a line of at least this many words ending in a full stop is a sentence, not a list
+PROSE_WORDS_PER_HOUR = (
+    6  # ... unless it has an hour for every this many words (a schedule written as a sentence)
+)
 SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)
 CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
 HEADER_CHARS = 70  # a line this short without hours is a heading
@@ -237,6 +241,19 @@ def _day_at(text: str) -> str | None:
     return best[1]
 
 
+_NUMBERED_ITEM_RE = re.compile(r"\s*(?:\d{1,2}[.)]|[•*·\-–—])?\s*\d{1,2}[.)]\s")
+_LIST_ITEM_RE = re.compile(r"\s*(?:\d{1,2}[.)]|[IVX]{1,4}\.)\s+[^\W\d]")
+
+
+def _is_prose(line: str, hours: int = 0) -> bool:
+    """A sentence (an announcement item, a paragraph), not a schedule line: its times need their own cue."""
+    words = _words(line)
+    if words < PROSE_MIN_WORDS or words < PROSE_WORDS_PER_HOUR * hours:
+        return False
+    stripped = line.rstrip()
+    return stripped.endswith((".", "!", "?")) or bool(_LIST_ITEM_RE.match(line))
+
+
 def _words(text: str) -> int:
     return len(_WORD_RE.findall(text))
 
@@ -308,6 +325,7 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
                 heading_day = None
             continue
         clause_starts = _clause_starts(line)
+        prose = _is_prose(line, len(idxs))
         line_day_head = _LINE_DAY_HEAD_RE.match(line)
         day_list_line = False
         if line_day_head:
@@ -341,7 +359,8 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
                 hours,
                 idx,
                 line_start,
-                len(line.strip()) <= HEADER_CHARS * 1.5 or len(line) / len(idxs) <= CHARS_PER_HOUR,
+                not prose
+                and (len(line.strip()) <= HEADER_CHARS * 1.5 or len(line) / len(idxs) <= CHARS_PER_HOUR),
             )
         # the line's last own cue carries on as the block's topic
         own = [c for c in cues if not c.reference]

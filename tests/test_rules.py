@@ -152,3 +152,14 @@ def test_abbreviated_days_in_a_sidebar():
 def test_devotion_held_with_the_mass_does_not_cancel_it():
     text = "Msze św. w dni powszednie: 7:30, 15:00 (z Koronką do Miłosierdzia Bożego), 18:00 z nowenną, 19:00"
     assert masses(text) == ["07:30", "15:00", "18:00", "19:00"]
+
+
+def test_announcement_items_need_their_own_cue():
+    text = (
+        "Ogłoszenia duszpasterskie\n"
+        "1. Dziś w naszej parafii Msze św. według porządku niedzielnego, zapraszamy wszystkich.\n"
+        "2. W środę o 18:00 Msza św. w intencji chorych.\n"
+        "3. W czwartek o 17:00 zapraszamy dzieci z klas trzecich do salki katechetycznej.\n"
+        "4. W sobotę o 10:00 sprzątanie kościoła, prosimy o pomoc rodziny z ulicy Polnej.\n"
+    )
+    assert masses(text) == ["18:00"]
