@@ -82,7 +82,6 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         WTF_CSRF_HEADERS=["X-CSRFToken"],
         SESSION_COOKIE_SAMESITE="Lax",
         MAX_CONTENT_LENGTH=16 * 1024,  # answers are tiny; anything bigger is refused with 413
-        JSON_AS_ASCII=False,
     )
     app.config.update(config or {})
     if not app.config.get("SECRET_KEY"):
@@ -93,6 +92,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         n = int(app.config["ANNOTATOR_PROXY_COUNT"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n)  # type: ignore[method-assign]
 
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Polish text readable in API answers
     CSRFProtect(app)
     engine = make_engine(app.config["ANNOTATOR_DATABASE_URL"])
     app.extensions["msze_annotator_engine"] = engine

@@ -123,8 +123,11 @@
         window.scrollTo(0, document.documentElement.scrollHeight);
       }
     }).catch(function (err) {
+      if (err.status === 409 && kind !== "load") {
+        // Answered already (a double tap, or another tab): just show where this device really is.
+        return api("/api/current").then(render).catch(showError);
+      }
       showError(err);
-      if (err.status === 409 && kind !== "load") { busy = false; return act("load"); }
     }).then(function () {
       busy = false;
       setButtons();
