@@ -124,9 +124,10 @@ class ExponentialBackoffMiddleware(RetryMiddleware):
     Retried: connection errors and timeouts (RETRY_EXCEPTIONS) and RETRY_HTTP_CODES (429, 5xx, 408). Takes
     RetryMiddleware's place in DOWNLOADER_MIDDLEWARES; with BACKOFF_ENABLED = False it is Scrapy's fixed
     retry.
-    The wait is an asyncio sleep: the reactor keeps serving other requests. Per-request meta: `dont_retry`,
-    `backoff_max_wait`, `backoff_repeat_limit`. Stats: msze/backoff/retries, msze/backoff/gave_up,
-    msze/backoff/retry_after, msze/backoff/reason/<reason>, msze/backoff/wait_seconds.
+    The wait is an asyncio sleep: the reactor keeps serving other requests, and the site's transfer slot is
+    free meanwhile (the waiting request still counts toward CONCURRENT_REQUESTS). Per-request meta:
+    `dont_retry`, `backoff_max_wait`, `backoff_repeat_limit`. Stats: msze/backoff/retries,
+    msze/backoff/gave_up, msze/backoff/retry_after, msze/backoff/reason/<reason>, msze/backoff/wait_seconds.
     """
 
     def __init__(self, settings: Any) -> None:
