@@ -286,3 +286,9 @@ def test_schedule_page_mass_times_end_to_end(result_a: CrawlResult) -> None:
         ("weekday", "18:00"),
     }
     assert result_a.item(f"{A}/kontakt.html")["masses"] == []  # office hours are not Masses
+
+
+def test_unreadable_blacklist_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = run_crawl(f"{A}/", tmp_path, f"DOMAIN_BLACKLIST_FILE={tmp_path / 'missing.txt'}")
+    assert result.returncode == 2
+    assert "DOMAIN_BLACKLIST_FILE" in result.log and "Traceback" not in result.log

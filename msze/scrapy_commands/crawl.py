@@ -1,7 +1,8 @@
 """`scrapy crawl` that checks spider arguments first: a bad `-a url=` is a usage error (exit status 2), not a
 traceback or an empty "finished" crawl.
 
-A spider opts in with a classmethod ``check_arguments(**spargs) -> str | None`` returning an error message.
+A spider opts in with classmethods ``check_arguments(**spargs) -> str | None`` and
+``check_settings(settings) -> str | None`` returning an error message.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ class Command(ScrapyCrawlCommand):
                 spidercls = None
             check = getattr(spidercls, "check_arguments", None)
             error = check(**opts.spargs) if check else None
+            check_settings = getattr(spidercls, "check_settings", None)
+            if not error and check_settings and self.settings is not None:
+                error = check_settings(self.settings)
             if error:
                 raise UsageError(error, print_help=False)
         super().run(args, opts)

@@ -55,6 +55,17 @@ class ParishSpider(scrapy.Spider):
             return f"parish spider: not a start URL: {url!r}; give -a url=http(s)://... e.g. -a url=https://parafia.example.pl/"
         return None
 
+    @classmethod
+    def check_settings(cls, settings: Any) -> str | None:
+        """The error message for unusable settings (a blacklist file that cannot be read), else None."""
+        path = settings.get("DOMAIN_BLACKLIST_FILE")
+        if path:
+            try:
+                load_blacklist(path)
+            except (OSError, UnicodeDecodeError) as error:
+                return f"DOMAIN_BLACKLIST_FILE {path!r} cannot be read: {error}"
+        return None
+
     # --- building requests ------------------------------------------------------------------------------
     def make_site(self, start_url: str) -> Site:
         return Site(start_url, blacklist=self.blacklist, max_queries_per_path=self.max_queries_per_path)
