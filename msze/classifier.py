@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, hour_features
+from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, hour_features
 
 MASS_LABEL = "__label__mass"
 OTHER_LABEL = "__label__other"
@@ -51,11 +51,13 @@ class HourClassifier:
         after: int = DEFAULT_AFTER,
         path: str | None = None,
         meta: dict[str, Any] | None = None,
+        near: int = DEFAULT_NEAR,
     ) -> None:
         self.model = model
         self.threshold = float(threshold)
         self.before = int(before)
         self.after = int(after)
+        self.near = int(near)
         self.path = path
         self.meta = meta or {}
 
@@ -111,6 +113,7 @@ class HourClassifier:
             threshold=threshold,
             before=int(meta.get("before", DEFAULT_BEFORE)),
             after=int(meta.get("after", DEFAULT_AFTER)),
+            near=int(meta.get("near", 0)),  # models from before `near` existed had none
             path=str(model_path),
             meta=meta,
         )
@@ -118,7 +121,7 @@ class HourClassifier:
     def features(self, text: str, hour: Any) -> str:
         """The model's input line for one hour (Hour or hour dict) of ``text``."""
         start, end = _span(hour)
-        return hour_features(text, start, end, before=self.before, after=self.after)
+        return hour_features(text, start, end, before=self.before, after=self.after, near=self.near)
 
     def score_lines(self, lines: Sequence[str]) -> list[float]:
         """P(mass) for feature lines, in one batch call to fastText."""

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, hour_features
+from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, hour_features
 
 KEEP_CHARS = 600
 LABELS = ("mass", "other")
@@ -47,14 +47,18 @@ class Example:
     source: str  # annotator | fasttext | rules | negatives | realpages | annotated
     features: str = ""  # set only for sources that come as fastText lines (no text to recompute from)
 
-    def feature_line(self, before: int = DEFAULT_BEFORE, after: int = DEFAULT_AFTER) -> str:
+    def feature_line(
+        self, before: int = DEFAULT_BEFORE, after: int = DEFAULT_AFTER, near: int = DEFAULT_NEAR
+    ) -> str:
         """The fastText input for this hour with the given window."""
         if self.features:
             return self.features
-        return hour_features(self.text, self.start, self.end, before=before, after=after)
+        return hour_features(self.text, self.start, self.end, before=before, after=after, near=near)
 
-    def fasttext_line(self, before: int = DEFAULT_BEFORE, after: int = DEFAULT_AFTER) -> str:
-        return f"__label__{self.label} {self.feature_line(before, after)}"
+    def fasttext_line(
+        self, before: int = DEFAULT_BEFORE, after: int = DEFAULT_AFTER, near: int = DEFAULT_NEAR
+    ) -> str:
+        return f"__label__{self.label} {self.feature_line(before, after, near)}"
 
 
 def site_of(url: str) -> str:
@@ -257,13 +261,16 @@ def sample_negatives(examples: list[Example], pool: list[Example], ratio: float,
 
 
 def dedupe(
-    examples: Iterable[Example], before: int = DEFAULT_BEFORE, after: int = DEFAULT_AFTER
+    examples: Iterable[Example],
+    before: int = DEFAULT_BEFORE,
+    after: int = DEFAULT_AFTER,
+    near: int = DEFAULT_NEAR,
 ) -> list[Example]:
     """Keep the first of examples with identical fastText lines (label + features), in order."""
     seen: set[str] = set()
     out = []
     for ex in examples:
-        key = ex.fasttext_line(before, after)
+        key = ex.fasttext_line(before, after, near)
         if key not in seen:
             seen.add(key)
             out.append(ex)

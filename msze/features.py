@@ -21,6 +21,7 @@ import unicodedata
 
 DEFAULT_BEFORE = 20
 DEFAULT_AFTER = 10
+DEFAULT_NEAR = 8
 
 # How far to look for the window's tokens; a window of 40 tokens never needs more text than this.
 _SCAN_CHARS = 600
@@ -97,17 +98,40 @@ def hour_tokens(written: str) -> list[str]:
     return out
 
 
-def hour_features(
-    text: str, start: int, end: int, before: int = DEFAULT_BEFORE, after: int = DEFAULT_AFTER
-) -> str:
-    """The fastText input line for the hour at ``text[start:end]``: window before, marked hour, window after.
+def _same_line(toks: list[str], n: int, reverse: bool) -> list[str]:
+    """Up to ``n`` tokens next to the hour that are on its own line (stop at a line break)."""
+    seq = reversed(toks) if reverse else iter(toks)
+    out = []
+    for tok in seq:
+        if tok in ("_nl_", "_par_") or len(out) >= n:
+            break
+        out.append(tok)
+    return out[::-1] if reverse else out
 
-    The result is one line (no newline characters), without a ``__label__``.
+
+def hour_features(
+    text: str,
+    start: int,
+    end: int,
+    before: int = DEFAULT_BEFORE,
+    after: int = DEFAULT_AFTER,
+    near: int = DEFAULT_NEAR,
+) -> str:
+    """The fastText input line for the hour at ``text[start:end]``: window before, marked hour, window after,
+    then up to ``near`` tokens each side from the hour's own line, again, prefixed ``b_`` / ``a_``.
+
+    The wide window sees the block's header ("Msze święte"); but fastText averages its words, so office hours
+    just under a Mass schedule would look like Masses. The prefixed same-line words ("b_kancelaria", "a_-")
+    are separate features that let the hour's own line speak louder. The result is one line, no label.
     """
     if not 0 <= start < end <= len(text):
         raise ValueError(f"hour span {start}:{end} is outside the text (length {len(text)})")
-    left = tokens(text[max(0, start - _SCAN_CHARS) : start])
-    right = tokens(text[end : end + _SCAN_CHARS])
-    left = left[-before:] if before > 0 else []
-    right = right[:after] if after > 0 else []
-    return " ".join([*left, *hour_tokens(text[start:end]), *right])
+    left_all = tokens(text[max(0, start - _SCAN_CHARS) : start])
+    right_all = tokens(text[end : end + _SCAN_CHARS])
+    left = left_all[-before:] if before > 0 else []
+    right = right_all[:after] if after > 0 else []
+    parts = [*left, *hour_tokens(text[start:end]), *right]
+    if near > 0:
+        parts += [f"b_{t}" for t in _same_line(left_all, near, reverse=True)]
+        parts += [f"a_{t}" for t in _same_line(right_all, near, reverse=False)]
+    return " ".join(parts)

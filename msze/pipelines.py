@@ -254,6 +254,8 @@ class ClassifierPipeline:
         stats = self.crawler.stats
         text = adapter.get("text")
         hours = adapter.get("hours")
+        if _not_modified(adapter):  # a 304 page keeps the hours classified in the previous run
+            return item
         if not text or not hours:
             stats.inc_value("msze/classifier/skipped")
             return item

@@ -51,17 +51,25 @@ def test_tokens_keep_line_breaks_and_punctuation_and_generalise_numbers():
 
 def test_hour_features_window_around_a_mass_time():
     start, end = span(PAGE, "7.oo")
-    line = hour_features(PAGE, start, end, before=12, after=6)
+    line = hour_features(PAGE, start, end, before=12, after=6, near=0)
     assert line == "porzadek mszy swietych _par_ niedziela : godz . <h> h07 m00 </h> , _time_ , _time_ ( suma"
-    wide = hour_features(PAGE, start, end)  # default window: 20 before, 10 after
+    wide = hour_features(PAGE, start, end, near=0)  # default window: 20 before, 10 after
     assert wide.endswith("( suma ) _nl_ kancelaria czynna")
     assert "\n" not in line
 
 
 def test_hour_features_range_start_is_followed_by_a_dash():
     start, end = span(PAGE, "16:00")
-    line = hour_features(PAGE, start, end, before=2, after=2)
+    line = hour_features(PAGE, start, end, before=2, after=2, near=0)
     assert line == "kancelaria czynna <h> h16 m00 </h> - _time_"
+
+
+def test_same_line_words_are_repeated_with_a_prefix_and_stop_at_the_line_break():
+    start, end = span(PAGE, "16:00")
+    line = hour_features(PAGE, start, end, before=2, after=2, near=3)
+    assert line == "kancelaria czynna <h> h16 m00 </h> - _time_ b_kancelaria b_czynna a_- a__time_ a_,"
+    start, end = span(PAGE, "7.oo")
+    assert hour_features(PAGE, start, end, near=2).endswith("b_godz b_. a_, a__time_")
 
 
 def test_superscript_minutes_in_context_are_a_time():
@@ -71,8 +79,8 @@ def test_superscript_minutes_in_context_are_a_time():
 
 def test_window_sizes_and_text_edges():
     text = "7:00 Msza"
-    assert hour_features(text, 0, 4) == "<h> h07 m00 </h> msza"
-    assert hour_features(text, 0, 4, before=0, after=0) == "<h> h07 m00 </h>"
+    assert hour_features(text, 0, 4) == "<h> h07 m00 </h> msza a_msza"
+    assert hour_features(text, 0, 4, before=0, after=0, near=0) == "<h> h07 m00 </h>"
 
 
 def test_span_outside_text_is_an_error():

@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from msze import dataset as ds
-from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE
+from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test", type=float, default=0.1, help="share of examples for test (default 0.1)")
     parser.add_argument("--before", type=int, default=DEFAULT_BEFORE, help="feature window before the hour")
     parser.add_argument("--after", type=int, default=DEFAULT_AFTER, help="feature window after the hour")
+    parser.add_argument("--near", type=int, default=DEFAULT_NEAR, help="same-line tokens repeated (prefixed)")
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -131,16 +132,21 @@ def run(args: argparse.Namespace) -> int:
     if not examples:
         print("dataset: no examples (give --realpages, --annotated, --annotator or --pages)", file=sys.stderr)
         return 2
-    unique = ds.dedupe(examples, args.before, args.after)
+    unique = ds.dedupe(examples, args.before, args.after, args.near)
     print(f"{len(examples)} examples, {len(unique)} after removing identical lines")
     splits = ds.split_by_site(unique, seed=args.seed, dev=args.dev, test=args.test)
     args.out.mkdir(parents=True, exist_ok=True)
-    stats: dict[str, object] = {"seed": args.seed, "before": args.before, "after": args.after}
+    stats: dict[str, object] = {
+        "seed": args.seed,
+        "before": args.before,
+        "after": args.after,
+        "near": args.near,
+    }
     for name, part in splits.items():
         with open(args.out / f"{name}.jsonl", "w", encoding="utf-8") as fh:
             ds.write_examples(part, fh)
         with open(args.out / f"{name}.txt", "w", encoding="utf-8") as fh:
-            fh.writelines(e.fasttext_line(args.before, args.after) + "\n" for e in part)
+            fh.writelines(e.fasttext_line(args.before, args.after, args.near) + "\n" for e in part)
         stats[name] = _counts(part)
         print(f"{name}: {json.dumps(stats[name], ensure_ascii=False)}")
     (args.out / "stats.json").write_text(

@@ -26,7 +26,7 @@ from typing import Any
 from msze import dataset as ds
 from msze.classifier import DEFAULT_PARAMS, HourClassifier, labelled_line, quantize, save, train
 from msze.commands.dataset import add_source_arguments, collect
-from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE
+from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR
 from msze.metrics import Confusion, confusion, set_confusion
 
 # A quantised model may lose at most this much dev F1 / MCC to count as losing "nothing measurable".
@@ -51,6 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--before", type=int, default=DEFAULT_BEFORE, help="feature window: tokens before")
     parser.add_argument("--after", type=int, default=DEFAULT_AFTER, help="feature window: tokens after")
+    parser.add_argument(
+        "--near",
+        type=int,
+        default=DEFAULT_NEAR,
+        help="feature window: same-line tokens repeated with a prefix",
+    )
     parser.add_argument("--epoch", type=int, default=DEFAULT_PARAMS["epoch"])
     parser.add_argument("--lr", type=float, default=DEFAULT_PARAMS["lr"])
     parser.add_argument("--word-ngrams", type=int, default=DEFAULT_PARAMS["wordNgrams"])
@@ -79,22 +85,24 @@ def fasttext_params(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def lines_of(examples: list[ds.Example], before: int, after: int) -> list[str]:
-    return [labelled_line(e.label, e.feature_line(before, after)) for e in examples]
+def lines_of(examples: list[ds.Example], before: int, after: int, near: int = DEFAULT_NEAR) -> list[str]:
+    return [labelled_line(e.label, e.feature_line(before, after, near)) for e in examples]
 
 
 def train_classifier(
     examples: list[ds.Example], args: argparse.Namespace, params: dict[str, Any] | None = None
 ) -> HourClassifier:
     """A classifier trained on the examples (de-duplicated at the window in ``args``)."""
-    unique = ds.dedupe(examples, args.before, args.after)
-    model = train(lines_of(unique, args.before, args.after), params or fasttext_params(args))
-    return HourClassifier(model, threshold=args.threshold, before=args.before, after=args.after)
+    unique = ds.dedupe(examples, args.before, args.after, args.near)
+    model = train(lines_of(unique, args.before, args.after, args.near), params or fasttext_params(args))
+    return HourClassifier(
+        model, threshold=args.threshold, before=args.before, after=args.after, near=args.near
+    )
 
 
 def score_examples(clf: HourClassifier, examples: list[ds.Example]) -> Confusion:
     """Hour-level confusion of the classifier on labelled examples."""
-    scores = clf.score_lines([e.feature_line(clf.before, clf.after) for e in examples])
+    scores = clf.score_lines([e.feature_line(clf.before, clf.after, clf.near) for e in examples])
     return confusion((s >= clf.threshold for s in scores), (e.label == "mass" for e in examples))
 
 
@@ -193,7 +201,7 @@ def cross_validate(args: argparse.Namespace, pages: list[dict[str, Any]], extra:
 def _load_splits(args: argparse.Namespace) -> dict[str, list[ds.Example]]:
     if args.data:
         return {name: ds.read_examples(args.data / f"{name}.jsonl") for name in ds.SPLITS}
-    examples = ds.dedupe(collect(args), args.before, args.after)
+    examples = ds.dedupe(collect(args), args.before, args.after, args.near)
     return ds.split_by_site(examples, seed=args.seed)
 
 
@@ -202,7 +210,9 @@ def _quantization_check(
 ) -> tuple[bool, dict[str, Any]]:
     """(lossless, figures): does a quantised copy of the hold-out model score as well on dev?"""
     q_model = quantize(train(train_lines, params), train_lines)
-    q_clf = HourClassifier(q_model, threshold=clf.threshold, before=clf.before, after=clf.after)
+    q_clf = HourClassifier(
+        q_model, threshold=clf.threshold, before=clf.before, after=clf.after, near=clf.near
+    )
     if not dev:
         return True, {}
     full_dev, q_dev = score_examples(clf, dev), score_examples(q_clf, dev)
@@ -247,7 +257,9 @@ def holdout(args: argparse.Namespace) -> dict:
             print(_fmt(name, c))
             report[name] = c.as_dict()
     if args.out:
-        train_lines = lines_of(ds.dedupe(splits["train"], args.before, args.after), args.before, args.after)
+        train_lines = lines_of(
+            ds.dedupe(splits["train"], args.before, args.after, args.near), args.before, args.after, args.near
+        )
         quantized, q_figures = False, {}
         if args.quantize != "no":
             lossless, q_figures = _quantization_check(clf, train_lines, splits["dev"], params)
@@ -259,16 +271,17 @@ def holdout(args: argparse.Namespace) -> dict:
             train_examples = splits["train"] + splits["dev"] + splits["test"]
             print(f"--final: retraining on all {len(train_examples)} examples")
             clf = train_classifier(train_examples, args, params)
-        unique = ds.dedupe(train_examples, args.before, args.after)
+        unique = ds.dedupe(train_examples, args.before, args.after, args.near)
         meta = {
             "before": args.before,
             "after": args.after,
+            "near": args.near,
             "threshold": args.threshold,
             "params": params,
             "trained_on": {"examples": len(unique), "final": bool(args.final)},
             "holdout": {"dev": report.get("dev"), "test": report.get("test"), **q_figures},
         }
-        _write_model(clf, lines_of(unique, args.before, args.after), quantized, args.out, meta)
+        _write_model(clf, lines_of(unique, args.before, args.after, args.near), quantized, args.out, meta)
     return report
 
 
