@@ -6,11 +6,14 @@ makes (is this line a URL, did this crawl fail and why, what does the progress l
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from msze.links import domain_of, is_valid_start_url, pages_filename
 
@@ -19,24 +22,36 @@ EVENT_PREFIX = "MSZE-EVENT "  # per-parish wrapper -> driver lines on stdout (re
 
 @dataclass(frozen=True)
 class UrlList:
-    """Start URLs to crawl, with what was left out and why (nothing is dropped silently)."""
+    """Start URLs to crawl, each with its parish domain and file name; what was left out, and why."""
 
     urls: list[str]
-    domains: dict[str, str]
+    domains: dict[str, str]  # url -> links.domain_of(url) (PageItem.domain)
+    names: dict[str, str]  # url -> file name stem of its pages/log/WARC, unique in the batch
     invalid: list[tuple[int, str]]  # (line number, text)
-    same_domain: list[tuple[str, str]]  # (skipped URL, earlier URL of the same domain)
+    shared_host: int  # URLs whose host another listed URL has too (they get a hashed name)
 
 
-def parse_url_list(lines: Iterable[str], known_domains: dict[str, str] | None = None) -> UrlList:
+def job_name(url: str, taken: set[str] | dict[str, str]) -> str:
+    """The file-name stem of one parish crawl: its host without "www." (`parafia.opoka.org.pl`), or, when
+    another start URL of the batch has that host (parish pages of a diocesan portal), host~<8 hex of URL>."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".").removeprefix("www.")
+    name = pages_filename(host).removesuffix(".jsonl")
+    if name in taken:
+        name = f"{name}~{hashlib.sha1(url.encode('utf-8')).hexdigest()[:8]}"
+    return name
+
+
+def parse_url_list(lines: Iterable[str], known_names: dict[str, str] | None = None) -> UrlList:
     """Start URLs of a URL file (one per line; blank lines and `#` comments skipped; a TSV line's first
-    http(s) field counts). One crawl per parish domain: a URL of a domain already listed (earlier in the
-    file, or in known_domains from the job database) stands for that domain's first URL, because both
-    crawls would write the same `<domain>.jsonl`."""
-    seen: dict[str, str] = dict(known_domains or {})
+    http(s) field counts); repeats dropped. known_names (url -> name, from the job database) keeps every
+    parish's file name stable across runs, whatever the order of the list."""
+    known = dict(known_names or {})
+    taken = set(known.values())
     urls: list[str] = []
     domains: dict[str, str] = {}
+    names: dict[str, str] = {}
     invalid: list[tuple[int, str]] = []
-    same: list[tuple[str, str]] = []
+    hosts: dict[str, int] = {}
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -46,35 +61,39 @@ def parse_url_list(lines: Iterable[str], known_domains: dict[str, str] | None = 
         if url is None:
             invalid.append((number, line[:200]))
             continue
-        domain = domain_of(url)
-        first = seen.setdefault(domain, url)
-        if first != url:
-            same.append((url, first))
-        if first not in domains:
-            urls.append(first)
-            domains[first] = domain
-    return UrlList(urls, domains, invalid, same)
+        if url in names:
+            continue
+        name = known.get(url) or job_name(url, taken)
+        taken.add(name)
+        urls.append(url)
+        domains[url] = domain_of(url)
+        names[url] = name
+        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        hosts[host] = hosts.get(host, 0) + 1
+    shared = sum(n for n in hosts.values() if n > 1)
+    return UrlList(urls, domains, names, invalid, shared)
 
 
 @dataclass(frozen=True)
 class ParishPaths:
-    """Where one parish crawl writes (all under the batch's --out directory)."""
+    """Where one parish crawl writes (all under the batch's --out directory, named by job_name())."""
 
-    pages: str
+    pages: str  # the finished parish's pages, moved here when the crawl has ended
     log: str
     stats: str
     warc: str
     lock: str
+    work: str  # the crawl's own PAGES_DIR (and WARC while it runs); emptied before each attempt
 
 
-def parish_paths(out_dir: str, domain: str) -> ParishPaths:
-    name = pages_filename(domain).removesuffix(".jsonl")
+def parish_paths(out_dir: str, name: str) -> ParishPaths:
     return ParishPaths(
         pages=os.path.join(out_dir, "pages", f"{name}.jsonl"),
         log=os.path.join(out_dir, "logs", f"{name}.log"),
         stats=os.path.join(out_dir, "stats", f"{name}.json"),
         warc=os.path.join(out_dir, "warc", f"{name}.warc.gz"),
-        lock=os.path.join(out_dir, "stats", f"{name}.lock"),
+        lock=os.path.join(out_dir, "work", f"{name}.lock"),
+        work=os.path.join(out_dir, "work", name),
     )
 
 
@@ -145,6 +164,9 @@ def progress_line(counts: dict[str, int], done_this_run: int, todo_this_run: int
     )
 
 
+_REPLACEMENT = re.compile(r"\{\d*\}")
+
+
 def parallel_command(
     job_command: Sequence[str],
     jobs: int,
@@ -153,14 +175,14 @@ def parallel_command(
     sshlogins: Sequence[str] = (),
     extra: Sequence[str] = (),
 ) -> list[str]:
-    """The GNU parallel argv: one job per line of arg_file, `{}` in job_command replaced (and shell-quoted
-    by parallel) with the URL."""
+    """The GNU parallel argv: one job per line of arg_file (tab-separated columns), `{1}`, `{2}` ... in
+    job_command replaced (and shell-quoted by parallel) with the columns."""
     cmd = ["parallel", "--will-cite", "--jobs", str(jobs), "--joblog", "+" + joblog, "--line-buffer"]
     # When stopped, give each job 5 s after SIGTERM to record its state before SIGKILL (default: 350 ms).
     cmd += ["--termseq", "TERM,5000,KILL,25"]
     for login in sshlogins:
         cmd += ["--sshlogin", login]
     cmd += list(extra)
-    cmd += ["-a", arg_file]
-    cmd.append(" ".join("{}" if word == "{}" else shlex.quote(word) for word in job_command))
+    cmd += ["--colsep", "\t", "-a", arg_file]
+    cmd.append(" ".join(word if _REPLACEMENT.fullmatch(word) else shlex.quote(word) for word in job_command))
     return cmd

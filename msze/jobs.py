@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS jobs (
     kind TEXT NOT NULL DEFAULT 'crawl',
     url TEXT NOT NULL,
     domain TEXT NOT NULL DEFAULT '',
+    name TEXT,
     state TEXT NOT NULL DEFAULT 'queued'
         CHECK (state IN ('queued', 'running', 'finished', 'failed')),
     queued_at TEXT NOT NULL,
@@ -74,6 +75,9 @@ class JobDB:
         # NORMAL is durable across process kills in WAL mode (only an OS crash can lose the last commits).
         self._conn.execute("PRAGMA synchronous = NORMAL")
         self._retry(lambda: self._conn.executescript(SCHEMA))
+        columns = {row["name"] for row in self._conn.execute("PRAGMA table_info(jobs)")}
+        if "name" not in columns:  # a database from before the name column
+            self._retry(lambda: self._conn.execute("ALTER TABLE jobs ADD COLUMN name TEXT"))
 
     # -- plumbing -----------------------------------------------------------------------------------------
 
@@ -110,17 +114,30 @@ class JobDB:
 
     # -- writes -------------------------------------------------------------------------------------------
 
-    def enqueue(self, urls: Iterable[str], domains: dict[str, str] | None = None) -> int:
-        """Add URLs as queued; URLs already in the table keep their state. Returns how many were new."""
+    def enqueue(
+        self, urls: Iterable[str], domains: dict[str, str] | None = None, names: dict[str, str] | None = None
+    ) -> int:
+        """Add URLs as queued; URLs already in the table keep their state. Returns how many were new.
+        `names` are the jobs' file-name stems (the batch driver's); `domains` default to the URL's host."""
         now = utc_now()
         domains = domains or {}
-        rows = [(self.kind, u, domains.get(u) or url_domain(u), now) for u in dict.fromkeys(urls)]
+        names = names or {}
+        rows = [
+            (self.kind, u, domains.get(u) or url_domain(u), names.get(u), now) for u in dict.fromkeys(urls)
+        ]
         with self._write() as conn:
             before = conn.total_changes
             conn.executemany(
-                "INSERT OR IGNORE INTO jobs (kind, url, domain, queued_at) VALUES (?, ?, ?, ?)", rows
+                "INSERT OR IGNORE INTO jobs (kind, url, domain, name, queued_at) VALUES (?, ?, ?, ?, ?)", rows
             )
             return conn.total_changes - before
+
+    def names(self) -> dict[str, str]:
+        """url -> name of every job that has one (keeps file names stable across runs)."""
+        cur = self._conn.execute(
+            "SELECT url, name FROM jobs WHERE kind = ? AND name IS NOT NULL", (self.kind,)
+        )
+        return {row["url"]: row["name"] for row in cur}
 
     def start(self, url: str, log_path: str | None = None) -> None:
         """Mark a job running (adding it if unknown) and count the attempt."""

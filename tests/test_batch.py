@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from msze.batch import (
     crawl_error,
     format_duration,
+    job_name,
     parallel_command,
     parish_paths,
     parse_url_list,
@@ -12,27 +15,48 @@ from msze.batch import (
 )
 
 
-def test_parse_url_list_skips_and_explains():
+def test_parse_url_list_names_every_parish_uniquely():
     lines = [
         "# comment",
         "",
         "https://www.parafia-a.pl/",
         "Parafia św. Anny\tKraków\thttps://anna.example.pl/msze\tul. Długa 1",
         "to nie jest adres",
-        "https://parafia-a.pl/kontakt",
         "https://www.parafia-a.pl/",
-        "http://known.pl/",
-        "https://www.known.pl/other",
+        "http://matulewicz.kielce.opoka.org.pl/",
+        "http://wojciech.opoka.org.pl/",
+        "http://portal.diecezja.pl/parafia.php?id=5",
+        "http://portal.diecezja.pl/parafia.php?id=6",
     ]
-    parsed = parse_url_list(lines, known_domains={"known.pl": "http://known.pl/"})
-    assert parsed.urls == ["https://www.parafia-a.pl/", "https://anna.example.pl/msze", "http://known.pl/"]
-    assert parsed.domains["https://www.parafia-a.pl/"] == "parafia-a.pl"
+    parsed = parse_url_list(lines)
+    assert parsed.urls == [
+        "https://www.parafia-a.pl/",
+        "https://anna.example.pl/msze",
+        "http://matulewicz.kielce.opoka.org.pl/",
+        "http://wojciech.opoka.org.pl/",
+        "http://portal.diecezja.pl/parafia.php?id=5",
+        "http://portal.diecezja.pl/parafia.php?id=6",
+    ]
     assert parsed.invalid == [(5, "to nie jest adres")]
-    # Same URL twice is not reported; another URL of a listed domain is.
-    assert parsed.same_domain == [
-        ("https://parafia-a.pl/kontakt", "https://www.parafia-a.pl/"),
-        ("https://www.known.pl/other", "http://known.pl/"),
-    ]
+    # Parishes on subdomains of one registered domain: one domain, separate names (files).
+    assert parsed.domains["http://wojciech.opoka.org.pl/"] == "opoka.org.pl"
+    assert parsed.names["http://matulewicz.kielce.opoka.org.pl/"] == "matulewicz.kielce.opoka.org.pl"
+    assert parsed.names["https://www.parafia-a.pl/"] == "parafia-a.pl"
+    # Pages of one portal host: the first keeps the host name, the others get a hash of their URL.
+    assert parsed.names["http://portal.diecezja.pl/parafia.php?id=5"] == "portal.diecezja.pl"
+    assert re.fullmatch(
+        r"portal\.diecezja\.pl~[0-9a-f]{8}", parsed.names["http://portal.diecezja.pl/parafia.php?id=6"]
+    )
+    assert len(set(parsed.names.values())) == len(parsed.urls)
+    assert parsed.shared_host == 2
+
+
+def test_names_are_stable_across_runs():
+    first = parse_url_list(["http://portal.pl/p?id=1", "http://portal.pl/p?id=2"])
+    # Next run: the list comes in another order; names already in the job DB are kept.
+    again = parse_url_list(["http://portal.pl/p?id=2", "http://portal.pl/p?id=1"], known_names=first.names)
+    assert again.names == first.names
+    assert job_name("http://www.X.pl:8080/", set()) == "x.pl"
 
 
 def test_crawl_error_verdicts():
@@ -67,7 +91,7 @@ def test_progress_line_and_eta():
 
 def test_parallel_command_quotes_everything_but_the_url():
     cmd = parallel_command(
-        ["/opt/py thon", "-m", "msze", "--run-one", "{}", "-s", "A=b c"],
+        ["/opt/py thon", "-m", "msze", "--run-one", "{1}", "--name", "{2}", "-s", "A=b c"],
         jobs=100,
         joblog="/out/joblog.txt",
         arg_file="/out/pending.txt",
@@ -84,11 +108,13 @@ def test_parallel_command_quotes_everything_but_the_url():
     ]
     assert cmd[cmd.index("--termseq") + 1] == "TERM,5000,KILL,25"
     assert cmd.count("--sshlogin") == 2
-    assert cmd[-1] == "'/opt/py thon' -m msze --run-one {} -s 'A=b c'"
+    assert cmd[cmd.index("--colsep") + 1] == "\t"
+    assert cmd[-1] == "'/opt/py thon' -m msze --run-one {1} --name {2} -s 'A=b c'"
 
 
 def test_parish_paths():
     paths = parish_paths("/out", "parafia.pl")
+    assert paths.work == "/out/work/parafia.pl"
     assert paths.pages == "/out/pages/parafia.pl.jsonl"
     assert paths.warc == "/out/warc/parafia.pl.warc.gz"
     assert paths.log == "/out/logs/parafia.pl.log"

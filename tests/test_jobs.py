@@ -94,3 +94,27 @@ def test_url_domain():
     assert url_domain("https://www.parafia.pl/msze?x=1") == "parafia.pl"
     assert url_domain("http://Parafia-1.TEST:8080/") == "parafia-1.test"
     assert url_domain("/some/file.jsonl") == ""
+
+
+def test_names_and_old_database_upgrade(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE jobs (kind TEXT NOT NULL DEFAULT 'crawl', url TEXT NOT NULL,"
+        " domain TEXT NOT NULL DEFAULT '', state TEXT NOT NULL DEFAULT 'queued', queued_at TEXT NOT NULL,"
+        " started_at TEXT, ended_at TEXT,"
+        " pages INTEGER, bytes INTEGER, masses INTEGER, error TEXT, attempts INTEGER NOT NULL DEFAULT 0,"
+        " log_path TEXT, host TEXT, pid INTEGER, summary TEXT, PRIMARY KEY (kind, url))"
+    )
+    old.execute("INSERT INTO jobs (url, queued_at) VALUES ('http://old.test/', '2026-01-01T00:00:00Z')")
+    old.commit()
+    old.close()
+    db = JobDB(path)
+    db.enqueue(
+        ["http://a.opoka.test/"],
+        domains={"http://a.opoka.test/": "opoka.test"},
+        names={"http://a.opoka.test/": "a.opoka.test"},
+    )
+    assert db.names() == {"http://a.opoka.test/": "a.opoka.test"}
+    assert db.get("http://a.opoka.test/")["domain"] == "opoka.test"
+    assert db.pending() == ["http://old.test/", "http://a.opoka.test/"]

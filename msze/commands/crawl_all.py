@@ -6,9 +6,10 @@ Each URL is a row in the job database (<out>/jobs.sqlite3 by default). GNU paral
 per parish (`crawl-all --run-one URL`) that marks the row running, runs `scrapy crawl parish` with the
 parish's own log, pages file and (optionally) WARC file, builds the parish summary and marks the row finished
 or failed. A re-run skips finished parishes and retries failed ones and those a killed batch left running.
-An interrupted parish is re-crawled from scratch: its partial pages/WARC files are deleted first, so each
-page is written exactly once. With --sshlogin the wrappers run on other machines (same install path, --out on
-a shared filesystem) and report over stdout; only the driver writes the SQLite file (keep it on a local disk).
+An interrupted parish is re-crawled from scratch: each crawl writes into its own work directory, emptied
+first, and its pages/WARC files are moved into place only when it has ended, so each page is written once.
+With --sshlogin the wrappers run on other machines (same install path, --out on a shared filesystem) and
+report over stdout; only the driver writes the SQLite file (keep it on a local disk).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import argparse
 import contextlib
 import ctypes
 import fcntl
+import glob
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -31,6 +34,7 @@ from typing import Any
 from msze.batch import (
     EVENT_PREFIX,
     crawl_error,
+    job_name,
     parallel_command,
     parish_paths,
     parse_url_list,
@@ -76,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress-interval", type=float, default=5.0, help="seconds between progress lines")
     parser.add_argument("--export-only", action="store_true", help="only write results.jsonl/csv from the DB")
     parser.add_argument("--run-one", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--name", help=argparse.SUPPRESS)
     parser.add_argument("--driver-pid", type=int, default=0, help=argparse.SUPPRESS)
 
 
@@ -137,17 +142,18 @@ def drive(args: argparse.Namespace) -> int:
     if lock is None:
         print(f"crawl-all: another crawl-all is running on {args.db}; not starting", file=sys.stderr)
         return 2
-    known = {row["domain"]: row["url"] for row in db.rows()}
-    url_list = parse_url_list(lines, known)
+    url_list = parse_url_list(lines, db.names())
     for number, text in url_list.invalid[:10]:
         print(f"crawl-all: {args.urls_file}:{number}: not an http(s) URL, skipped: {text}", file=sys.stderr)
     if len(url_list.invalid) > 10:
         print(f"crawl-all: ... {len(url_list.invalid)} lines without a URL in all", file=sys.stderr)
-    for url, earlier in url_list.same_domain[:10]:
-        print(f"crawl-all: {url} skipped: same domain as {earlier}", file=sys.stderr)
-    if len(url_list.same_domain) > 10:
-        print(f"crawl-all: ... {len(url_list.same_domain)} URLs skipped as same-domain", file=sys.stderr)
-    new = db.enqueue(url_list.urls, url_list.domains)
+    if url_list.shared_host:
+        print(
+            f"crawl-all: {url_list.shared_host} URLs share their host with another URL of the list "
+            "(each is crawled on its own, files named host~hash)",
+            file=sys.stderr,
+        )
+    new = db.enqueue(url_list.urls, url_list.domains, url_list.names)
     listed = set(url_list.urls)  # a job database may hold parishes of other lists: those wait for theirs
     max_attempts = args.max_attempts or None
     pending = [u for u in db.pending(args.retry_failed, max_attempts) if u in listed]
@@ -174,7 +180,7 @@ def drive(args: argparse.Namespace) -> int:
 
 
 def _job_command(args: argparse.Namespace, remote: bool) -> list[str]:
-    cmd = [sys.executable, "-m", "msze", "crawl-all", "--run-one", "{}", "--out", args.out]
+    cmd = [sys.executable, "-m", "msze", "crawl-all", "--run-one", "{1}", "--name", "{2}", "--out", args.out]
     cmd += ["--spider", args.spider]
     if not remote:
         cmd += ["--db", args.db, "--driver-pid", str(os.getpid())]
@@ -217,8 +223,9 @@ def _read_output(stream: Any, db_path: str) -> None:
 
 def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> None:
     arg_file = os.path.join(args.out, "pending.txt")
+    names = db.names()
     with open(arg_file, "w", encoding="utf-8") as f:
-        f.write("".join(u + "\n" for u in pending))
+        f.write("".join(f"{u}\t{names.get(u) or job_name(u, set())}\n" for u in pending))
     # Progress counts rows of this run that ended after it started (attempt or end time changed).
     before = {u: (row["ended_at"], row["attempts"]) for u in pending if (row := db.get(u))}
     remote = bool(args.sshlogin)
@@ -327,6 +334,20 @@ def _emit(event: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def _collect_pages(work: str, pages: str) -> None:
+    """Move the crawl's JSONL (one file, `<domain>.jsonl`; more if items named other domains) to `pages`."""
+    files = sorted(glob.glob(os.path.join(work, "*.jsonl")))
+    if len(files) == 1:
+        os.replace(files[0], pages)
+    elif files:
+        tmp = pages + ".tmp"
+        with open(tmp, "wb") as out:
+            for file in files:
+                with open(file, "rb") as f:
+                    shutil.copyfileobj(f, out)
+        os.replace(tmp, pages)
+
+
 def _remove(path: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.remove(path)
@@ -352,8 +373,8 @@ def run_one(args: argparse.Namespace) -> int:
     """Crawl one parish and record the outcome; exit 0 when it finished, 1 when it failed."""
     url = args.run_one
     domain = domain_of(url)
-    paths = parish_paths(args.out, domain)
-    for path in (paths.pages, paths.log, paths.stats, paths.warc):
+    paths = parish_paths(args.out, args.name or job_name(url, set()))
+    for path in (paths.pages, paths.log, paths.stats, paths.warc, paths.lock):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     # The lock is inherited by the crawl: a restarted job for this parish waits until the old crawl is dead.
     lock_fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT, 0o644)
@@ -373,14 +394,18 @@ def run_one(args: argparse.Namespace) -> int:
         db.start(url, log_path=paths.log)
     else:
         _emit({"event": "start", "url": url, "log_path": paths.log})
-    # Re-crawl from scratch: whatever an interrupted attempt left is replaced, never appended to.
+    # Re-crawl from scratch: whatever an interrupted attempt left is replaced, never appended to. The crawl
+    # writes into its own work directory; pages/ and warc/ only ever receive complete parish files.
     for path in (paths.pages, paths.stats, paths.warc):
         _remove(path)
+    shutil.rmtree(paths.work, ignore_errors=True)
+    os.makedirs(paths.work)
+    work_warc = os.path.join(paths.work, "crawl.warc.gz")
     cmd = [sys.executable, "-m", "scrapy", "crawl", args.spider, "-a", f"url={url}"]
-    cmd += ["-s", f"PAGES_DIR={os.path.dirname(paths.pages)}", "-s", f"LOG_FILE={paths.log}"]
+    cmd += ["-s", f"PAGES_DIR={paths.work}", "-s", f"LOG_FILE={paths.log}"]
     cmd += ["-s", f"STATS_FILE={paths.stats}"]
     if args.warc:
-        cmd += ["-s", "WARC_ENABLED=1", "-s", f"WARC_FILE={paths.warc}"]
+        cmd += ["-s", "WARC_ENABLED=1", "-s", f"WARC_FILE={work_warc}"]
     for setting in args.settings:
         cmd += ["-s", setting]
     env = dict(os.environ)
@@ -415,6 +440,10 @@ def run_one(args: argparse.Namespace) -> int:
     with contextlib.suppress(OSError, json.JSONDecodeError), open(paths.stats, encoding="utf-8") as f:
         stats = json.load(f)
     response_bytes = (stats or {}).get("downloader/response_bytes")
+    _collect_pages(paths.work, paths.pages)
+    if os.path.exists(work_warc):
+        os.replace(work_warc, paths.warc)
+    shutil.rmtree(paths.work, ignore_errors=True)
     summary = summarize_file(paths.pages, url, domain, crawled_at=crawled_at, bytes_=response_bytes)
     error = crawl_error(stats, summary["pages"], returncode)
     if interrupted:  # the batch was stopped (Ctrl-C, parallel --timeout): partial, so crawled again next run
