@@ -21,8 +21,8 @@ from w3lib.encoding import html_to_unicode
 from warcio.archiveiterator import ArchiveIterator
 
 from msze.changes import NEW, SHRUNK, UNCHANGED, compare_page, compare_parish, page_state, trusted_hours
-from msze.jobs import url_domain
 from msze.lang import detect_language, language_selected
+from msze.links import domain_of as url_domain
 from msze.recrawl_state import RecrawlState
 from msze.results import summarize
 

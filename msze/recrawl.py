@@ -105,6 +105,9 @@ class ConditionalRequestMiddleware:
                 return retry
             self.stats.inc_value("msze/recrawl/not_modified")
             request.meta[META_KEY] = NOT_MODIFIED
+            # The body is the stored page, known to be text: the binary sniffer (which saw a 304 without a
+            # Content-Type) has nothing to check.
+            request.meta["binary_sniff"] = False
             self.shared.validators[request.url] = (etag or stored.etag, last_modified or stored.last_modified)
             return HtmlResponse(
                 url=response.url,
