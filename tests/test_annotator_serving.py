@@ -256,3 +256,25 @@ def test_always_tak_device_is_flagged_although_rule_gold_agrees(engine):
 def test_is_constant_clicker(answers, yes, flag):
     assert cheaters.is_constant_clicker(answers, yes, min_answers=50, max_share=0.98) is flag
     assert not cheaters.is_constant_clicker(answers, yes, min_answers=0, max_share=0.98)  # 0 = off
+
+
+def test_least_annotated_beats_merely_served(engine):
+    """An hour served to an absent device (never answered) comes before an hour that already has an answer."""
+    cfg = serving.ServingConfig(gold_fraction=0.0)
+    devs = [new_device(engine, name) for name in "abc"]
+    with transaction(engine) as conn:  # only two unlabelled hours left to choose from
+        conn.execute(hours.update().where(hours.c.id > 6, hours.c.gold_label.is_(None)).values(n_answers=9))
+    with transaction(engine) as conn:
+        answered = serving.current(conn, devs[0], False, cfg)["item"]["id"]
+        serving.answer(conn, devs[0], answered, "yes", False, cfg)  # devs[0] now also holds a pending hour
+    with transaction(engine) as conn:
+        pending = conn.execute(
+            select(assignments.c.hour_id).where(
+                assignments.c.device_id == devs[0], assignments.c.answer.is_(None)
+            )
+        ).scalar_one()
+        assert serving.current(conn, devs[1], False, cfg)["item"]["id"] == pending  # 0 answers, 1 serving
+    with transaction(engine) as conn:
+        query = select(hours.c.id, hours.c.n_answers).where(hours.c.id.in_([answered, pending]))
+        counts = dict(conn.execute(query).all())
+    assert counts == {answered: 1, pending: 0}

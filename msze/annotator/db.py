@@ -68,7 +68,7 @@ hours = Table(
     Column("n_answers", Integer, nullable=False, default=0),  # current answers, all devices
     Column("created_at", DateTime, nullable=False),
 )
-Index("ix_hours_serving", hours.c.gold_label, hours.c.n_served, hours.c.id)
+Index("ix_hours_serving", hours.c.gold_label, hours.c.n_answers, hours.c.n_served, hours.c.id)
 
 # One device (browser): random cookie token, plus a fingerprint used when the cookie is lost.
 devices = Table(

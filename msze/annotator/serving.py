@@ -1,10 +1,11 @@
 """What a device sees next, its answers and its undo: the annotator's core, on a SQLAlchemy connection.
 
 A device works through its own queue of assignments (hours served to it, in serving order). The current item
-is its earliest pending assignment; when there is none, the next hour is chosen in one query: the least-served
-hour the device has never been served (ties by id), from the gold pool with probability `gold_fraction`, else
-from the unlabelled pool. Cofnij (undo) clears the answer of the latest answered assignment before the current
-one, so pressing it many times walks back through the history and the device then re-answers forward.
+is its earliest pending assignment; when there is none, the next hour is chosen in one query: the
+least-annotated hour the device has never been served (ties: fewest devices it is served to, so parallel
+devices spread; then id), from the gold pool with probability `gold_fraction`, else from the unlabelled pool.
+Cofnij (undo) clears the answer of the latest answered assignment before the current one, so pressing it many
+times walks back through the history and the device then re-answers forward.
 
 Every function runs inside the caller's transaction and first locks the device row, so two requests of one
 device are serialised (SQLite: the whole transaction is already exclusive) and counters move by exactly one
@@ -104,14 +105,19 @@ def _previous_answered(conn: Connection, device_id: int, before_id: int | None) 
 
 
 def assign_next(conn: Connection, device_id: int, prefer_gold: bool) -> int | None:
-    """Serve the device a new hour: least-served, never served to it; the hour id, or None when done."""
+    """Serve the device a new hour: least-annotated, never served to it; the hour id, or None when done."""
     seen = exists().where(and_(assignments.c.hour_id == hours.c.id, assignments.c.device_id == device_id))
     gold_pool = hours.c.gold_label.is_not(None)
     pools = [gold_pool, hours.c.gold_label.is_(None)]
     if not prefer_gold:
         pools.reverse()
     for pool in pools:
-        query = select(hours.c.id).where(and_(pool, ~seen)).order_by(hours.c.n_served, hours.c.id).limit(1)
+        query = (
+            select(hours.c.id)
+            .where(and_(pool, ~seen))
+            .order_by(hours.c.n_answers, hours.c.n_served, hours.c.id)
+            .limit(1)
+        )
         # SKIP LOCKED spreads parallel devices over different hours; when every eligible hour is locked by
         # someone else's transaction, wait for one instead of wrongly answering "nothing left".
         hour_id = conn.execute(query.with_for_update(skip_locked=True)).scalar()
