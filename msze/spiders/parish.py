@@ -31,6 +31,17 @@ def _clean_text(text: str | None) -> str | None:
     return text or None
 
 
+def _image_link_texts(response: HtmlResponse) -> dict[str, str]:
+    """Text for links without text: an image's alt/title or the link's title (old parish menus are images)."""
+    texts: dict[str, str] = {}
+    for anchor in response.xpath("//a[@href][not(normalize-space(string()))]"):
+        parts = anchor.xpath(".//img/@alt | .//img/@title | @title").getall()
+        text = _clean_text(" ".join(parts))
+        if text:
+            texts.setdefault(response.urljoin(anchor.attrib["href"].strip()), text)
+    return texts
+
+
 class ParishSpider(scrapy.Spider):
     name = "parish"
 
@@ -150,13 +161,13 @@ class ParishSpider(scrapy.Spider):
             yield from self.follow_links(site, response)
 
     def follow_links(self, site: Site, response: HtmlResponse) -> Iterator[Request]:
+        image_texts = _image_link_texts(response)
         for link in self.link_extractor.extract_links(response):
             url, reason = site.decide(link.url)
             self.crawler.stats.inc_value(f"msze/links/{reason}")
             if url is not None:
-                yield self.site_request(
-                    site, url, previous_url=response.url, button_text=_clean_text(link.text)
-                )
+                text = _clean_text(link.text) or image_texts.get(link.url)
+                yield self.site_request(site, url, previous_url=response.url, button_text=text)
 
     def on_error(self, failure: Failure) -> None:
         """A page that failed (HTTP error, timeout, closed connection, dropped binary): log it, go on."""

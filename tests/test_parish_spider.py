@@ -1,0 +1,68 @@
+"""ParishSpider's callbacks on fake responses (no crawl): items, link texts, what is followed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scrapy.http import HtmlResponse, Request
+from scrapy.utils.test import get_crawler
+
+from msze.items import PageItem
+from msze.spiders.parish import SITE_META, ParishSpider
+
+START = "http://www.parafia.test/"
+MENU = """<html><body>
+<a href="/msze.html"><img src="/img/msze.gif" alt="Msze  święte"></a>
+<a href="/ogloszenia.html" title="Ogłoszenia parafialne"></a>
+<a href="/kontakt.html">Kontakt <b>i</b> kancelaria</a>
+<a href="/plik.pdf">Plik</a>
+<a href="https://www.facebook.com/parafia">FB</a>
+<a href="http://inna.test/">Sąsiedzi</a>
+</body></html>"""
+
+
+def spider() -> ParishSpider:
+    crawler = get_crawler(ParishSpider)
+    crawler.stats.open_spider()
+    return ParishSpider.from_crawler(crawler, url=START)
+
+
+def response_for(request: Request, body: str, url: str | None = None) -> HtmlResponse:
+    return HtmlResponse(url or request.url, body=body.encode(), encoding="utf-8", request=request)
+
+
+def test_start_page_item_and_links() -> None:
+    s = spider()
+    site = s.make_site(START)
+    request = s.site_request(site, START)
+    out: list[Any] = list(s.parse(response_for(request, MENU)))
+    item = out[0]
+    assert isinstance(item, PageItem)
+    assert dict(item) == {
+        "url": START,
+        "previous_url": None,
+        "start_url": START,
+        "domain": "parafia.test",
+        "depth": 0,
+        "button_text": None,
+        "html": MENU,
+    }
+    followed = {r.url: r.meta["msze_button_text"] for r in out[1:]}
+    assert followed == {
+        "http://www.parafia.test/msze.html": "Msze święte",  # image alt
+        "http://www.parafia.test/ogloszenia.html": "Ogłoszenia parafialne",  # link title
+        "http://www.parafia.test/kontakt.html": "Kontakt i kancelaria",
+    }
+    assert all(r.meta[SITE_META] is site and r.meta["msze_previous_url"] == START for r in out[1:])
+    stats = s.crawler.stats
+    assert stats.get_value("msze/links/extension") == 1
+    assert stats.get_value("msze/links/blacklisted") == 1
+    assert stats.get_value("msze/links/offsite") == 1
+
+
+def test_page_redirected_off_the_site_is_dropped() -> None:
+    s = spider()
+    site = s.make_site(START)
+    request = s.site_request(site, START + "stara", previous_url=START, button_text="Stara strona")
+    assert list(s.parse(response_for(request, MENU, url="http://hosting.test/konto-zawieszone"))) == []
+    assert s.crawler.stats.get_value("msze/parish/dropped/offsite_redirect") == 1
