@@ -247,6 +247,9 @@ def test_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("ANNOTATOR_GOLD_FRACTION", "0.25")
     third = create_app(config, instance_path=str(tmp_path / "inst"))
     assert third.secret_key == "from-the-environment" and third.config["ANNOTATOR_GOLD_FRACTION"] == 0.25
+    monkeypatch.setenv("ANNOTATOR_CHEATER_MIN_GOLD", "five")
+    with pytest.raises(ValueError, match="ANNOTATOR_CHEATER_MIN_GOLD='five': expected int"):
+        create_app(config, instance_path=str(tmp_path / "inst"))
 
 
 # --- Concurrency, through a real threaded HTTP server -------------------------------------------------------

@@ -53,7 +53,10 @@ def _env_value(name: str, default: Any) -> Any:
     raw = os.environ.get(name)
     if raw is None:
         return default
-    return type(default)(raw)
+    try:
+        return type(default)(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r}: expected {type(default).__name__}, like {default!r}") from None
 
 
 def _secret_key(instance_path: Path) -> str:
@@ -66,7 +69,10 @@ def _secret_key(instance_path: Path) -> str:
         return path.read_text(encoding="ascii").strip()
     instance_path.mkdir(parents=True, exist_ok=True)
     key = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: use theirs
+        return path.read_text(encoding="ascii").strip()
     with os.fdopen(fd, "w", encoding="ascii") as handle:
         handle.write(key)
     return key
