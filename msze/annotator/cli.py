@@ -84,7 +84,11 @@ def _engine(url: str):  # noqa: ANN202 - sqlalchemy Engine
 def _serve(args: argparse.Namespace) -> int:
     from msze.annotator.app import create_app
 
-    app = create_app({"ANNOTATOR_DATABASE_URL": args.db}, instance_path=args.instance)
+    try:
+        app = create_app({"ANNOTATOR_DATABASE_URL": args.db}, instance_path=args.instance)
+    except ValueError as exc:  # a malformed setting in the environment
+        print(f"annotator: {exc}", file=sys.stderr)
+        return 2
     print(f"annotator: http://{args.host}:{args.port}/  (database {args.db})", file=sys.stderr, flush=True)
     if args.debug:
         from werkzeug.serving import run_simple
