@@ -155,6 +155,7 @@ CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is
 HEADER_CHARS = 70  # a line this short without hours is a heading
 PROSE_LINE_CHARS = 150  # a longer line without hours ends the block it sits in
 MAX_LINE_CHARS = 2000  # longer lines (text without line breaks) are cut, which keeps the rules linear in size
+LABEL_DAY_LINE_CHARS = 40  # a line this short without a day keeps the day heading above for labels
 DAY_LOOKBEHIND = 200  # characters before an hour searched for its day phrase
 LOOKBEHIND = 40  # characters looked at before a cue or an hour for "po", "od", "godz." and the like
 
@@ -228,17 +229,55 @@ def _clause_starts(line: str) -> list[int]:
 
 def _day_at(text: str) -> str | None:
     """The day category of the last day phrase in ``text``."""
-    found = [(m.start(), m.end(), day) for pattern, day in _DAY_PATTERNS for m in pattern.finditer(text)]
+    found = [
+        (m.start(), m.end(), day)
+        for pattern, day in _DAY_PATTERNS
+        for m in pattern.finditer(text)
+        if not _MONTH_AFTER_RE.match(text, m.end())  # "ostatniej niedzieli października" is a date
+    ]
     # "Pn-Sb" is one weekday phrase, not "Sb" (Saturday): drop matches inside a longer one
-    found = [f for f in found if not any(g[0] <= f[0] and f[1] <= g[1] and g[:2] != f[:2] for g in found)]
+    found = sorted(f for f in found if not any(g[0] <= f[0] and f[1] <= g[1] and g != f for g in found))
     if not found:
         return None
-    start, _, day = max(found)
-    best = (start, day)
+    # the last group of days named together ("wtorki, czwartki i soboty"): weekdays with Saturday = weekday
+    group = [found[-1]]
+    while len(group) < len(found):
+        prev = found[-len(group) - 1]
+        if not _DAY_JOIN_RE.fullmatch(text, prev[1], group[-1][0]):
+            break
+        group.append(prev)
+    days = {d for _, _, d in group}
+    day = found[-1][2]
+    if WEEKDAY in days and SATURDAY in days and SUNDAY not in days:
+        day = WEEKDAY
+    best = (found[-1][0], day)
     # "niedziele i święta" / "święta" right after a Sunday word stays Sunday
     if best[1] == HOLIDAY and re.search(r"niedziel\w*\s+i\s+$", text[: best[0]], re.IGNORECASE):
         return SUNDAY
     return best[1]
+
+
+_MONTH_AFTER_RE = re.compile(
+    r"\s+(?:stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada"
+    r"|grudnia|adwentu|wielkanocne\w*)\b",
+    re.IGNORECASE,
+)
+_DAY_JOIN_RE = re.compile(r"[\s,;/–\-]*(?:i|oraz|lub|albo)?[\s,]*", re.IGNORECASE)
+# a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
+_DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
+_PARENS_RE = re.compile(r"\([^()\n]*\)")
+
+
+def day_of(line: str, clause_start: int, s: int, e: int) -> str | None:
+    """The day an hour's own words give it: a note right after it, else the last day phrase before it."""
+    m = _DAY_AFTER_RE.match(line, e)
+    if m:
+        note = m.group(1) or m.group(2)
+        day = _day_at(note)
+        if day is not None and (m.group(2) is None or _LINE_DAY_HEAD_RE.match(note)):
+            return day
+    before = line[max(clause_start, s - DAY_LOOKBEHIND) : s]
+    return _day_at(_PARENS_RE.sub(" ", before))  # "(sobota)" belongs to the hour before it
 
 
 _NUMBERED_ITEM_RE = re.compile(r"\s*(?:\d{1,2}[.)]|[•*·\-–—])?\s*\d{1,2}[.)]\s")
@@ -295,6 +334,7 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
 
     section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
     heading_day: str | None = None  # the day heading on a line of its own just above
+    label_day: str | None = None  # the same, kept across short notes, for the day label only
     for li, (line_start, line_end) in enumerate(line_bounds):
         line = text[line_start:line_end]
         idxs = by_line.get(li, [])
@@ -320,9 +360,11 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
             elif len(line) > PROSE_LINE_CHARS:
                 section = None
             if is_head or (own and len(line.strip()) <= HEADER_CHARS and _day_at(line)):
-                heading_day = _day_at(line)
+                heading_day = label_day = _day_at(line)
             else:
                 heading_day = None
+                if _day_at(line) or len(line.strip()) > LABEL_DAY_LINE_CHARS or own:
+                    label_day = None  # a short note ("w okresie zimowym") keeps the day for labels only
             continue
         clause_starts = _clause_starts(line)
         prose = _is_prose(line, len(idxs))
@@ -341,8 +383,7 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
             s, e = h.start - line_start, h.end - line_start
             clause_start = max(c for c in clause_starts if c <= s)
             clause_end = min([c for c in clause_starts if c > s] + [len(line)])
-            before = line[clause_start:s]
-            day = _day_at(before[-DAY_LOOKBEHIND:]) or heading_day
+            day = day_of(line, clause_start, s, e) or heading_day or label_day
             decisions[idx] = _decide_one(
                 text,
                 h,

@@ -163,3 +163,12 @@ def test_announcement_items_need_their_own_cue():
         "4. W sobotę o 10:00 sprzątanie kościoła, prosimy o pomoc rodziny z ulicy Polnej.\n"
     )
     assert masses(text) == ["18:00"]
+
+
+def test_day_notes_after_an_hour_and_day_groups():
+    d = days("Msze św. w niedzielę: 18.00 (sobota), 7.30, 9.00\nMsze poranne o 8:00 - w poniedziałki i środy")
+    assert (d["18:00"], d["07:30"], d["09:00"], d["08:00"]) == ("saturday", "sunday", "sunday", "weekday")
+    d = days("Msze św.\nwe wtorki, czwartki i soboty: 8.00\nw soboty: 18.00")
+    assert (d["08:00"], d["18:00"]) == ("weekday", "saturday")
+    d = days("Msze św. w dni powszednie\nod ostatniej niedzieli października: 7.00\nw okresie zimowym\n17.00")
+    assert (d["07:00"], d["17:00"]) == ("weekday", "weekday")

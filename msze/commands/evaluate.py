@@ -46,6 +46,7 @@ class Page:
     text: str
     tokens: list[dict[str, Any]]
     mass_times: list[str]
+    schedule: dict[str, list[str]] | None = None
     hours: list[Hour] = field(default_factory=list)
     decisions: list[RuleDecision] = field(default_factory=list)
     scores: list[float] | None = None
@@ -68,9 +69,8 @@ def load_gold(paths: Sequence[str]) -> list[Page]:
                     for t in tokens:
                         if text[t["start"] : t["end"]] != t["text"]:
                             raise ValueError(f"token {t['text']!r} does not match its span")
-                    pages.append(
-                        Page(str(r.get("id", f"{path}:{n}")), text, tokens, list(r.get("mass_times", [])))
-                    )
+                    pid = str(r.get("id", f"{path}:{n}"))
+                    pages.append(Page(pid, text, tokens, list(r.get("mass_times", [])), r.get("schedule")))
                 except (ValueError, KeyError, TypeError) as exc:
                     raise ValueError(f"{path}:{n}: not a gold page ({exc})") from exc
     return pages
@@ -167,6 +167,28 @@ def extractor_recall(pages: Sequence[Page]) -> tuple[int, int]:
     return found, sum(len(p.tokens) for p in pages)
 
 
+# the gold schedule's day keys; a holiday list counts as Sunday (the gold puts feasts with Sundays)
+_DAY_KEY = {"sunday": "sunday", "holiday": "sunday", "weekday": "weekday", "saturday": "saturday"}
+
+
+def schedule_recall(pages: Sequence[Page]) -> tuple[int, int]:
+    """Of the gold schedules' (day, time) pairs, how many the rules label mass with that day."""
+    found = total = 0
+    for p in pages:
+        if not p.schedule:
+            continue
+        got = {
+            (_DAY_KEY[d.day], h.time)
+            for h, d in zip(p.hours, p.decisions, strict=True)
+            if d.is_mass and d.day in _DAY_KEY
+        }
+        for day, times in p.schedule.items():
+            for t in times:
+                total += 1
+                found += (day, t) in got
+    return found, total
+
+
 def thesis_recall(pages: Sequence[Page]) -> int:
     """Gold tokens the thesis extractor alone (regex + borders) finds, for comparison."""
     found = 0
@@ -219,6 +241,10 @@ def plot_curve(curve: list[tuple[float, Confusion, Confusion]], chosen: float, p
     plt.close(fig)
 
 
+def _ratio(found: int, total: int) -> dict[str, float | int]:
+    return {"found": found, "total": total, "recall": round(found / total, 4) if total else 1.0}
+
+
 def _fmt(name: str, c: Confusion) -> str:
     return (
         f"  {name:<24} P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f} acc={c.accuracy:.3f} "
@@ -258,6 +284,7 @@ def run(args: argparse.Namespace) -> int:
         "gold_tokens": total,
         "extractor_recall": round(found / total, 4) if total else 1.0,
         "thesis_extractor_recall": round(thesis_recall(pages) / total, 4) if total else 1.0,
+        "schedule_day_recall": _ratio(*schedule_recall(pages)),
         "hours_found": sum(len(p.hours) for p in pages),
         "threshold": classifier.threshold if classifier is not None else None,
         "systems": {
@@ -273,6 +300,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"  (the thesis regex and borders alone: {result['thesis_extractor_recall']:.4f})")
     if classifier is not None:
         print(f"classifier threshold: {classifier.threshold:.3f}")
+    sched = result["schedule_day_recall"]
+    if sched["total"]:
+        print(
+            f"rules: gold schedule (day, time) pairs found with the right day: {sched['recall']:.4f} "
+            f"({sched['found']}/{sched['total']})"
+        )
     print("Mass start, token level:")
     for name, s in systems.items():
         print(_fmt(name, s.tokens))
