@@ -1,8 +1,11 @@
 import json
 import os
+import shutil
+import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from warc_samples import ENGLISH_HTML, SCHEDULE_HTML, write_project_style, write_wget_style
 
 from msze.__main__ import main
@@ -96,6 +99,27 @@ def test_usage_errors(tmp_path, capsys):
     assert "cannot load the hour classifier" in capsys.readouterr().err
 
 
+def test_state_records_changes_between_runs(tmp_path, capsys):
+    pages = write_pages(tmp_path / "swjozef.test.jsonl")
+    state = tmp_path / "state.sqlite"
+    args = ["process", str(pages), "--out", str(tmp_path / "out"), "--state", str(state), "--only-changed"]
+    assert main(args) == 0
+    capsys.readouterr()
+    # The parish moves its evening Mass.
+    pages.write_text(pages.read_text(encoding="utf-8").replace("18.00", "19.00"), encoding="utf-8")
+    assert main(args) == 0
+    results = read_jsonl(tmp_path / "out" / "results.jsonl")
+    assert [r["change"]["status"] for r in results] == ["new", "changed"]
+    assert (
+        "weekday 19:00" in results[-1]["change"]["added"] or "sunday 19:00" in results[-1]["change"]["added"]
+    )
+    assert results[-1]["change"]["pages"] == {"unchanged": 2, "changed": 1}
+    capsys.readouterr()
+    assert main(["process", "--show-changes", "--state", str(state)]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert json.loads(line)["masses_changed"] is True
+
+
 def test_folder_mode_takes_complete_files_once(tmp_path, capsys):
     folder = tmp_path / "crawls"
     folder.mkdir()
@@ -137,3 +161,94 @@ def test_folder_mode_takes_complete_files_once(tmp_path, capsys):
     assert "1/1 files done" in capsys.readouterr().out
     with JobDB(db, kind="process") as jobs:
         assert jobs.counts() == {"queued": 0, "running": 0, "finished": 2, "failed": 0}
+
+
+class _ParishServer:
+    """A parish site on 127.0.0.1 the way small parish servers answer: chunked gzip, ISO-8859-2, images."""
+
+    def __init__(self):
+        import gzip as gz
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        from warc_samples import ANNOUNCEMENTS_HTML, chunked
+
+        index = b"<html><body><a href='/msze.html'>Msze</a> <a href='/ogloszenia.html'>Ogloszenia</a>"
+        index += b" <img src='/logo.jpg'> <a href='/stara'>Stara strona</a></body></html>"
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def send(self, status, headers, body):
+                self.send_response(status)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self):  # noqa: N802
+                if self.path == "/":
+                    self.send(
+                        200, [("Content-Type", "text/html"), ("Content-Length", str(len(index)))], index
+                    )
+                elif self.path == "/msze.html":
+                    body = chunked(gz.compress(SCHEDULE_HTML.encode("utf-8")))
+                    headers = [("Content-Type", "text/html; charset=utf-8"), ("Transfer-Encoding", "chunked")]
+                    self.send(200, [*headers, ("Content-Encoding", "gzip")], body)
+                elif self.path == "/ogloszenia.html":
+                    body = ANNOUNCEMENTS_HTML.encode("iso-8859-2")
+                    headers = [
+                        ("Content-Type", "text/html; charset=iso-8859-2"),
+                        ("Content-Length", str(len(body))),
+                    ]
+                    self.send(200, headers, body)
+                elif self.path == "/logo.jpg":
+                    self.send(
+                        200, [("Content-Type", "image/jpeg"), ("Content-Length", "4")], b"\xff\xd8\xff\xe0"
+                    )
+                else:
+                    self.send(301, [("Location", "/"), ("Content-Length", "0")], b"")
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.mark.skipif(shutil.which("wget") is None, reason="needs GNU wget")
+def test_real_wget_warc(tmp_path):
+    site = _ParishServer()
+    try:
+        subprocess.run(
+            [
+                "wget",
+                "-q",
+                "-r",
+                "-l",
+                "1",
+                "-p",
+                "-e",
+                "robots=off",
+                "--no-proxy",
+                "--compression=auto",
+                f"--warc-file={tmp_path / 'parafia'}",
+                "--no-warc-keep-log",
+                "-P",
+                str(tmp_path / "mirror"),
+                site.url,
+            ],
+            timeout=60,
+        )  # fmt: skip  (wget exits 8 for the 301 loop target; the WARC is complete)
+    finally:
+        site.server.shutdown()
+    warc = tmp_path / "parafia.warc.gz"
+    assert warc.exists()
+    out = tmp_path / "out"
+    assert main(["process", str(warc), "--out", str(out), "--workers", "1"]) == 0
+    pages = {p["url"].rsplit("/", 1)[-1]: p for p in read_jsonl(out / "parafia.jsonl")}
+    assert {"", "msze.html", "ogloszenia.html"} <= set(pages)
+    assert "logo.jpg" not in pages
+    assert {"07:00", "18:00"} <= set(pages["msze.html"]["masses"])
+    assert "Ogłoszenia duszpasterskie" in pages["ogloszenia.html"]["text"]

@@ -36,7 +36,6 @@ from msze.recrawl_state import RecrawlState
 from msze.results import append_result, export_csv, read_pages
 
 DEFAULT_OUT = "output/processed"
-DEFAULT_DB = "output/jobs.sqlite"
 JOB_KIND = "process"  # rows of this command in 7a's job table (kind, url=absolute file path)
 
 
@@ -74,7 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--watch", action="store_true", help="--folder: keep polling for new files")
     parser.add_argument("--interval", type=float, default=30.0, help="--watch: seconds between scans")
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"--folder: job database (default {DEFAULT_DB})")
+    parser.add_argument(
+        "--db",
+        help="--folder: job database (default <out>/jobs.sqlite3; crawl-all's DB works, kind 'process')",
+    )
+    parser.add_argument(
+        "--show-changes",
+        action="store_true",
+        help="with --state: print each parish's latest change record (JSON lines) and exit",
+    )
 
 
 def find_inputs(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
@@ -162,6 +169,14 @@ def _already_done(row: dict[str, Any] | None, path: Path) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.show_changes:
+        if not args.state or not Path(args.state).is_file():
+            print("process: --show-changes needs --state FILE (an existing re-crawl state)", file=sys.stderr)
+            return 2
+        with RecrawlState(args.state) as state:
+            for change in state.last_changes():
+                print(json.dumps(change, ensure_ascii=False))
+        return 0
     if args.only_changed and not args.state:
         print("process: --only-changed needs --state (the previous run to compare with)", file=sys.stderr)
         return 2
@@ -209,7 +224,7 @@ def _process_folder(args: argparse.Namespace, options: ProcessOptions) -> int:
         print(f"process: --folder {folder}: not a directory", file=sys.stderr)
         return 1
     failed = 0
-    with JobDB(args.db, kind=JOB_KIND) as db:
+    with JobDB(args.db or Path(args.out) / "jobs.sqlite3", kind=JOB_KIND) as db:
         while True:
             todo = [
                 p for p in complete_files(folder, args.min_age) if not _already_done(db.get(_file_key(p)), p)
