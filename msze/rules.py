@@ -139,7 +139,9 @@ _UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE
 _FROM_TO_BEFORE_RE = re.compile(
     r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
 )
-_HOUR_WORD_BEFORE_RE = re.compile(r"(?:\bgodz(?:\.|in[aieyę]\w*)?|\bg\.|\bo)\s*$", re.IGNORECASE)
+_HOUR_WORD_BEFORE_RE = re.compile(
+    r"(?:\bgodz(?:\.|in[aieyę]\w*)?|\bg\.|\bo|\brano|\bwieczorem|\bwieczór|\bpołudniu)\s*$", re.IGNORECASE
+)
 _INTENTION_AFTER_RE = re.compile(
     r"\s*[-–—:]?\s*(?:\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji"
     r"|dziękczynn|msza\s+(?:św|zbiorowa|gregor))",

@@ -83,19 +83,44 @@ def decode_bytes(data: bytes) -> tuple[str, str | None]:
         return data.decode("utf-8"), None
     except UnicodeDecodeError:
         pass
-    candidates: list[str] = []
     m = _META_CHARSET_RE.search(data[:4096])
-    if m:
-        candidates.append(m.group(1).decode("ascii", "replace").lower())
-    candidates.extend(FALLBACK_ENCODINGS)
-    for enc in candidates:
+    declared = m.group(1).decode("ascii", "replace").lower() if m else ""
+    if declared and declared.replace("-", "") not in ("utf8", "utf"):
+        try:
+            return data.decode(declared), None
+        except (UnicodeDecodeError, LookupError):
+            pass
+    # Mostly UTF-8 with some lines in a legacy encoding (pasted text, templates joined by a CMS): decode line
+    # by line so the UTF-8 lines stay right.
+    lines = data.split(b"\n")
+    good = sum(1 for line in lines if _is_utf8(line))
+    if good * 2 >= len(lines):
+        out = []
+        legacy = 0
+        for line in lines:
+            if _is_utf8(line):
+                out.append(line.decode("utf-8"))
+            else:
+                legacy += 1
+                out.append(line.decode(FALLBACK_ENCODINGS[0], errors="replace"))
+        return "\n".join(
+            out
+        ), f"mixed encodings: {legacy} of {len(lines)} lines decoded as {FALLBACK_ENCODINGS[0]}"
+    for enc in FALLBACK_ENCODINGS:
         try:
             return data.decode(enc), None
-        except (UnicodeDecodeError, LookupError):
+        except UnicodeDecodeError:
             continue
     text = data.decode("utf-8", errors="replace")
-    bad = text.count("\ufffd")
-    return text, f"{bad} undecodable bytes replaced (mixed encodings?)"
+    return text, f"{text.count(chr(0xFFFD))} undecodable bytes replaced"
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def looks_like_html(text: str) -> bool:

@@ -77,3 +77,14 @@ def test_subprocess_entry_point(tmp_path):
         [sys.executable, "-m", "msze", "extract", str(page)], capture_output=True, text=True, check=True
     ).stdout
     assert json.loads(out)["masses"] == ["08:00", "10:30", "18:00"]
+
+
+def test_mixed_encodings_decode_line_by_line(tmp_path, capsys):
+    page = tmp_path / "mieszana.html"
+    utf8 = "<p>Msze święte: niedziela 9:00, 11:00</p>\n".encode()
+    legacy = "<p>Kancelaria czynna: środa 16:00-17:00</p>\n".encode("cp1250")
+    page.write_bytes(utf8 * 3 + legacy)
+    status, rows, err = run_extract(capsys, str(page), "--text")
+    assert status == 0 and rows[0]["masses"] == ["09:00", "11:00"]
+    assert "święte" in rows[0]["text"] and "środa" in rows[0]["text"]
+    assert "mixed encodings" in err
