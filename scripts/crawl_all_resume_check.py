@@ -95,7 +95,7 @@ def main() -> int:
         mismatched = 0
         pages_total = 0
         for row in db.rows():
-            path = batch / "pages" / f"{row['domain']}.jsonl"
+            path = batch / "pages" / f"{row['name']}.jsonl"
             page_urls = []
             if path.exists():
                 page_urls = [json.loads(x)["url"] for x in path.read_text(encoding="utf-8").splitlines() if x]
