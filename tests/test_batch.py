@@ -12,6 +12,7 @@ from msze.batch import (
     parish_paths,
     parse_url_list,
     progress_line,
+    spread_by_domain,
 )
 
 
@@ -118,3 +119,17 @@ def test_parish_paths():
     assert paths.pages == "/out/pages/parafia.pl.jsonl"
     assert paths.warc == "/out/warc/parafia.pl.warc.gz"
     assert paths.log == "/out/logs/parafia.pl.log"
+
+
+def test_spread_by_domain_spaces_a_shared_host_evenly():
+    urls = [f"http://p{i}.opoka.pl/" for i in range(4)] + [f"http://s{i}.pl/" for i in range(8)]
+    domains = {u: "opoka.pl" if "opoka" in u else u.split("/")[2] for u in urls}
+    spread = spread_by_domain(urls, domains)
+    assert sorted(spread) == sorted(urls)
+    where = [i for i, u in enumerate(spread) if "opoka" in u]
+    assert min(b - a for a, b in zip(where, where[1:], strict=False)) >= 2  # never two together
+    assert where[0] <= 2 and where[-1] >= 8  # over the whole run, not bunched at one end
+    assert [u for u in spread if "opoka" in u] == [
+        f"http://p{i}.opoka.pl/" for i in range(4)
+    ]  # list order kept
+    assert spread_by_domain([], {}) == []

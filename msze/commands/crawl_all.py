@@ -39,6 +39,7 @@ from msze.batch import (
     parish_paths,
     parse_url_list,
     progress_line,
+    spread_by_domain,
 )
 from msze.jobs import JobDB, utc_now
 from msze.links import domain_of
@@ -157,6 +158,7 @@ def drive(args: argparse.Namespace) -> int:
     listed = set(url_list.urls)  # a job database may hold parishes of other lists: those wait for theirs
     max_attempts = args.max_attempts or None
     pending = [u for u in db.pending(args.retry_failed, max_attempts) if u in listed]
+    pending = spread_by_domain(pending, url_list.domains)
     counts = db.counts()
     print(
         f"crawl-all: {len(url_list.urls)} URLs ({new} new); {counts['finished']} finished before, "
