@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, hour_features
+from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, hour_features, page_features
 
 MASS_LABEL = "__label__mass"
 OTHER_LABEL = "__label__other"
@@ -139,8 +139,14 @@ class HourClassifier:
         return scores
 
     def score_hours(self, text: str, hours: Iterable[Any]) -> list[float]:
-        """P(mass) for each hour of ``text`` (Hour dataclasses or hour dicts), in order."""
-        return self.score_lines([self.features(text, hour) for hour in hours])
+        """P(mass) for each hour of ``text`` (Hour dataclasses or hour dicts), in order.
+
+        The text is tokenised once and all its hours go to fastText in one batch.
+        """
+        spans = [_span(hour) for hour in hours]
+        return self.score_lines(
+            page_features(text, spans, before=self.before, after=self.after, near=self.near)
+        )
 
     def is_mass(self, score: float) -> bool:
         """The decision for one score."""

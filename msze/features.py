@@ -16,6 +16,7 @@ The window is counted in tokens (words, punctuation, line-break marks) before an
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
@@ -31,14 +32,19 @@ _SUPERSCRIPT_MINUTES_RE = re.compile(r"(\d)([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")  #
 # ł has no decomposition in Unicode, so NFKD alone does not fold it.
 _FOLD = str.maketrans({"ł": "l", "Ł": "l"})
 
+_SUPS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+# Run on the text lowercased and with ł → l (both keep offsets), so token spans are offsets in the page text.
 _TOKEN_RE = re.compile(
     r"(?P<par>\n[ \t\r\f\v]*\n\s*)"
     r"|(?P<nl>\n)"
-    r"|(?P<time>(?<!\d)(?:[01]?\d|2[0-4])\s?[:.]\s?(?:[0-5]\d|[0-5]?[oO]{1,2}|[0-5]o)(?!\d|[.]\d))"
-    r"|(?P<num>\d+)"
-    r"|(?P<word>[^\W\d_]+)"
+    r"|(?P<time>(?<![\d" + _SUPS + r"])(?:[01]?\d|2[0-4])"
+    r"(?:\s?[:.]\s?(?:[0-5]\d|[0-5]?o{1,2})(?!\d|[.]\d)"  # 7:30, 7.oo, 10.3o
+    r"|[⁰¹²³⁴⁵][" + _SUPS + r"](?![" + _SUPS + r"])))"  # 7³⁰
+    r"|(?P<num>[\d" + _SUPS + r"]+)"
+    r"|(?P<word>[^\W\d_" + _SUPS + r"]+)"
     r"|(?P<punct>[^\w\s])"
 )
+_MARKS = {"par": "_par_", "nl": "_nl_", "time": "_time_", "num": "_num_"}
 
 
 def fold(text: str) -> str:
@@ -49,22 +55,31 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def _fold_word(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def token_spans(text: str) -> tuple[list[str], list[int], list[int]]:
+    """The feature tokens of a text with their spans: (tokens, starts, ends), offsets in ``text``."""
+    low = text.lower()
+    if len(low) != len(text):  # a few characters lowercase to two ("İ"): keep offsets, lose their case only
+        low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+    low = low.translate(_FOLD)
+    toks: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for match in _TOKEN_RE.finditer(low):
+        kind = match.lastgroup
+        toks.append(_MARKS.get(kind) or (_fold_word(match.group()) if kind == "word" else match.group()))
+        starts.append(match.start())
+        ends.append(match.end())
+    return toks, starts, ends
+
+
 def tokens(text: str) -> list[str]:
     """The feature tokens of a stretch of text (no hour marking)."""
-    out: list[str] = []
-    for match in _TOKEN_RE.finditer(fold(text)):
-        kind = match.lastgroup
-        if kind == "par":
-            out.append("_par_")
-        elif kind == "nl":
-            out.append("_nl_")
-        elif kind == "time":
-            out.append("_time_")
-        elif kind == "num":
-            out.append("_num_")
-        else:
-            out.append(match.group())
-    return out
+    return token_spans(text)[0]
 
 
 def parse_hour(written: str) -> tuple[int, int, bool] | None:
@@ -98,15 +113,32 @@ def hour_tokens(written: str) -> list[str]:
     return out
 
 
-def _same_line(toks: list[str], n: int, reverse: bool) -> list[str]:
-    """Up to ``n`` tokens next to the hour that are on its own line (stop at a line break)."""
-    seq = reversed(toks) if reverse else iter(toks)
-    out = []
-    for tok in seq:
+def _same_line(toks: list[str], lo: int, hi: int, n: int, reverse: bool) -> list[str]:
+    """Up to ``n`` tokens of ``toks[lo:hi]`` next to the hour on its own line (stop at a line break)."""
+    out: list[str] = []
+    order = range(hi - 1, lo - 1, -1) if reverse else range(lo, hi)
+    for i in order:
+        tok = toks[i]
         if tok in ("_nl_", "_par_") or len(out) >= n:
             break
         out.append(tok)
     return out[::-1] if reverse else out
+
+
+def _features(
+    toks: list[str], starts: list[int], ends: list[int], written: str, start: int, end: int,
+    before: int, after: int, near: int,
+) -> str:  # fmt: skip
+    left_end = bisect.bisect_right(ends, start)  # tokens wholly before the hour
+    right_start = bisect.bisect_left(starts, end)  # tokens wholly after it
+    parts = [*toks[max(0, left_end - before) : left_end]] if before > 0 else []
+    parts += hour_tokens(written)
+    if after > 0:
+        parts += toks[right_start : right_start + after]
+    if near > 0:
+        parts += [f"b_{t}" for t in _same_line(toks, 0, left_end, near, reverse=True)]
+        parts += [f"a_{t}" for t in _same_line(toks, right_start, len(toks), near, reverse=False)]
+    return " ".join(parts)
 
 
 def hour_features(
@@ -126,12 +158,27 @@ def hour_features(
     """
     if not 0 <= start < end <= len(text):
         raise ValueError(f"hour span {start}:{end} is outside the text (length {len(text)})")
-    left_all = tokens(text[max(0, start - _SCAN_CHARS) : start])
-    right_all = tokens(text[end : end + _SCAN_CHARS])
-    left = left_all[-before:] if before > 0 else []
-    right = right_all[:after] if after > 0 else []
-    parts = [*left, *hour_tokens(text[start:end]), *right]
-    if near > 0:
-        parts += [f"b_{t}" for t in _same_line(left_all, near, reverse=True)]
-        parts += [f"a_{t}" for t in _same_line(right_all, near, reverse=False)]
-    return " ".join(parts)
+    lo = max(0, start - _SCAN_CHARS)
+    piece = text[lo : end + _SCAN_CHARS]
+    toks, starts, ends = token_spans(piece)
+    return _features(toks, starts, ends, text[start:end], start - lo, end - lo, before, after, near)
+
+
+def page_features(
+    text: str,
+    spans: list[tuple[int, int]],
+    before: int = DEFAULT_BEFORE,
+    after: int = DEFAULT_AFTER,
+    near: int = DEFAULT_NEAR,
+) -> list[str]:
+    """:func:`hour_features` for many hours of one text, tokenising the text once (the classifier's path)."""
+    if not spans:
+        return []
+    for start, end in spans:
+        if not 0 <= start < end <= len(text):
+            raise ValueError(f"hour span {start}:{end} is outside the text (length {len(text)})")
+    if len(spans) == 1:
+        start, end = spans[0]
+        return [hour_features(text, start, end, before, after, near)]
+    toks, starts, ends = token_spans(text)
+    return [_features(toks, starts, ends, text[s:e], s, e, before, after, near) for s, e in spans]
