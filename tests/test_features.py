@@ -1,6 +1,6 @@
 import pytest
 
-from msze.features import fold, hour_features, hour_tokens, parse_hour, tokens
+from msze.features import fold, hour_features, hour_tokens, page_features, parse_hour, token_spans, tokens
 
 PAGE = (
     "Porządek Mszy Świętych\n\n"
@@ -86,3 +86,18 @@ def test_window_sizes_and_text_edges():
 def test_span_outside_text_is_an_error():
     with pytest.raises(ValueError, match="outside the text"):
         hour_features("abc", 2, 10)
+
+
+def test_page_features_tokenise_once_and_match_hour_features():
+    spans = [span(PAGE, n) for n in ("7.oo", "9³⁰", "11:00", "16:00", "17:30")]
+    assert page_features(PAGE, spans) == [hour_features(PAGE, s, e) for s, e in spans]
+    assert page_features(PAGE, []) == []
+    with pytest.raises(ValueError):
+        page_features(PAGE, [(0, 10**6), (1, 2)])
+
+
+def test_token_spans_are_offsets_in_the_original_text():
+    text = "Łąka: 7³⁰ i ŚWIĘTO"
+    toks, starts, ends = token_spans(text)
+    assert toks == ["laka", ":", "_time_", "i", "swieto"]
+    assert [text[s:e] for s, e in zip(starts, ends, strict=True)] == ["Łąka", ":", "7³⁰", "i", "ŚWIĘTO"]
