@@ -155,6 +155,14 @@ def test_batch_outcomes_rerun_and_warc(web, tmp_path):
     assert "HTTP 502" in db.get("http://zamknieta.test/")["error"]
     assert "ConnectionRefused" in db.get(refused)["error"]
     _assert_pages_exactly_once(out)
+    status = subprocess.run(
+        [sys.executable, "-m", "msze", "crawl-all", "--status", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert status.stdout.splitlines()[0] == "queued 0 running 0 finished 3 failed 2"
+    assert "failed\thttp://zamknieta.test/\tattempts 1\tno pages: HTTP 502" in status.stdout
 
     results = [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     assert {r["start_url"]: r["status"] for r in results} == {

@@ -80,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--progress-interval", type=float, default=5.0, help="seconds between progress lines")
     parser.add_argument("--export-only", action="store_true", help="only write results.jsonl/csv from the DB")
+    parser.add_argument("--status", action="store_true", help="print the job DB's counts and failed parishes")
     parser.add_argument("--run-one", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--name", help=argparse.SUPPRESS)
     parser.add_argument("--driver-pid", type=int, default=0, help=argparse.SUPPRESS)
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         return run_one(args)
     if args.db is None:
         args.db = os.path.join(args.out, "jobs.sqlite3")
+    if args.status:
+        return status(JobDB(args.db))
     if args.export_only:
         return export(JobDB(args.db), args.out)
     if not args.urls_file:
@@ -116,6 +119,20 @@ def export(db: JobDB, out: str) -> int:
     print(
         f"crawl-all: {len(summaries)} parish results in {out}/results.jsonl and results.csv", file=sys.stderr
     )
+    return 0
+
+
+def status(db: JobDB, limit: int = 20) -> int:
+    """Counts per state, then the running and failed parishes (with their errors) on stdout."""
+    counts = db.counts()
+    print(" ".join(f"{state} {n}" for state, n in counts.items()))
+    for state in ("running", "failed"):
+        rows = db.rows(state)
+        for row in rows[:limit]:
+            detail = row["error"] if state == "failed" else f"since {row['started_at']} on {row['host']}"
+            print(f"{state}\t{row['url']}\tattempts {row['attempts']}\t{detail}")
+        if len(rows) > limit:
+            print(f"{state}\t... {len(rows) - limit} more")
     return 0
 
 
