@@ -14,6 +14,9 @@ from msze.hours import Hour, find_hours
 from msze.rules import RuleDecision, decide
 
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
+MAX_HOURS = (
+    20_000  # hours beyond this many on one page are not extracted (a timetable dump, not a parish page)
+)
 
 
 @runtime_checkable
@@ -90,7 +93,7 @@ def masses_of(hours: Sequence[dict[str, Any]]) -> list[str]:
     return sorted({h["time"] for h in hours if h["label"] == "mass"})
 
 
-def extract(text: str, classifier: HourScorer | None = None) -> Extraction:
+def extract(text: str, classifier: HourScorer | None = None, max_hours: int = MAX_HOURS) -> Extraction:
     """Every hour of ``text`` labelled mass/other, and the page's Mass times. Never raises on odd text."""
     warnings = []
     if not isinstance(text, str):
@@ -98,7 +101,12 @@ def extract(text: str, classifier: HourScorer | None = None) -> Extraction:
     if len(text) > MAX_TEXT_CHARS:
         warnings.append(f"text of {len(text)} characters: only the first {MAX_TEXT_CHARS} were scanned")
         text = text[:MAX_TEXT_CHARS]
-    hours = find_hours(text)
+    hours = find_hours(text, limit=max_hours + 1)
+    if len(hours) > max_hours:
+        hours = hours[:max_hours]
+        warnings.append(
+            f"more than {max_hours} hour candidates: the rest of the page (from {hours[-1].end}) skipped"
+        )
     decisions = decide(text, hours)
     labelled = label_hours(text, hours, decisions, classifier)
     return Extraction(hours=labelled, masses=masses_of(labelled), warnings=warnings)

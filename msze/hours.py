@@ -21,6 +21,9 @@ THESIS_BEFORE = frozenset(",(/")  # plus whitespace and the start of the text
 THESIS_AFTER = frozenset(",);/")  # plus whitespace and the end of the text
 
 CONTEXT_CHARS = 100  # characters of context kept on each side of an hour (widened to whole words)
+WIDEN_CHARS = 30  # at most this many more characters to reach a word boundary
+_SPACE_RE = re.compile(r"\s")
+_LAST_SPACE_RE = re.compile(r"\s(?=\S*\Z)")
 
 _SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUP_TRANS = str.maketrans(_SUPERSCRIPT, "0123456789")
@@ -99,15 +102,19 @@ def find_hours_thesis(text: str) -> list[tuple[int, int]]:
 def _context(text: str, start: int, end: int, chars: int = CONTEXT_CHARS) -> tuple[str, int]:
     lo = max(0, start - chars)
     hi = min(len(text), end + chars)
-    # widen to whole words, but never by more than 30 characters (text without spaces)
-    k = lo
-    while k > 0 and lo - k < 30 and not text[k - 1].isspace():
-        k -= 1
-    lo = k if k == 0 or text[k - 1].isspace() else lo
-    k = hi
-    while k < len(text) and k - hi < 30 and not text[k].isspace():
-        k += 1
-    hi = k if k == len(text) or text[k].isspace() else hi
+    # widen to whole words, but never by more than WIDEN_CHARS characters (text without spaces)
+    if lo > 0 and not text[lo - 1].isspace():
+        m = _LAST_SPACE_RE.search(text, max(0, lo - WIDEN_CHARS), lo)
+        if m:
+            lo = m.end()
+        elif lo <= WIDEN_CHARS:
+            lo = 0
+    if hi < len(text) and not text[hi].isspace():
+        m = _SPACE_RE.search(text, hi, hi + WIDEN_CHARS)
+        if m:
+            hi = m.start()
+        elif hi + WIDEN_CHARS >= len(text):
+            hi = len(text)
     return text[lo:hi], lo
 
 
@@ -161,11 +168,14 @@ def _bare_ok(text: str, start: int, end: int, hour: int) -> bool:
     return after == "." and (after2.isspace() or after2 == " ")
 
 
-def find_hours(text: str) -> list[Hour]:
-    """Every clock-time candidate in ``text``, in order, with its normalised ``HH:MM`` and context."""
+def find_hours(text: str, limit: int | None = None) -> list[Hour]:
+    """Every clock-time candidate in ``text``, in order, with its normalised ``HH:MM`` and context.
+
+    ``limit`` stops after that many hours (a bound on the work for pathological pages).
+    """
     hours: list[Hour] = []
     pos = 0
-    while (m := _CANDIDATE_RE.search(text, pos)) is not None:
+    while (limit is None or len(hours) < limit) and (m := _CANDIDATE_RE.search(text, pos)) is not None:
         start, end = m.span()
         pos = end
         ok = True

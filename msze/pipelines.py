@@ -156,6 +156,7 @@ class HoursPipeline(_ExtractionStage):
     def __init__(self, crawler: Any) -> None:
         super().__init__(crawler)
         self.only_hinted = crawler.settings.getbool("EXTRACT_ONLY_HINTED", False)
+        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", 20_000)
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
@@ -168,7 +169,14 @@ class HoursPipeline(_ExtractionStage):
             return item
         template = [tuple(span) for span in adapter.get("template") or []]
         hours = []
-        for h in find_hours(adapter.get("text") or ""):
+        found = find_hours(adapter.get("text") or "", limit=self.max_hours + 1)
+        if len(found) > self.max_hours:
+            logger.warning(
+                "%s: more than %d hour candidates, the rest skipped", adapter.get("url"), self.max_hours
+            )
+            self.inc("truncated")
+            found = found[: self.max_hours]
+        for h in found:
             if any(a <= h.start and h.end <= b for a, b in template):
                 self.inc("template_skipped")
                 continue
@@ -194,7 +202,7 @@ class RulesPipeline(_ExtractionStage):
         hours = adapter.get("hours") or []
         if hours:
             text = adapter.get("text") or ""
-            all_hours = find_hours(text)
+            all_hours = find_hours(text, limit=self.crawler.settings.getint("EXTRACTION_MAX_HOURS", 20_000))
             decisions = {(h.start, h.end): d for h, d in zip(all_hours, decide(text, all_hours), strict=True)}
             for h in hours:
                 d = decisions.get((h["start"], h["end"]))

@@ -24,6 +24,7 @@ rest.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -69,15 +70,25 @@ _REFERENCE_BEFORE_RE = re.compile(
     r"(?:\bprzed|\bpo|\bpodczas|\bw\s+czasie|\bw\s+trakcie|\bna)\s+(?:[^\W\d]+\s+)?$", re.IGNORECASE
 )
 
+# Day words are matched on letters only: "Środa18:00", "niedzielę8:00" (glued to the hour) still count.
+_L = r"(?<![^\W\d_])"  # no letter before
+_R = r"(?![^\W\d_])"  # no letter after
+_W = r"[^\W\d_]*"  # the rest of the word, letters only
+
+
+def _day_re(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(_L + a for a in alternatives), re.IGNORECASE)
+
+
 _DAY_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # order matters: the first pattern that matches at a position wins
-    (re.compile(r"\bod\s+poniedzia\w*\s+do\s+(?:piątku|soboty|czwartku)\b", re.I), WEEKDAY),
-    (re.compile(r"\b(?:pn|pon)\.?\s*[-–]\s*(?:sob|so|sb|pt|pi)\b\.?", re.I), WEEKDAY),
-    (re.compile(r"\bniedziel\w*|\bniedz\b\.?|\bnd\b\.?|\bndz\b\.?|\bniedzielne\w*", re.I), SUNDAY),
-    (re.compile(r"\bpowszedn\w*|\bw\s+tygodniu\b|\bcodziennie\b|\bdni\s+robocze\b", re.I), WEEKDAY),
-    (re.compile(r"\bponiedzia\w*|\bwtor\w*|\bśrod[aęy]\b|\bczwart\w*|\bpiąt\w*", re.I), WEEKDAY),
-    (re.compile(r"\bsobot\w*|\bsob\b\.?|\bsb\b\.?", re.I), SATURDAY),
-    (re.compile(r"\bświęt[aoy]\b|\buroczystoś\w*", re.I), HOLIDAY),
+    (_day_re(rf"od\s+poniedzia{_W}\s+do\s+(?:piątku|soboty|czwartku){_R}"), WEEKDAY),
+    (_day_re(rf"(?:pn|pon)\.?\s*[-–]\s*(?:sob|so|sb|pt|pi){_R}\.?"), WEEKDAY),
+    (_day_re(f"niedziel{_W}", rf"niedz{_R}\.?", rf"nd{_R}\.?", rf"ndz{_R}\.?"), SUNDAY),
+    (_day_re(f"powszedn{_W}", rf"w\s+tygodniu{_R}", f"codziennie{_R}", rf"dni\s+robocze{_R}"), WEEKDAY),
+    (_day_re(f"poniedzia{_W}", f"wtor{_W}", f"środ[aęy]{_R}", f"czwart{_W}", f"piąt{_W}"), WEEKDAY),
+    (_day_re(f"sobot{_W}", rf"sob{_R}\.?", rf"sb{_R}\.?"), SATURDAY),
+    (_day_re(f"święt[aoy]{_R}", f"uroczystoś{_W}"), HOLIDAY),
 ]
 _DAY_ANY_RE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _DAY_PATTERNS), re.IGNORECASE)
 # a line that starts with a day phrase: "w niedzielę: ...", "• Dni powszednie – ...", "NIEDZIELA 8:00"
@@ -229,16 +240,35 @@ def _clause_starts(line: str) -> list[int]:
     return starts
 
 
-def _day_at(text: str) -> str | None:
-    """The day category of the last day phrase in ``text``."""
-    found = [
+_DayMatch = tuple[int, int, str]
+
+
+def _day_matches(text: str) -> list[_DayMatch]:
+    """Day phrases of ``text`` as sorted (start, end, day), without dates and phrases inside longer ones."""
+    found = sorted(
         (m.start(), m.end(), day)
         for pattern, day in _DAY_PATTERNS
         for m in pattern.finditer(text)
         if not _MONTH_AFTER_RE.match(text, m.end())  # "ostatniej niedzieli października" is a date
-    ]
-    # "Pn-Sb" is one weekday phrase, not "Sb" (Saturday): drop matches inside a longer one
-    found = sorted(f for f in found if not any(g[0] <= f[0] and f[1] <= g[1] and g != f for g in found))
+    )
+    # "Pn-Sb" is one weekday phrase, not "Sb" (Saturday): drop matches inside a longer one (neighbours only)
+    out: list[_DayMatch] = []
+    for f in found:
+        if out and out[-1][0] <= f[0] and f[1] <= out[-1][1]:
+            continue
+        while out and f[0] <= out[-1][0] and out[-1][1] <= f[1]:
+            out.pop()
+        out.append(f)
+    return out
+
+
+def _day_at(text: str) -> str | None:
+    """The day category of the last day phrase in ``text``."""
+    return _resolve_day(text, _day_matches(text))
+
+
+def _resolve_day(text: str, found: Sequence[_DayMatch]) -> str | None:
+    """The day of the last phrase in ``found`` (positions in ``text``), reading days named together."""
     if not found:
         return None
     # the last group of days named together ("wtorki, czwartki i soboty"): weekdays with Saturday = weekday
@@ -270,16 +300,35 @@ _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[
 _PARENS_RE = re.compile(r"\([^()\n]*\)")
 
 
-def day_of(line: str, clause_start: int, s: int, e: int) -> str | None:
-    """The day an hour's own words give it: a note right after it, else the last day phrase before it."""
-    m = _DAY_AFTER_RE.match(line, e)
-    if m:
-        note = m.group(1) or m.group(2)
-        day = _day_at(note)
-        if day is not None and (m.group(2) is None or _LINE_DAY_HEAD_RE.match(note)):
-            return day
-    before = line[max(clause_start, s - DAY_LOOKBEHIND) : s]
-    return _day_at(_PARENS_RE.sub(" ", before))  # "(sobota)" belongs to the hour before it
+class _LineDays:
+    """The day phrases and parentheses of one line, found once for all its hours."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.days = _day_matches(line)
+        self.day_starts = [d[0] for d in self.days]
+        self.parens = [m.span() for m in _PARENS_RE.finditer(line)]
+        self.paren_starts = [p[0] for p in self.parens]
+
+    def day_of(self, clause_start: int, s: int, e: int) -> str | None:
+        """The day an hour's own words give it: a note right after it, else the last day phrase before it."""
+        line = self.line
+        m = _DAY_AFTER_RE.match(line, e)
+        if m:
+            note = m.group(1) or m.group(2)
+            day = _day_at(note)
+            if day is not None and (m.group(2) is None or _LINE_DAY_HEAD_RE.match(note)):
+                return day
+        lo = max(clause_start, s - DAY_LOOKBEHIND)
+        window = self.days[bisect_left(self.day_starts, lo) : bisect_left(self.day_starts, s)]
+        # "(sobota)" belongs to the hour before it, not to the ones after
+        parens = [
+            (a, b)
+            for a, b in self.parens[bisect_left(self.paren_starts, lo) : bisect_left(self.paren_starts, s)]
+            if b <= s
+        ]
+        found = [d for d in window if d[1] <= s and not any(a <= d[0] and d[1] <= b for a, b in parens)]
+        return _resolve_day(line, found)
 
 
 _NUMBERED_ITEM_RE = re.compile(r"\s*(?:\d{1,2}[.)]|[•*·\-–—])?\s*\d{1,2}[.)]\s")
@@ -369,6 +418,7 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
                     label_day = None  # a short note ("w okresie zimowym") keeps the day for labels only
             continue
         clause_starts = _clause_starts(line)
+        line_days = _LineDays(line)
         prose = _is_prose(line, len(idxs))
         line_day_head = _LINE_DAY_HEAD_RE.match(line)
         day_list_line = False
@@ -385,7 +435,7 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
             s, e = h.start - line_start, h.end - line_start
             clause_start = max(c for c in clause_starts if c <= s)
             clause_end = min([c for c in clause_starts if c > s] + [len(line)])
-            day = day_of(line, clause_start, s, e) or heading_day or label_day
+            day = line_days.day_of(clause_start, s, e) or heading_day or label_day
             decisions[idx] = _decide_one(
                 text,
                 h,

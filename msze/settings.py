@@ -100,6 +100,8 @@ ITEM_PIPELINES["msze.pipelines.HoursPipeline"] = 400
 ITEM_PIPELINES["msze.pipelines.RulesPipeline"] = 500
 # Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).
 EXTRACTION_MAX_TEXT_CHARS = 5_000_000
+# Hour candidates beyond this many on one page are skipped (a timetable dump, not a parish page; bounds time).
+EXTRACTION_MAX_HOURS = 20_000
 # Blocks a site repeats are processed once per site; False: every page is processed on its own.
 TEMPLATE_ENABLED = True
 # A block on this many pages and this share of the site's pages so far is its template (menu, footer).

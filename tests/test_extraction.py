@@ -142,3 +142,10 @@ def test_property_any_unicode(text):
     ex = extract(text)
     for h in ex.hours:
         assert text[h["start"] : h["end"]] == h["text"]
+
+
+def test_hour_flood_is_cut_with_a_warning():
+    ex = extract("Msze św.: 8:00\n" + "7:00, " * 300, max_hours=100)
+    assert len(ex.hours) == 100
+    assert "08:00" in ex.masses
+    assert any("hour candidates" in w for w in ex.warnings)

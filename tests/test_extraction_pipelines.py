@@ -146,3 +146,10 @@ def test_fixture_crawl_yields_exactly_the_schedule(fixture_web: Any, tmp_path: A
     assert stats["msze/hours/found"] >= 8
     assert stats["msze/filter/kept"] >= 1
     assert stats["msze/text/pages"] == len(result.items)
+
+
+def test_hour_flood_is_cut_and_counted():
+    crawler, stages = make_stages(EXTRACTION_MAX_HOURS=50)
+    item = run_item(stages, "http://parafia.test/rozklad.html", "<p>" + "7:00, " * 200 + "</p>")
+    assert len(item["hours"]) <= 50
+    assert crawler.stats.get_value("msze/hours/truncated") == 1
