@@ -256,6 +256,8 @@ def test_scrapy_shell_uses_project_settings(fixture_web: Any) -> None:
         f"{A}/historia.html",
         "-s",
         "TELNETCONSOLE_ENABLED=False",
+        "-s",
+        "AUTOTHROTTLE_START_DELAY=0",
     ]
     command += [
         "-c",
