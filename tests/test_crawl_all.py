@@ -306,6 +306,14 @@ def test_bad_arguments(tmp_path):
         text=True,
     )
     assert bad_setting.returncode == 2 and "NAME=VALUE" in bad_setting.stderr
+    no_parallel = subprocess.run(
+        [sys.executable, "-m", "msze", "crawl-all", "x.txt", "--out", str(tmp_path / "o")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": str(tmp_path)},
+    )
+    assert no_parallel.returncode == 2 and "GNU parallel is not installed" in no_parallel.stderr
 
 
 def test_run_one_records_why_scrapy_did_not_run(tmp_path):

@@ -105,6 +105,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.urls_file:
         print("crawl-all: give a URL file (one parish URL a line)", file=sys.stderr)
         return 2
+    if args.jobs < 1:
+        print(f"crawl-all: --jobs must be at least 1, got {args.jobs}", file=sys.stderr)
+        return 2
+    if shutil.which("parallel") is None:
+        print("crawl-all: GNU parallel is not installed (apt-get install parallel)", file=sys.stderr)
+        return 2
     return drive(args)
 
 
