@@ -154,7 +154,27 @@ class JobDB:
                 (now, log_path, socket.gethostname(), os.getpid(), self.kind, url),
             )
 
-    claim = start
+    def claim(self, url: str | None = None, log_path: str | None = None) -> str | None:
+        """Mark `url` running, or, without one, atomically take the oldest queued job (for workers that pull
+        from the database instead of being handed URLs). Returns the claimed URL, None when nothing is queued.
+        Two workers never claim the same job: the pick and the update are one IMMEDIATE transaction."""
+        if url is not None:
+            self.start(url, log_path)
+            return url
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT url FROM jobs WHERE kind = ? AND state = 'queued' ORDER BY queued_at, rowid LIMIT 1",
+                (self.kind,),
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute(
+                """UPDATE jobs SET state = 'running', started_at = ?, ended_at = NULL, error = NULL,
+                       attempts = attempts + 1, log_path = COALESCE(?, log_path), host = ?, pid = ?
+                   WHERE kind = ? AND url = ?""",
+                (utc_now(), log_path, socket.gethostname(), os.getpid(), self.kind, row["url"]),
+            )
+            return row["url"]
 
     def finish(self, url: str, summary: dict[str, Any] | None = None) -> None:
         """Mark a job finished and store its summary (pages, bytes, masses are copied into columns)."""

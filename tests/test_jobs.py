@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+from pathlib import Path
 
 from msze.jobs import JobDB, url_domain
 
@@ -118,3 +119,33 @@ def test_names_and_old_database_upgrade(tmp_path):
     assert db.names() == {"http://a.opoka.test/": "a.opoka.test"}
     assert db.get("http://a.opoka.test/")["domain"] == "opoka.test"
     assert db.pending() == ["http://old.test/", "http://a.opoka.test/"]
+
+
+def _claimer(path: str, out: str) -> None:
+    db = JobDB(path)
+    got = []
+    while (url := db.claim()) is not None:
+        got.append(url)
+        db.finish(url, {"pages": 1})
+    with open(out, "w") as f:
+        f.write("\n".join(got))
+
+
+def test_claim_next_hands_each_job_to_one_worker(tmp_path):
+    path = str(tmp_path / "jobs.sqlite3")
+    urls = [f"http://c{i}.test/" for i in range(120)]
+    with JobDB(path) as db:
+        db.enqueue(urls)
+        assert db.claim("http://c0.test/") == "http://c0.test/"  # a given URL: same as start()
+        assert db.get("http://c0.test/")["state"] == "running"
+    ctx = multiprocessing.get_context("spawn")
+    outs = [str(tmp_path / f"w{i}.txt") for i in range(4)]
+    procs = [ctx.Process(target=_claimer, args=(path, out)) for out in outs]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    claimed = [u for out in outs for u in Path(out).read_text().split()]
+    assert sorted(claimed) == sorted(urls[1:])  # every queued job exactly once; the running one left alone
+    assert JobDB(path).claim() is None
