@@ -23,6 +23,9 @@ from msze.sniff import HEAD_SIZE, is_binary
 
 logger = logging.getLogger(__name__)
 
+# Content types that say nothing about the body (misconfigured servers send pages as octet-stream).
+_UNTYPED = (b"", b"application/octet-stream", b"application/unknown", b"binary/octet-stream")
+
 
 def _load_objects(paths: list[Any]) -> tuple[type[Exception], ...]:
     return tuple(load_object(path) if isinstance(path, str) else path for path in paths)
@@ -75,8 +78,10 @@ class BinarySniffMiddleware:
     def headers_received(self, headers: Any, body_length: Any, request: Request, spider: Any = None) -> None:
         if request.meta.get("binary_sniff") is False:
             return
+        content_type = (headers.get(b"Content-Type") or b"").split(b";")[0].strip().lower()
         response_class = responsetypes.from_args(headers=headers, url=request.url)
-        if not issubclass(response_class, TextResponse):
+        # No type or a generic one: Scrapy decides from the body later (process_response sees its verdict).
+        if content_type not in _UNTYPED and not issubclass(response_class, TextResponse):
             request.meta["_msze_binary"] = "content_type"
             raise StopDownload(fail=False)
         encoding = (headers.get(b"Content-Encoding") or b"").strip().lower()

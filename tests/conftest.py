@@ -68,6 +68,7 @@ def install_special_routes(web: FixtureWeb) -> FixtureWeb:
         web.route(host, "/petla2.html", redirect("/petla.html", 302))
     for host in (b, f"www.{b}"):
         web.route(host, "/historia.html", Encoded(b_root / "historia.src.html", "iso-8859-2"))
+        web.route(host, "/ogloszenia.html", Flaky(b_root / "ogloszenia.html", failures=1, status=429))
     web.route("parafia-debina.test", "/", redirect(f"http://www.{b}/"))
     # A parish "website" that is a Facebook page: the start URL redirects to a blacklisted domain.
     web.route("parafia-debina.test", "/fb", redirect("http://www.facebook.com/parafia.debina"))

@@ -84,6 +84,9 @@ def test_headers_of_non_text_stop_the_download_at_once() -> None:
         mw.headers_received(Headers({"Content-Type": "video/mp4"}), 10**9, request)
     assert stopped.value.fail is False
     mw.headers_received(Headers({"Content-Type": "text/html"}), 10**9, Request(URL))  # no stop
+    untyped = Request("http://parafia.test/index.php")
+    mw.headers_received(Headers({"Content-Type": "application/octet-stream"}), 10**9, untyped)  # body decides
+    mw.bytes_received(PAGE.encode() * 40, untyped)  # text: no stop
 
 
 def test_first_bytes_stop_a_binary_download_early() -> None:

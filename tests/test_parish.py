@@ -206,6 +206,7 @@ def test_start_redirect_domain_is_followed(result_b: CrawlResult) -> None:
     }
     assert result_b.stats["msze/parish/redirect_domains"] == 1
     assert result_b.stats["msze/links/blacklisted"] >= 1  # pl-pl.facebook.com
+    assert result_b.stats["msze/backoff/reason/http_429"] == 1  # /ogloszenia.html: 429 once, then 200
     for item in result_b.items:  # the parish keeps the domain it is known by (the file name)
         assert item["domain"] == "parafia-debina.test" and item["start_url"] == "http://parafia-debina.test/"
     assert (result_b.pages_dir / "parafia-debina.test.jsonl").is_file()
