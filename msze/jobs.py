@@ -139,8 +139,11 @@ class JobDB:
         )
         return {row["url"]: row["name"] for row in cur}
 
-    def start(self, url: str, log_path: str | None = None) -> None:
-        """Mark a job running (adding it if unknown) and count the attempt."""
+    def start(
+        self, url: str, log_path: str | None = None, host: str | None = None, pid: int | None = None
+    ) -> None:
+        """Mark a job running (adding it if unknown) and count the attempt; host/pid default to the caller's
+        (a driver recording a remote job's start passes the job's)."""
         now = utc_now()
         with self._write() as conn:
             conn.execute(
@@ -151,7 +154,7 @@ class JobDB:
                 """UPDATE jobs SET state = 'running', started_at = ?, ended_at = NULL, error = NULL,
                        attempts = attempts + 1, log_path = COALESCE(?, log_path), host = ?, pid = ?
                    WHERE kind = ? AND url = ?""",
-                (now, log_path, socket.gethostname(), os.getpid(), self.kind, url),
+                (now, log_path, host or socket.gethostname(), pid or os.getpid(), self.kind, url),
             )
 
     def claim(self, url: str | None = None, log_path: str | None = None) -> str | None:

@@ -288,7 +288,8 @@ def test_remote_mode_reports_over_stdout(web, tmp_path):
     assert result.returncode == 0, result.stderr
     row = JobDB(out / "jobs.sqlite3").get("http://c.parafia-a.test/")
     assert (row["state"], row["pages"], row["attempts"]) == ("finished", 2, 1)
-    assert row["host"]  # recorded by the driver on the job's behalf
+    assert row["host"] == socket.gethostname()  # recorded by the driver on the job's behalf
+    assert row["pid"] is None  # cleared at the end
 
 
 def test_bad_arguments(tmp_path):

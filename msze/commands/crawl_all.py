@@ -219,7 +219,7 @@ def _job_command(args: argparse.Namespace, remote: bool) -> list[str]:
 def _apply_event(db: JobDB, event: dict[str, Any]) -> None:
     url = event["url"]
     if event["event"] == "start":
-        db.start(url, log_path=event.get("log_path"))
+        db.start(url, log_path=event.get("log_path"), host=event.get("host"), pid=event.get("pid"))
     elif event["event"] == "end":
         if event["state"] == "finished":
             db.finish(url, event.get("summary"))
@@ -418,7 +418,15 @@ def run_one(args: argparse.Namespace) -> int:
     if db:
         db.start(url, log_path=paths.log)
     else:
-        _emit({"event": "start", "url": url, "log_path": paths.log})
+        _emit(
+            {
+                "event": "start",
+                "url": url,
+                "log_path": paths.log,
+                "host": socket.gethostname(),
+                "pid": os.getpid(),
+            }
+        )
     # Re-crawl from scratch: whatever an interrupted attempt left is replaced, never appended to. The crawl
     # writes into its own work directory; pages/ and warc/ only ever receive complete parish files.
     for path in (paths.pages, paths.stats, paths.warc):
