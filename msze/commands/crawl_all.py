@@ -205,7 +205,9 @@ def drive(args: argparse.Namespace) -> int:
 
 
 def _job_command(args: argparse.Namespace, remote: bool) -> list[str]:
-    cmd = [sys.executable, "-m", "msze", "crawl-all", "--run-one", "{1}", "--name", "{2}", "--out", args.out]
+    # `env PYTHONPATH=...`: an ssh login starts in the home directory with a bare environment.
+    cmd = ["env", f"PYTHONPATH={PROJECT_ROOT}", sys.executable, "-m", "msze", "crawl-all"]
+    cmd += ["--run-one", "{1}", "--name", "{2}", "--out", args.out]
     cmd += ["--spider", args.spider]
     if not remote:
         cmd += ["--db", args.db, "--driver-pid", str(os.getpid())]
