@@ -290,6 +290,12 @@ def test_remote_mode_reports_over_stdout(web, tmp_path):
     assert (row["state"], row["pages"], row["attempts"]) == ("finished", 2, 1)
     assert row["host"] == socket.gethostname()  # recorded by the driver on the job's behalf
     assert row["pid"] is None  # cleared at the end
+    # A later batch over the same parishes (--recrawl) crawls finished ones again, replacing their pages.
+    again = _run(web, urls, out, "--jobs", "1", "--recrawl")
+    assert again.returncode == 0 and "1 to crawl now" in again.stderr
+    row = JobDB(out / "jobs.sqlite3").get("http://c.parafia-a.test/")
+    assert (row["state"], row["attempts"]) == ("finished", 2)
+    assert len(_pages(out, "c.parafia-a.test")) == 2
 
 
 def test_bad_arguments(tmp_path):

@@ -73,7 +73,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-attempts", type=int, default=3, help="give up on a parish after this many attempts (0 = never)"
     )
-    parser.add_argument("--warc", action="store_true", help="also write <out>/warc/<domain>.warc.gz")
+    parser.add_argument("--warc", action="store_true", help="also write <out>/warc/<name>.warc.gz")
+    parser.add_argument(
+        "--recrawl",
+        action="store_true",
+        help="crawl the listed parishes again even if finished (a later batch; add -s RECRAWL_STATE=...)",
+    )
     parser.add_argument("--spider", default="parish", help="spider to run per parish (default parish)")
     parser.add_argument(
         "-s", dest="settings", action="append", default=[], metavar="NAME=VALUE", help="Scrapy setting"
@@ -179,6 +184,8 @@ def drive(args: argparse.Namespace) -> int:
         )
     new = db.enqueue(url_list.urls, url_list.domains, url_list.names)
     listed = set(url_list.urls)  # a job database may hold parishes of other lists: those wait for theirs
+    if args.recrawl:
+        db.reset(url_list.urls)
     max_attempts = args.max_attempts or None
     pending = [u for u in db.pending(args.retry_failed, max_attempts) if u in listed]
     pending = spread_by_domain(pending, url_list.domains)
