@@ -4,6 +4,7 @@ the charset fallback and the random browser User-Agent."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -72,6 +73,9 @@ def test_redirects_and_opt_out_pass() -> None:
     request = Request(URL)
     redirect = Response(URL, status=302, headers={"Location": "/x"}, body=VIDEO, request=request)
     assert mw.process_response(request, redirect) is redirect
+    for status in (204, 304):
+        empty = Response(URL, status=status, request=request)
+        assert mw.process_response(request, empty) is empty
     opted_out = Request(URL, meta={"binary_sniff": False})
     response = HtmlResponse(URL, body=VIDEO, request=opted_out)
     assert mw.process_response(opted_out, response) is response
@@ -274,6 +278,23 @@ def test_requests_carry_random_browser_user_agents() -> None:
     assert len(agents) > 1
     for agent in agents:
         assert agent.startswith("Mozilla/5.0") and "Scrapy" not in agent
+    assert len(mw._agents) > 1000  # fake-useragent's list, filtered once
+    started = time.perf_counter()
+    for _ in range(1000):
+        mw.random_user_agent()
+    assert time.perf_counter() - started < 1.0  # fake-useragent's own .random takes ~10 ms each
+
+
+def test_user_agent_falls_back_to_the_provider() -> None:
+    from msze.middlewares import BrowserUserAgentMiddleware
+
+    settings = {"FAKEUSERAGENT_PROVIDERS": ["scrapy_fake_useragent.providers.FixedUserAgentProvider"]}
+    mw = BrowserUserAgentMiddleware.from_crawler(
+        get_crawler(Spider, {**settings, "USER_AGENT": "Mozilla/5.0 x"})
+    )
+    request = Request(URL)
+    mw.process_request(request)
+    assert request.headers["User-Agent"] == b"Mozilla/5.0 x"
 
 
 # --- RedirectLoopMiddleware ---------------------------------------------------------------------------------
