@@ -70,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="--cv: also report the union at these thresholds (comma-separated)",
     )
     parser.add_argument("--report", type=Path, help="write the figures as JSON here")
+    parser.add_argument("--show-errors", action="store_true", help="--cv: list each page's wrong union times")
 
 
 def fasttext_params(args: argparse.Namespace) -> dict[str, Any]:
@@ -163,6 +164,10 @@ def cross_validate(args: argparse.Namespace, pages: list[dict[str, Any]], extra:
         for page in test_pages:
             gold = set(page.get("mass_times") or [])
             rules, alone, union = page_masses(page["text"], clf)
+            if args.show_errors and union != gold:
+                wrong = ", ".join(sorted(union - gold)) or "-"
+                missed = ", ".join(sorted(gold - union)) or "-"
+                print(f"  {page['id']} ({page.get('kind')}): false {wrong}; missed {missed}")
             for kind in ("all", page.get("kind") or "other"):
                 kinds[kind]["rules"] += set_confusion(rules, gold)
                 kinds[kind]["classifier"] += set_confusion(alone, gold)
