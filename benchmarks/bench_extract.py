@@ -60,9 +60,11 @@ def main() -> int:
     big = (corpus * (5_000_000 // len(corpus) + 1))[:5_000_000]
     timings = []
     for label, text in (("0.5 MB", small), ("5 MB", big)):
-        t0 = time.perf_counter()
-        ex = extract(text)
-        dt = time.perf_counter() - t0
+        dt = float("inf")
+        for _ in range(2):  # best of two: the machine is shared
+            t0 = time.perf_counter()
+            ex = extract(text, max_hours=10**9)  # no cap: this measures the growth of the time with size
+            dt = min(dt, time.perf_counter() - t0)
         timings.append(dt)
         print(
             f"  extract() on {label} of text: {dt:6.2f} s "

@@ -91,6 +91,12 @@ _DAY_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (_day_re(f"święt[aoy]{_R}", f"uroczystoś{_W}"), HOLIDAY),
 ]
 _DAY_ANY_RE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _DAY_PATTERNS), re.IGNORECASE)
+# The same as one scan with a group per day (first group wins at a position, and a match hides what it covers:
+# "Pn-Sb" is one weekday phrase): one pass over a line instead of one per pattern.
+_DAY_GROUPS = [day for _, day in _DAY_PATTERNS]
+_DAY_SCAN_RE = re.compile(
+    "|".join(f"(?P<d{i}>{p.pattern})" for i, (p, _) in enumerate(_DAY_PATTERNS)), re.IGNORECASE
+)
 # a line that starts with a day phrase: "w niedzielę: ...", "• Dni powszednie – ...", "NIEDZIELA 8:00"
 _LINE_DAY_HEAD_RE = re.compile(
     r"[\s•*·\-–—]*(?:(?:w|we|od|co|i|dni|dzień|każd[aąy]|msz[ae]\s+św\.?)\s+){0,3}(?:"
@@ -245,21 +251,11 @@ _DayMatch = tuple[int, int, str]
 
 def _day_matches(text: str) -> list[_DayMatch]:
     """Day phrases of ``text`` as sorted (start, end, day), without dates and phrases inside longer ones."""
-    found = sorted(
-        (m.start(), m.end(), day)
-        for pattern, day in _DAY_PATTERNS
-        for m in pattern.finditer(text)
+    return [
+        (m.start(), m.end(), _DAY_GROUPS[int(m.lastgroup[1:])])  # type: ignore[index]
+        for m in _DAY_SCAN_RE.finditer(text)
         if not _MONTH_AFTER_RE.match(text, m.end())  # "ostatniej niedzieli października" is a date
-    )
-    # "Pn-Sb" is one weekday phrase, not "Sb" (Saturday): drop matches inside a longer one (neighbours only)
-    out: list[_DayMatch] = []
-    for f in found:
-        if out and out[-1][0] <= f[0] and f[1] <= out[-1][1]:
-            continue
-        while out and f[0] <= out[-1][0] and out[-1][1] <= f[1]:
-            out.pop()
-        out.append(f)
-    return out
+    ]
 
 
 def _day_at(text: str) -> str | None:
