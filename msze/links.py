@@ -1,10 +1,11 @@
 """Link-following decisions for a parish crawl: which site a URL belongs to and whether to follow it.
 
 Pure functions (no Scrapy): the `parish` spider and the one-process multi-site mode (issue 7) share them.
-A parish site is its registered domain (``www.parafia.pl`` and ``parafia.pl`` are one site) plus the domains
-its start URL redirected to. Never followed: blacklisted domains (and their subdomains), files that are not
-pages (.pdf, .jpg, .mp4, ...), calendar-like URLs (date parameters or date-shaped path ends), and more than
-a few query-string variants of one path (a calendar with 10 000 dates must not become 10 000 requests).
+A parish site is its start URL's host without "www." and that host's subdomains (``www.parafia.pl`` and
+``parafia.pl`` are one site; parishes on one hosting domain are not), plus the host its start URL redirected
+to. Never followed: blacklisted domains (and their subdomains), files that are not pages (.pdf, .jpg, .mp4,
+...), calendar-like URLs (date parameters or date-shaped path ends), and more than a few query-string
+variants of one path (a calendar with 10 000 dates must not become 10 000 requests).
 """
 
 from __future__ import annotations
@@ -87,6 +88,14 @@ def registered_domain(host: str) -> str:
     if domain:
         return domain
     return ".".join(host.split(".")[-2:])
+
+
+def site_host(url: str) -> str:
+    """The host a parish site is rooted at: the URL's host without a leading "www." ("" without a host)."""
+    host = _host(url)
+    if host.startswith("www.") and host.count(".") >= 2:
+        host = host[4:]
+    return host
 
 
 def domain_of(url: str) -> str:
@@ -197,32 +206,39 @@ def query_shape(url: str) -> str:
 
 @dataclass
 class Site:
-    """One parish site being crawled: its domains and the per-site state of link decisions.
+    """One parish site being crawled: the hosts it lives on and the per-site state of link decisions.
 
-    Carried in request.meta so one process can crawl many sites (issue 7).
+    A site is rooted at its start URL's host without "www." and covers that host's subdomains:
+    `www.parafia.pl` covers parafia.pl, www.parafia.pl and kancelaria.parafia.pl, while
+    `matulewicz.kielce.opoka.org.pl` does not reach the other parishes hosted on opoka.org.pl. `domain` (the
+    registered domain of the start URL) names the parish's output file. Carried in request.meta so one process
+    can crawl many sites (issue 7).
     """
 
     start_url: str
     blacklist: frozenset[str] = frozenset()
     max_queries_per_path: int = DEFAULT_MAX_QUERIES_PER_PATH
     domain: str = ""
-    domains: set[str] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
     _queries: Counter[str] = field(default_factory=Counter, repr=False)
 
     def __post_init__(self) -> None:
         self.domain = self.domain or domain_of(self.start_url)
-        self.domains.add(self.domain)
+        root = site_host(self.start_url)
+        if root:
+            self.hosts.add(root)
 
     def learn_redirect(self, final_url: str) -> str | None:
-        """Add the domain the start URL redirected to; returns it when new (and not blacklisted)."""
-        domain = domain_of(final_url)
-        if not domain or domain in self.domains or is_blacklisted(domain, self.blacklist):
+        """Add the host the start URL redirected to; returns it when new (and not blacklisted)."""
+        root = site_host(final_url)
+        if not root or self.is_same_site(final_url) or is_blacklisted(root, self.blacklist):
             return None
-        self.domains.add(domain)
-        return domain
+        self.hosts.add(root)
+        return root
 
     def is_same_site(self, url: str) -> bool:
-        return domain_of(url) in self.domains
+        host = _host(url)
+        return bool(host) and any(host == root or host.endswith("." + root) for root in self.hosts)
 
     def decide(self, url: str) -> tuple[str | None, str]:
         """Whether to follow a link: (canonical URL, "follow") or (None, reason).

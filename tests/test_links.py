@@ -18,6 +18,7 @@ from msze.links import (
     load_blacklist,
     non_page_extension,
     pages_filename,
+    site_host,
 )
 
 
@@ -150,7 +151,7 @@ def make_site(**kwargs: object) -> Site:
 
 def test_site_decisions() -> None:
     site = make_site()
-    assert site.domain == "parafia.pl" and site.domains == {"parafia.pl"}
+    assert site.domain == "parafia.pl" and site.hosts == {"parafia.pl"}
     assert site.decide("http://parafia.pl/msze.html#x") == ("http://parafia.pl/msze.html", "follow")
     assert site.decide("http://kancelaria.parafia.pl/") == ("http://kancelaria.parafia.pl/", "follow")
     assert site.decide("https://www.facebook.com/parafia") == (None, "blacklisted")
@@ -210,3 +211,26 @@ def test_arbitrary_text_never_raises(text: str) -> None:
     is_valid_start_url(text)
     is_calendar_like(text)
     non_page_extension(text)
+
+
+def test_parishes_on_one_hosting_domain_are_separate_sites() -> None:
+    site = Site("http://matulewicz.kielce.opoka.org.pl/", blacklist=load_blacklist())
+    assert site.domain == "opoka.org.pl"  # the output file name
+    assert site.decide("http://www.matulewicz.kielce.opoka.org.pl/msze")[1] == "follow"
+    assert site.decide("http://wojciech.kielce.opoka.org.pl/")[1] == "offsite"
+    assert site.decide("http://opoka.org.pl/")[1] == "offsite"
+
+
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [
+        ("http://www.parafia.pl/x", "parafia.pl"),
+        ("http://WWW.Parafia.PL:8080/", "parafia.pl"),
+        ("http://www.pl/", "www.pl"),
+        ("http://kancelaria.parafia.pl/", "kancelaria.parafia.pl"),
+        ("http://127.0.0.1:8000/", "127.0.0.1"),
+        ("nonsense", ""),
+    ],
+)
+def test_site_host(url: str, host: str) -> None:
+    assert site_host(url) == host
