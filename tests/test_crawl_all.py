@@ -271,6 +271,12 @@ def test_killed_batch_resumes_without_redoing_or_duplicating(web, tmp_path):
         assert web.fetched(url.split("/")[2]) == []
     assert db.get("http://parafia-b.test/")["attempts"] == 2
     _assert_pages_exactly_once(out)
+    # Everything finished: a further run with the default options does nothing at all.
+    web.clear()
+    before = db.rows()
+    idle = _run(web, urls, out, "--jobs", "1")
+    assert idle.returncode == 0 and "0 to crawl now" in idle.stderr
+    assert web.fetched() == [] and db.rows() == before
 
 
 def _pages_written(out: Path) -> bool:
