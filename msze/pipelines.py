@@ -267,7 +267,12 @@ class ClassifierPipeline:
         if not text or not hours:
             stats.inc_value("msze/classifier/skipped")
             return item
-        todo = [h for h in hours if not (h.get("source") == "rules" and h.get("label") == "mass")]
+        todo = [
+            h
+            for h in hours
+            if not (h.get("source") == "rules" and h.get("label") == "mass")
+            and 0 <= h.get("start", -1) < h.get("end", -1) <= len(text)  # a span off the text: left as it is
+        ]
         if todo:
             scores = self.classifier.score_hours(text, todo)
             for hour, score in zip(todo, scores, strict=True):

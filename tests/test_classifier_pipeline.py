@@ -123,3 +123,12 @@ def test_fixture_crawl_with_a_corrupt_model_logs_one_error_and_goes_on(fixture_w
     assert result.items and all(
         h["source"] == "rules" for item in result.items for h in item.get("hours") or []
     )
+
+
+def test_hours_with_spans_off_the_text_are_left_alone():
+    pipe = make_pipeline()
+    hours = hour_dicts(TEXT, set())
+    hours.append({**hours[0], "start": len(TEXT) + 5, "end": len(TEXT) + 9})
+    out = pipe.process_item(PageItem(url="http://p.test/", text=TEXT, hours=hours))
+    assert out["hours"][-1]["source"] == "rules"
+    assert pipe.crawler.stats.get_value("msze/classifier/hours") == len(hours) - 1
