@@ -8,6 +8,8 @@ letters.
 
 from __future__ import annotations
 
+import codecs
+
 POLISH_LETTERS = frozenset("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
 # Characters that the wrong one of cp1250 / iso-8859-2 produces from Polish letters.
 _SUSPECT = frozenset("¹¥œŒŸ¿¯±¡¶¦¼¬\x8c\x8f\x9c\x9f")
@@ -36,3 +38,46 @@ def guess_encoding(body: bytes) -> str:
         if best_score is None or score > best_score:
             best, best_score = encoding, score
     return best
+
+
+# Declared charsets that cannot hold Polish letters: a Polish page declaring one was saved in a code page.
+_WESTERN = frozenset(
+    {"ascii", "us-ascii", "latin-1", "latin1", "iso-8859-1", "iso8859-1", "cp1252", "windows-1252"}
+)
+POLISH_ONLY = frozenset("ąćęłńśźżĄĆĘŁŃŚŹŻ")  # not in Latin-1 ("ó" is)
+MIN_POLISH_LETTERS = 3  # evidence needed to overrule a declared charset
+
+
+def _canonical(encoding: str) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return encoding.lower()
+
+
+def correct_encoding(body: bytes, declared: str | None) -> str | None:
+    """The encoding to decode a Polish page with when its declaration is missing or wrong, else None.
+
+    - nothing declared: guess_encoding();
+    - UTF-8 declared (often a server default) but the bytes are not UTF-8: the Central-European code page,
+      when it yields Polish letters;
+    - a Western charset declared (Latin-1, windows-1252, ASCII) but the bytes decode to Polish letters in a
+      Central-European code page (at least MIN_POLISH_LETTERS of the letters Latin-1 lacks): that code page.
+    """
+    if not declared:
+        return guess_encoding(body)
+    name = _canonical(declared)
+    if name == "utf-8":
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            guess = guess_encoding(body)
+            return guess if _score(body.decode(guess, errors="replace")) > 0 else None
+        return None
+    if name in {_canonical(n) for n in _WESTERN} and any(byte >= 0x80 for byte in body):
+        guess = guess_encoding(body)
+        if guess != "utf-8":
+            text = body.decode(guess, errors="replace")
+            if sum(1 for ch in text if ch in POLISH_ONLY) >= MIN_POLISH_LETTERS and _score(text) > 0:
+                return guess
+    return None

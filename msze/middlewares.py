@@ -19,7 +19,7 @@ from scrapy.utils.misc import load_object
 from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
 
 from msze.backoff import retry_after, retry_delay, should_give_up
-from msze.charset import guess_encoding
+from msze.charset import correct_encoding
 from msze.sniff import HEAD_SIZE, is_binary
 
 logger = logging.getLogger(__name__)
@@ -34,7 +34,9 @@ def _load_objects(paths: list[Any]) -> tuple[type[Exception], ...]:
 
 class CharsetFallbackMiddleware:
     """Pages without a declared charset are decoded as UTF-8, windows-1250 or ISO-8859-2 (charset.py), not
-    Scrapy's windows-1252 guess, so Polish letters come out right."""
+    Scrapy's guess, so Polish letters come out right; so are pages whose declaration is wrong (UTF-8 declared
+    over windows-1250 bytes, Latin-1 declared over Polish text). Stats: msze/charset/guessed/<encoding>,
+    msze/charset/corrected/<encoding>."""
 
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
@@ -44,10 +46,16 @@ class CharsetFallbackMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if not isinstance(response, TextResponse) or response._declared_encoding():
+        if not isinstance(response, TextResponse):
             return response
-        encoding = guess_encoding(response.body)
-        self.crawler.stats.inc_value(f"msze/charset/guessed/{encoding}")
+        declared = response._declared_encoding()
+        encoding = correct_encoding(response.body, declared)
+        if encoding is None:
+            return response
+        kind = "corrected" if declared else "guessed"
+        self.crawler.stats.inc_value(f"msze/charset/{kind}/{encoding}")
+        if declared:
+            logger.info("Charset %s declared at %s, decoded as %s", declared, response.url, encoding)
         return response.replace(encoding=encoding)
 
 

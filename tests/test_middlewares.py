@@ -315,3 +315,17 @@ def test_redirect_loop_is_logged_and_dropped(caplog: pytest.LogCaptureFixture) -
         "Redirect loop: http://p.test/petla.html -> http://p.test/petla2.html -> http://p.test/petla.html"
         in (caplog.text)
     )
+
+
+@pytest.mark.parametrize("declared", ["utf-8", "iso-8859-1"])
+def test_wrong_declared_charset_is_corrected(declared: str) -> None:
+    crawler = crawler_with()
+    mw = CharsetFallbackMiddleware.from_crawler(crawler)
+    request = Request(URL)
+    body = f"<html><body>{PAGE} Zażółć gęślą jaźń</body></html>".encode("windows-1250")
+    headers = {"Content-Type": f"text/html; charset={declared}"}
+    response = HtmlResponse(URL, body=body, headers=headers, request=request)
+    assert "Zażółć gęślą jaźń" not in response.text
+    fixed = mw.process_response(request, response)
+    assert "Porządek Mszy świętych" in fixed.text and "Zażółć gęślą jaźń" in fixed.text
+    assert stat(crawler, "msze/charset/corrected/windows-1250") == 1
