@@ -97,3 +97,15 @@ def test_hour_scores_on_a_hand_checked_confusion_matrix():
     }  # fmt: skip
     assert "P 0.750  R 0.600  F1 0.667  acc 0.700  MCC 0.408" in _fmt("x", c)
     assert "P 0.750  R 0.600  F1 0.667  (tp 3 fp 1 fn 2)" in _fmt("x", Confusion(3, 1, 2, 0), sets=True)
+
+
+def test_too_small_to_quantise_writes_the_full_model(tmp_path, capsys):
+    pages = tmp_path / "tiny.jsonl"
+    pages.write_text("".join(json.dumps(p) + "\n" for p in make_pages(12)), encoding="utf-8")
+    out = tmp_path / "tiny.ftz"
+    small = ["--epoch", "3", "--dim", "8", "--bucket", "0", "--word-ngrams", "1"]
+    assert main(["train", "--realpages", str(pages), "--out", str(out), *small]) == 0
+    assert "cannot quantise" in capsys.readouterr().out
+    assert out.with_suffix(".bin").is_file() and not out.exists()
+    assert main(["train", "--realpages", str(pages), "--out", str(out), "--quantize", "yes", *small]) == 2
+    assert "cannot quantise" in capsys.readouterr().err

@@ -267,9 +267,15 @@ def holdout(args: argparse.Namespace) -> dict:
         )
         quantized, q_figures = False, {}
         if args.quantize != "no":
-            lossless, q_figures = _quantization_check(clf, train_lines, splits["dev"], params)
+            try:
+                lossless, q_figures = _quantization_check(clf, train_lines, splits["dev"], params)
+            except (RuntimeError, ValueError) as exc:  # e.g. fewer than 256 rows to quantise
+                if args.quantize == "yes":
+                    raise ValueError(f"cannot quantise: {exc}") from exc
+                print(f"cannot quantise ({exc}): writing the full model")
+                lossless = False
             quantized = args.quantize == "yes" or lossless
-            if not quantized:
+            if not quantized and q_figures:
                 print("quantising lost on dev: writing the full model")
         train_examples = splits["train"]
         if args.final:
