@@ -455,6 +455,9 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
         own = [c for c in cues if not c.reference]
         if own:
             section = own[-1].mass
+        # "Niedziela 7:00" then "9:00", "11:00" on lines of their own (<br> in a table cell): same day
+        if day_list_line and line_day_head:
+            heading_day = label_day = _day_at(line[: line_day_head.end()])
     return [d if d is not None else RuleDecision(False, None, "no line") for d in decisions]
 
 

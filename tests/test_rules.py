@@ -172,3 +172,8 @@ def test_day_notes_after_an_hour_and_day_groups():
     assert (d["08:00"], d["18:00"]) == ("weekday", "saturday")
     d = days("Msze św. w dni powszednie\nod ostatniej niedzieli października: 7.00\nw okresie zimowym\n17.00")
     assert (d["07:00"], d["17:00"]) == ("weekday", "weekday")
+
+
+def test_table_cell_with_one_time_per_line_keeps_the_day():
+    text = "Porządek Mszy Świętych\n\nDzień Godziny\nNiedziela 7:00\n9:00\n11:00\nPoniedziałek–Sobota 18:00\n"
+    assert days(text) == {"07:00": "sunday", "09:00": "sunday", "11:00": "sunday", "18:00": "weekday"}
