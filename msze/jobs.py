@@ -261,6 +261,13 @@ class JobDB:
             )
         return [dict(r) for r in cur]
 
+    def brief(self) -> dict[str, tuple[str, str | None, int]]:
+        """url -> (state, ended_at, attempts) of every job, without the summaries (cheap to poll)."""
+        cur = self._conn.execute(
+            "SELECT url, state, ended_at, attempts FROM jobs WHERE kind = ?", (self.kind,)
+        )
+        return {row["url"]: (row["state"], row["ended_at"], row["attempts"]) for row in cur}
+
     def summaries(self) -> list[dict[str, Any]]:
         """Stored per-parish summaries of ended jobs (finished and failed), in queue order."""
         out = []

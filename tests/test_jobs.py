@@ -24,6 +24,8 @@ def test_enqueue_is_idempotent_and_keeps_state(tmp_path):
     assert row["started_at"].endswith("Z") and row["ended_at"] >= row["started_at"]
     assert db.get("http://www.b.test/x")["domain"] == "b.test"
     assert db.counts() == {"queued": 2, "running": 0, "finished": 1, "failed": 0}
+    state, ended_at, attempts = db.brief()["http://a.test/"]
+    assert (state, ended_at, attempts) == ("finished", row["ended_at"], 1)
 
 
 def test_pending_skips_finished_retries_failed_and_running(tmp_path):

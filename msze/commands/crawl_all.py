@@ -199,8 +199,8 @@ def drive(args: argparse.Namespace) -> int:
         _run_parallel(args, db, pending)
     export(db, args.out)
     counts = db.counts()
-    ended = {u: db.get(u) for u in pending}
-    failed = [u for u, row in ended.items() if row and row["state"] != "finished"]
+    brief = db.brief()
+    failed = [u for u in pending if brief.get(u, ("",))[0] != "finished"]
     print(
         f"crawl-all: done: {counts['finished']} finished, {counts['failed']} failed, "
         f"{counts['running'] + counts['queued']} not done; this run crawled {len(pending)}, "
@@ -261,7 +261,8 @@ def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> No
     with open(arg_file, "w", encoding="utf-8") as f:
         f.write("".join(f"{u}\t{names.get(u) or job_name(u, set())}\n" for u in pending))
     # Progress counts rows of this run that ended after it started (attempt or end time changed).
-    before = {u: (row["ended_at"], row["attempts"]) for u in pending if (row := db.get(u))}
+    brief = db.brief()
+    before = {u: (brief[u][1], brief[u][2]) for u in pending if u in brief}
     remote = bool(args.sshlogin)
     cmd = parallel_command(
         _job_command(args, remote),
@@ -295,9 +296,8 @@ def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> No
                 break
             except subprocess.TimeoutExpired:
                 pass
-            done = sum(
-                1 for row in db.rows() if row["url"] in before and _ended_since(row, before[row["url"]])
-            )
+            brief = db.brief()
+            done = sum(1 for url, was in before.items() if _ended_since(brief.get(url), was))
             last = progress_line(db.counts(), done, len(pending), time.monotonic() - started)
             sys.stderr.write(("\r" + last) if tty else (last + "\n"))
             sys.stderr.flush()
@@ -336,8 +336,8 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
-def _ended_since(row: dict[str, Any], before: tuple[Any, Any]) -> bool:
-    return row["state"] in ("finished", "failed") and (row["ended_at"], row["attempts"]) != before
+def _ended_since(now: tuple[str, str | None, int] | None, before: tuple[str | None, int]) -> bool:
+    return now is not None and now[0] in ("finished", "failed") and (now[1], now[2]) != before
 
 
 # --- the per-parish wrapper ------------------------------------------------------------------------------
