@@ -97,7 +97,8 @@ class SiteTemplatePipeline(_ExtractionStage):
             raise NotConfigured("TEMPLATE_ENABLED is off")
         self.min_pages = s.getint("TEMPLATE_MIN_PAGES", 3)
         self.min_share = s.getfloat("TEMPLATE_MIN_SHARE", 0.5)
-        self.max_sites = max(1, s.getint("TEMPLATE_MAX_SITES", 1000))
+        self.max_sites = max(1, s.getint("TEMPLATE_MAX_SITES", 200))
+        self.max_blocks = max(1, s.getint("TEMPLATE_MAX_BLOCKS", 20_000))
         if self.min_pages < 1 or not 0.0 <= self.min_share <= 1.0:
             raise NotConfigured("TEMPLATE_MIN_PAGES must be >= 1 and TEMPLATE_MIN_SHARE in [0, 1]")
         self.sites: OrderedDict[str, Any] = OrderedDict()
@@ -108,7 +109,7 @@ class SiteTemplatePipeline(_ExtractionStage):
             if len(self.sites) >= self.max_sites:
                 self.sites.popitem(last=False)
                 self.inc("sites_evicted")
-            model = self.sites[domain] = SiteTemplate(self.min_pages, self.min_share)
+            model = self.sites[domain] = SiteTemplate(self.min_pages, self.min_share, self.max_blocks)
         else:
             self.sites.move_to_end(domain)
         return model

@@ -108,7 +108,9 @@ TEMPLATE_ENABLED = True
 TEMPLATE_MIN_PAGES = 3
 TEMPLATE_MIN_SHARE = 0.5
 # Site models kept at once (least recently used dropped): bounds memory in one-process multi-site crawls.
-TEMPLATE_MAX_SITES = 1000
+TEMPLATE_MAX_SITES = 200
+# Distinct lines remembered per site (~100 bytes each); a bigger site stops learning new blocks, nothing else.
+TEMPLATE_MAX_BLOCKS = 20_000
 # True: pages the thesis filter rejects get no hours (the thesis's annotation set-up); False: all pages.
 EXTRACT_ONLY_HINTED = False
 

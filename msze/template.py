@@ -56,7 +56,7 @@ def iter_blocks(text: str) -> Iterator[Block]:
 class SiteTemplate:
     """Block frequencies of one site, updated as its pages arrive (pure: no Scrapy, no I/O)."""
 
-    def __init__(self, min_pages: int = 3, min_share: float = 0.5, max_blocks: int = 200_000) -> None:
+    def __init__(self, min_pages: int = 3, min_share: float = 0.5, max_blocks: int = 20_000) -> None:
         self.min_pages = min_pages
         self.min_share = min_share
         self.max_blocks = max_blocks  # memory bound: blocks beyond it are not remembered (still processed)
