@@ -327,6 +327,14 @@ def test_bad_arguments(tmp_path):
         env={**os.environ, "PATH": str(tmp_path)},
     )
     assert no_parallel.returncode == 2 and "GNU parallel is not installed" in no_parallel.stderr
+    no_db = subprocess.run(
+        [sys.executable, "-m", "msze", "crawl-all", "--status", "--out", str(tmp_path / "none")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert no_db.returncode == 2 and "no job database" in no_db.stderr
+    assert not (tmp_path / "none").exists()
 
 
 def test_run_one_records_why_scrapy_did_not_run(tmp_path):

@@ -103,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
         return run_one(args)
     if args.db is None:
         args.db = os.path.join(args.out, "jobs.sqlite3")
+    if (args.status or args.export_only) and not os.path.exists(args.db):
+        print(f"crawl-all: no job database at {args.db} (give --out or --db of a batch)", file=sys.stderr)
+        return 2
     if args.status:
         return status(JobDB(args.db))
     if args.export_only:
