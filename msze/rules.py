@@ -327,7 +327,6 @@ class _LineDays:
         return _resolve_day(line, found)
 
 
-_NUMBERED_ITEM_RE = re.compile(r"\s*(?:\d{1,2}[.)]|[•*·\-–—])?\s*\d{1,2}[.)]\s")
 _LIST_ITEM_RE = re.compile(r"\s*(?:\d{1,2}[.)]|[IVX]{1,4}\.)\s+[^\W\d]")
 
 
@@ -344,15 +343,18 @@ def _words(text: str) -> int:
     return len(_WORD_RE.findall(text))
 
 
+_HEADING_FILLER_RE = re.compile(
+    r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE
+)
+
+
 def _is_day_heading(line: str) -> bool:
     """A short line naming days and nothing else ("w dni powszednie:", "NIEDZIELA I ŚWIĘTA")."""
     stripped = line.strip(" \t•*-–—:·")
     if not stripped or len(stripped) > 60:
         return False
     rest = _DAY_ANY_RE.sub(" ", stripped)
-    rest = re.sub(
-        r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", " ", rest, flags=re.I
-    )
+    rest = _HEADING_FILLER_RE.sub(" ", rest)
     return bool(_DAY_ANY_RE.search(stripped)) and _words(rest) <= 3
 
 
