@@ -69,8 +69,10 @@ class WarcFile:
         request_body: bytes = b"",
         protocol: str = "HTTP/1.1",
         ip_address: str | None = None,
+        truncated: str | None = None,
     ) -> None:
-        """Write the request record and its response record (linked by WARC-Concurrent-To)."""
+        """Write the request record and its response record (linked by WARC-Concurrent-To). `truncated`
+        (WARC-Truncated: "length", "time", "disconnect", "unspecified") marks a body the client cut short."""
         protocol = protocol or "HTTP/1.1"
         status_line = f"{status} {_reason(status)}".strip()
         resp_http = StatusAndHeaders(
@@ -79,6 +81,8 @@ class WarcFile:
         warc_headers: dict[str, str] = {}
         if ip_address:
             warc_headers["WARC-IP-Address"] = ip_address
+        if truncated:
+            warc_headers["WARC-Truncated"] = truncated
         response = self._writer.create_warc_record(
             url,
             "response",

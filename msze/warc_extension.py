@@ -29,6 +29,16 @@ def _headers(headers: object) -> list[tuple[str, str]]:
     return out
 
 
+def truncation(flags: list[str]) -> str | None:
+    """WARC-Truncated for a response Scrapy did not receive whole: stopped on purpose (binary sniffing stops
+    videos after their first bytes) or cut by the server."""
+    if "download_stopped" in flags:
+        return "unspecified"
+    if "dataloss" in flags or "partial" in flags:
+        return "disconnect"
+    return None
+
+
 class WarcExtension:
     """On when WARC_ENABLED; file WARC_FILE, else <WARC_DIR>/<domain>.warc.gz (domain of the start URL)."""
 
@@ -75,6 +85,7 @@ class WarcExtension:
                 request_body=request.body,
                 protocol=getattr(response, "protocol", None) or "HTTP/1.1",
                 ip_address=str(ip) if ip else None,
+                truncated=truncation(response.flags),
             )
         except OSError as exc:  # a full disk must not stop the crawl; the stat tells the batch
             stats.inc_value("msze/warc/write_errors")

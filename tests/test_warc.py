@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import gzip
 
+import pytest
+from scrapy import Request, Spider
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Response
+from scrapy.utils.test import get_crawler
 from warcio.archiveiterator import ArchiveIterator
 
 from msze.warc import WarcFile, count_records, iter_responses
+from msze.warc_extension import WarcExtension
 
 
 def test_write_read_back(tmp_path):
@@ -134,3 +140,30 @@ def test_warc_off_by_default(fixture_web, tmp_path):
     assert result.returncode == 0
     assert not (tmp_path / "warc").exists()
     assert "msze/warc/records" not in result.stats
+
+
+def test_extension_archives_a_stopped_download_as_truncated(tmp_path):
+    """The extension alone (get_crawler): a video stopped after its first bytes is archived with
+    WARC-Truncated, a whole page without; off without WARC_ENABLED."""
+    with pytest.raises(NotConfigured):
+        WarcExtension.from_crawler(get_crawler(Spider))
+    path = tmp_path / "x.warc.gz"
+    crawler = get_crawler(Spider, {"WARC_ENABLED": True, "WARC_FILE": str(path)})
+    crawler.spider = Spider("parish", start_url="http://x.test/")
+    crawler.stats.open_spider()
+    ext = WarcExtension.from_crawler(crawler)
+    page = Request("http://x.test/", headers={"User-Agent": "msze"})
+    ext.response_downloaded(HtmlResponse(page.url, body=b"<p>Msze: 7.00</p>", request=page), page)
+    video = Request("http://x.test/film.html")
+    head = b"\x00\x00\x00\x20ftypisom" + bytes(100)
+    ext.response_downloaded(Response(video.url, body=head, flags=["download_stopped"], request=video), video)
+    ext.spider_closed()
+    assert crawler.stats.get_value("msze/warc/records") == 4
+    assert crawler.stats.get_value("msze/warc/file") == str(path)
+    with open(path, "rb") as f:
+        records = {
+            r.rec_headers.get_header("WARC-Target-URI"): r.rec_headers.get_header("WARC-Truncated")
+            for r in ArchiveIterator(f)
+            if r.rec_type == "response"
+        }
+    assert records == {"http://x.test/": None, "http://x.test/film.html": "unspecified"}
