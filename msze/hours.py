@@ -50,6 +50,8 @@ _CANDIDATE_RE = re.compile(
 # Words after which a bare number is an hour even where the thesis borders say no ("godz.7", "o godz. 7.").
 _HOUR_WORD_BEFORE_RE = re.compile(r"(?:godz(?:in[aęiy]e?)?|g)\.?\s*$", re.IGNORECASE)
 _LEAD_DIGITS_RE = re.compile(r"\d{1,2}")
+_DIGIT_GROUP_BEFORE_RE = re.compile(r"\d[ \-]\Z")
+_DIGIT_GROUP_AFTER_RE = re.compile(r"[ \-]\d")
 _YEAR_AFTER_RE = re.compile(r"\s?(?:r\.|r\b|rok|roku)", re.IGNORECASE)
 _YEAR_BEFORE_RE = re.compile(
     r"(?:\b(?:w|roku|r\.|lat|latach|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września"
@@ -149,6 +151,11 @@ def _glued_ok(text: str, start: int, end: int) -> bool:
     if after in ".,:/-" and end + 1 < len(text) and text[end + 1].isdigit():
         return False
     if _YEAR_AFTER_RE.match(text, end):
+        return False
+    # a group of a phone or account number: "61 845 30 00", "601 715 200"
+    if _DIGIT_GROUP_BEFORE_RE.search(text, max(0, start - 2), start) or _DIGIT_GROUP_AFTER_RE.match(
+        text, end
+    ):
         return False
     window = text[max(0, start - 12) : start]
     return not (end - start == 4 and _YEAR_BEFORE_RE.search(window))

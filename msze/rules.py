@@ -152,6 +152,9 @@ _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 _RANGE_SEP_RE = re.compile(r"\s*(?:[-–—]|do|a)\s*(?:godz\.?\s*)?", re.IGNORECASE)
 # an hour followed by a description ("10:00 Przyjazd", "18.00 spotkanie"), not by a list separator or a note
 _WORD_AFTER_RE = re.compile(r"[\s,;:–—\-*]*(?!(?:i|oraz|lub|albo|godz|g)\b)([^\W\d]{3,})", re.IGNORECASE)
+_CONTACT_RE = re.compile(
+    r"\b(?:tel|telefon\w*|fax|kom|komórk\w*|konto|konta|rachun\w*|nip|regon|krs|e-?mail|ul)\b", re.IGNORECASE
+)
 _UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE)
 _FROM_TO_BEFORE_RE = re.compile(
     r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
@@ -501,6 +504,9 @@ def _decide_one(
         return RuleDecision(False, day, "from/to")
     if _is_bare(h) and not _HOUR_WORD_BEFORE_RE.search(near):
         return RuleDecision(False, day, "bare number")
+    contacts = list(_CONTACT_RE.finditer(near))
+    if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()):
+        return RuleDecision(False, day, "contact")  # "tel. 61 815 30 45", "konto: ..."
     # the next hour on the line bounds the forward look
     nxt = len(line)
     if idx + 1 < len(hours) and hours[idx + 1].start - line_start < len(line):

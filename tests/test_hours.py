@@ -134,3 +134,8 @@ def test_find_hours_is_a_superset_of_the_thesis(text):
         assert text[h.context_start : h.context_start + len(h.context)] == h.context
     for a, b in find_hours_thesis(text):
         assert any(s < b and a < e for s, e in spans), (text, text[a:b])
+
+
+@pytest.mark.parametrize("text", ["tel. 61 845 30 00", "kom. 601 715 200", "tel./fax (061) 815 30 45"])
+def test_phone_number_groups_are_not_glued_hours(text):
+    assert [h.time for h in find_hours(text) if len(h.text) > 2] == []

@@ -177,3 +177,11 @@ def test_day_notes_after_an_hour_and_day_groups():
 def test_table_cell_with_one_time_per_line_keeps_the_day():
     text = "Porządek Mszy Świętych\n\nDzień Godziny\nNiedziela 7:00\n9:00\n11:00\nPoniedziałek–Sobota 18:00\n"
     assert days(text) == {"07:00": "sunday", "09:00": "sunday", "11:00": "sunday", "18:00": "weekday"}
+
+
+def test_contact_numbers_after_a_schedule_are_not_masses():
+    text = (
+        "Msze święte\nNiedziela: 8:00, 10:00\n\nKontakt\ntel. 61 845 30 00\nkom. 601 715 200\n"
+        "tel./fax (061) 815 30 45\nul. Kościelna 15, 62-030 Luboń\n"
+    )
+    assert masses(text) == ["08:00", "10:00"]
