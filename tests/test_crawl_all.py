@@ -379,6 +379,7 @@ def test_ctrl_c_requeues_the_interrupted_parish(web, tmp_path):
     assert row["state"] == "queued"
     assert row["error"].startswith("crawl interrupted by SIGTERM")
     assert not _crawl_processes(out)
+    assert not (out / "pages" / "parafia-b.test.jsonl").exists()  # a cut-short crawl publishes nothing
     web.route("parafia-b.test", "/ogloszenia.html", slow(0.1, SLOW_PAGE.encode()))
     again = _run(web, urls, out, "--jobs", "1", "--max-attempts", "1")
     assert again.returncode == 0, again.stderr

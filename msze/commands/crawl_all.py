@@ -485,12 +485,20 @@ def run_one(args: argparse.Namespace) -> int:
     with contextlib.suppress(OSError, json.JSONDecodeError), open(paths.stats, encoding="utf-8") as f:
         stats = json.load(f)
     response_bytes = (stats or {}).get("downloader/response_bytes")
-    _collect_pages(paths.work, paths.pages)
-    if os.path.exists(work_warc):
-        os.replace(work_warc, paths.warc)
-    shutil.rmtree(paths.work, ignore_errors=True)
-    summary = summarize_file(paths.pages, url, domain, crawled_at=crawled_at, bytes_=response_bytes)
+    staged = os.path.join(paths.work, "pages.collected")
+    _collect_pages(paths.work, staged)
+    summary = summarize_file(staged, url, domain, crawled_at=crawled_at, bytes_=response_bytes)
     error = crawl_error(stats, summary["pages"], returncode)
+    # Only a crawl that ran to its end publishes its files; a cut-short one is re-crawled from scratch.
+    complete = (
+        not interrupted and returncode >= 0 and stats is not None and stats.get("finish_reason") != "shutdown"
+    )
+    if complete:
+        if os.path.exists(staged):
+            os.replace(staged, paths.pages)
+        if os.path.exists(work_warc):
+            os.replace(work_warc, paths.warc)
+    shutil.rmtree(paths.work, ignore_errors=True)
     if interrupted:  # the batch was stopped (Ctrl-C, parallel --timeout): partial, so crawled again next run
         name = signal.Signals(interrupted[0]).name
         error = f"crawl interrupted by {name} (batch stopped); re-crawled on the next run"
