@@ -5,7 +5,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from msze.__main__ import main
+from msze.commands.extract import default_model
 
 HTML = """<html><head><meta charset="utf-8"></head><body>
 <h2>Msze <b>święte</b></h2>
@@ -16,7 +19,8 @@ HTML = """<html><head><meta charset="utf-8"></head><body>
 
 
 def run_extract(capsys, *args):
-    status = main(["extract", *args])
+    """Rules only (--no-model): these tests pin the rules' result, whatever the committed model says."""
+    status = main(["extract", "--no-model", *args])
     out, err = capsys.readouterr()
     return status, [json.loads(line) for line in out.splitlines()], err
 
@@ -74,7 +78,10 @@ def test_subprocess_entry_point(tmp_path):
     page = tmp_path / "p.html"
     page.write_text(HTML, encoding="utf-8")
     out = subprocess.run(
-        [sys.executable, "-m", "msze", "extract", str(page)], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "msze", "extract", "--no-model", str(page)],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert json.loads(out)["masses"] == ["08:00", "10:30", "18:00"]
 
@@ -88,3 +95,14 @@ def test_mixed_encodings_decode_line_by_line(tmp_path, capsys):
     assert status == 0 and rows[0]["masses"] == ["09:00", "11:00"]
     assert "święte" in rows[0]["text"] and "środa" in rows[0]["text"]
     assert "mixed encodings" in err
+
+
+def test_default_model_labels_the_rest(tmp_path, capsys):
+    if default_model() is None:
+        pytest.skip("no committed default model")
+    page = tmp_path / "p.txt"
+    page.write_text("Msze św.: 7.00, 18.00\nW piątek o 19.00 spotkanie.\n", encoding="utf-8")
+    assert main(["extract", str(page)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert {h["source"] for h in row["hours"]} == {"rules", "classifier"}
+    assert {"07:00", "18:00"} <= set(row["masses"])

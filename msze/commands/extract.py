@@ -22,7 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths", nargs="+", metavar="PATH", help=".html/.htm, .txt (already text) or - (stdin)"
     )
-    parser.add_argument("--model", help="fastText hour model: label hours the rules do not confirm")
+    parser.add_argument(
+        "--model",
+        help="fastText hour model that labels the hours the rules do not confirm "
+        "(default: the committed models/hours.ftz when it exists)",
+    )
+    parser.add_argument("--no-model", action="store_true", help="rules only, no classifier")
     parser.add_argument("--threshold", type=float, help="classifier threshold (default: the model's own)")
     parser.add_argument("--text", action="store_true", help="also print the converted text of each input")
 
@@ -61,8 +66,17 @@ def process(path: str, classifier: HourScorer | None = None, with_text: bool = F
     return out
 
 
+def default_model() -> str | None:
+    """The committed default model (msze.classifier.DEFAULT_MODEL_PATH) if it is there, else None."""
+    try:
+        from msze.classifier import DEFAULT_MODEL_PATH
+    except ImportError:
+        return None
+    return str(DEFAULT_MODEL_PATH) if DEFAULT_MODEL_PATH.is_file() else None
+
+
 def load_classifier(path: str, threshold: float | None = None) -> HourScorer:
-    """The HourClassifier of a model file (imported lazily: extract without --model needs no fastText)."""
+    """The HourClassifier of a model file (imported lazily: extract --no-model needs no fastText)."""
     try:
         from msze.classifier import HourClassifier
     except ImportError as exc:
@@ -75,11 +89,12 @@ def load_classifier(path: str, threshold: float | None = None) -> HourScorer:
 
 def run(args: argparse.Namespace) -> int:
     classifier = None
-    if args.model:
+    model = None if args.no_model else (args.model or default_model())
+    if model:
         try:
-            classifier = load_classifier(args.model, args.threshold)
+            classifier = load_classifier(model, args.threshold)
         except Exception as exc:  # noqa: BLE001 - any load failure is reported the same way
-            print(f"error: cannot load model {args.model}: {exc}", file=sys.stderr)
+            print(f"error: cannot load model {model}: {exc}", file=sys.stderr)
             return 2
     status = 0
     for path in args.paths:
