@@ -181,10 +181,9 @@ def find_hours(text: str, limit: int | None = None) -> list[Hour]:
     ``limit`` stops after that many hours (a bound on the work for pathological pages).
     """
     hours: list[Hour] = []
-    pos = 0
-    while (limit is None or len(hours) < limit) and (m := _CANDIDATE_RE.search(text, pos)) is not None:
+    matches = _CANDIDATE_RE.finditer(text)
+    while (limit is None or len(hours) < limit) and (m := next(matches, None)) is not None:
         start, end = m.span()
-        pos = end
         ok = True
         if m["h1"] is not None:
             hour, minute = int(m["h1"]), _minutes(m["m1"])
@@ -211,7 +210,8 @@ def find_hours(text: str, limit: int | None = None) -> list[Hour]:
             # and what follows it is scanned again.
             lead = _LEAD_DIGITS_RE.match(text, start)
             assert lead is not None
-            end = pos = lead.end()
+            end = lead.end()
+            matches = _CANDIDATE_RE.finditer(text, end)
             hour, minute = int(lead.group()), "00"
             if not _bare_ok(text, start, end, hour):
                 continue
