@@ -44,6 +44,7 @@ MASS_CUE_RE = re.compile(
     r"|\bwieczerz\w*(?:\s+pańskiej)?"
     r"|\bwigili\w*\s+paschaln\w*"
     r"|\brezurekcj\w*"
+    r"|\bintencj\w*\s+mszaln\w*|\bintencje\b"  # an intention list is a list of Masses
     r"|\b(?:porz[ąa]dek|rozk[łl]ad|plan|godziny|harmonogram)\s+nabo[żz]e[ńn]stw\w*",
     re.IGNORECASE,
 )

@@ -185,3 +185,10 @@ def test_contact_numbers_after_a_schedule_are_not_masses():
         "tel./fax (061) 815 30 45\nul. Kościelna 15, 62-030 Luboń\n"
     )
     assert masses(text) == ["08:00", "10:00"]
+
+
+def test_intention_list_under_its_header():
+    text = (
+        "INTENCJE MSZALNE\n\n• 7:00 +Anna Nowak\n• 12:00 Chrzest: Jan Kowalski\n• 18:00 O zdrowie dla Marii\n"
+    )
+    assert masses(text) == ["07:00", "12:00", "18:00"]
