@@ -4,6 +4,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +107,26 @@ def test_default_model_labels_the_rest(tmp_path, capsys):
     row = json.loads(capsys.readouterr().out)
     assert {h["source"] for h in row["hours"]} == {"rules", "classifier"}
     assert {"07:00", "18:00"} <= set(row["masses"])
+
+
+FILES = Path(__file__).parent / "files" / "extraction"
+
+
+def test_saved_schedule_page(capsys):
+    status, rows, _ = run_extract(capsys, str(FILES / "porzadek-mszy.html"))
+    assert status == 0
+    (row,) = rows
+    # table with superscript minutes, a seasonal variant and a filial chapel; confession, devotions, office
+    # hours, phone and account numbers, a year and a date are not Masses
+    assert row["masses"] == ["07:00", "07:30", "08:15", "09:00", "10:30", "12:00", "17:00", "18:00"]
+    days = {(h["time"], h["day"]) for h in row["hours"] if h["label"] == "mass"}
+    assert ("07:30", "sunday") in days and ("07:00", "weekday") in days
+
+
+def test_saved_announcements_page(capsys):
+    status, rows, _ = run_extract(capsys, str(FILES / "ogloszenia.html"))
+    assert status == 0
+    (row,) = rows
+    assert row["masses"] == ["07:00", "08:00", "09:00", "11:00", "18:00", "19:00"]
+    others = {h["time"] for h in row["hours"] if h["label"] == "other"}
+    assert others == {"16:00", "19:00"}  # the concert, the confirmation meeting
