@@ -44,6 +44,14 @@ class _ExtractionStage:
     def inc(self, key: str, count: int = 1) -> None:
         self.stats.inc_value(f"msze/{self.stage}/{key}", count)
 
+    def page(self, item: Any) -> ItemAdapter | None:
+        """The adapter of a page item (one with the fields these stages fill); None for other items."""
+        fields = getattr(item, "fields", None)  # scrapy.Item: only declared fields can be set
+        if fields is not None and not {"text", "hours", "masses"} <= set(fields):
+            self.inc("not_a_page")
+            return None
+        return ItemAdapter(item)
+
 
 class TextConversionPipeline(_ExtractionStage):
     """item["html"] → item["text"] (msze.text.html_to_text, the thesis's html2text set-up)."""
@@ -55,7 +63,9 @@ class TextConversionPipeline(_ExtractionStage):
         self.max_chars = crawler.settings.getint("EXTRACTION_MAX_TEXT_CHARS", 5_000_000)
 
     def process_item(self, item: Any) -> Any:
-        adapter = ItemAdapter(item)
+        adapter = self.page(item)
+        if adapter is None:
+            return item
         if adapter.get("text") is not None and not adapter.get("html"):
             return item  # already converted (re-processing stored pages)
         html = adapter.get("html") or ""
@@ -115,7 +125,9 @@ class SiteTemplatePipeline(_ExtractionStage):
         return model
 
     def process_item(self, item: Any) -> Any:
-        adapter = ItemAdapter(item)
+        adapter = self.page(item)
+        if adapter is None:
+            return item
         text = adapter.get("text") or ""
         domain = adapter.get("domain") or urlparse(adapter.get("url") or "").netloc
         split = self.site(domain).observe(text)
@@ -137,7 +149,9 @@ class PageFilterPipeline(_ExtractionStage):
     stage = "filter"
 
     def process_item(self, item: Any) -> Any:
-        adapter = ItemAdapter(item)
+        adapter = self.page(item)
+        if adapter is None:
+            return item
         hint = has_schedule_hint(adapter.get("url") or "", adapter.get("button_text"))
         adapter["has_schedule_hint"] = hint
         self.inc("kept" if hint else "rejected")
@@ -160,7 +174,9 @@ class HoursPipeline(_ExtractionStage):
         self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", 20_000)
 
     def process_item(self, item: Any) -> Any:
-        adapter = ItemAdapter(item)
+        adapter = self.page(item)
+        if adapter is None:
+            return item
         if _not_modified(adapter):
             self.inc("not_modified")
             return item
@@ -197,7 +213,9 @@ class RulesPipeline(_ExtractionStage):
     stage = "rules"
 
     def process_item(self, item: Any) -> Any:
-        adapter = ItemAdapter(item)
+        adapter = self.page(item)
+        if adapter is None:
+            return item
         if _not_modified(adapter):
             return item
         hours = adapter.get("hours") or []

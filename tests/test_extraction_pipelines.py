@@ -153,3 +153,19 @@ def test_hour_flood_is_cut_and_counted():
     item = run_item(stages, "http://parafia.test/rozklad.html", "<p>" + "7:00, " * 200 + "</p>")
     assert len(item["hours"]) <= 50
     assert crawler.stats.get_value("msze/hours/truncated") == 1
+
+
+def test_other_items_pass_through():
+    from msze.items import ParishItem
+
+    crawler, stages = make_stages()
+    parish = ParishItem(name="Parafia pw. św. Jadwigi", city="Zielonka")
+    for stage in stages:
+        parish = stage.process_item(parish)
+    assert dict(parish) == {"name": "Parafia pw. św. Jadwigi", "city": "Zielonka"}
+    assert crawler.stats.get_value("msze/text/not_a_page") == 1
+    # plain dict pages work too (re-processing stored JSONL)
+    page = {"url": "http://parafia.test/msze", "domain": "parafia.test", "html": "<p>Msze św. 9:00</p>"}
+    for stage in stages:
+        page = stage.process_item(page)
+    assert page["masses"] == ["09:00"]
