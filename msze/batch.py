@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from msze.links import domain_of, is_valid_start_url, pages_filename
+# msze.links (tldextract, requests) is imported where needed: the per-parish wrapper imports this module, and
+# 100 wrappers at once should each stay small (a bare interpreter, not 25 MB of URL libraries).
 
 EVENT_PREFIX = "MSZE-EVENT "  # per-parish wrapper -> driver lines on stdout (remote --sshlogin jobs)
 
@@ -35,7 +36,7 @@ def job_name(url: str, taken: set[str] | dict[str, str]) -> str:
     """The file-name stem of one parish crawl: its host without "www." (`parafia.opoka.org.pl`), or, when
     another start URL of the batch has that host (parish pages of a diocesan portal), host~<8 hex of URL>."""
     host = (urlsplit(url).hostname or "").lower().rstrip(".").removeprefix("www.")
-    name = pages_filename(host).removesuffix(".jsonl")
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", host) or "_"  # as links.pages_filename
     if name in taken:
         name = f"{name}~{hashlib.sha1(url.encode('utf-8')).hexdigest()[:8]}"
     return name
@@ -45,6 +46,8 @@ def parse_url_list(lines: Iterable[str], known_names: dict[str, str] | None = No
     """Start URLs of a URL file (one per line; blank lines and `#` comments skipped; a TSV line's first
     http(s) field counts); repeats dropped. known_names (url -> name, from the job database) keeps every
     parish's file name stable across runs, whatever the order of the list."""
+    from msze.links import domain_of, is_valid_start_url
+
     known = dict(known_names or {})
     taken = set(known.values())
     urls: list[str] = []

@@ -42,7 +42,6 @@ from msze.batch import (
     spread_by_domain,
 )
 from msze.jobs import JobDB, utc_now
-from msze.links import domain_of
 from msze.results import export_csv, export_jsonl, summarize_file
 
 PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
@@ -88,6 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--status", action="store_true", help="print the job DB's counts and failed parishes")
     parser.add_argument("--run-one", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--name", help=argparse.SUPPRESS)
+    parser.add_argument("--domain", help=argparse.SUPPRESS)
     parser.add_argument("--driver-pid", type=int, default=0, help=argparse.SUPPRESS)
 
 
@@ -217,7 +217,7 @@ def drive(args: argparse.Namespace) -> int:
 def _job_command(args: argparse.Namespace, remote: bool) -> list[str]:
     # `env PYTHONPATH=...`: an ssh login starts in the home directory with a bare environment.
     cmd = ["env", f"PYTHONPATH={PROJECT_ROOT}", sys.executable, "-m", "msze", "crawl-all"]
-    cmd += ["--run-one", "{1}", "--name", "{2}", "--out", args.out]
+    cmd += ["--run-one", "{1}", "--name", "{2}", "--domain", "{3}", "--out", args.out]
     cmd += ["--spider", args.spider]
     if not remote:
         cmd += ["--db", args.db, "--driver-pid", str(os.getpid())]
@@ -261,8 +261,9 @@ def _read_output(stream: Any, db_path: str) -> None:
 def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> None:
     arg_file = os.path.join(args.out, "pending.txt")
     names = db.names()
+    domains = {row["url"]: row["domain"] for row in db.rows()}
     with open(arg_file, "w", encoding="utf-8") as f:
-        f.write("".join(f"{u}\t{names.get(u) or job_name(u, set())}\n" for u in pending))
+        f.writelines(f"{u}\t{names.get(u) or job_name(u, set())}\t{domains.get(u) or '-'}\n" for u in pending)
     # Progress counts rows of this run that ended after it started (attempt or end time changed).
     brief = db.brief()
     before = {u: (brief[u][1], brief[u][2]) for u in pending if u in brief}
@@ -409,7 +410,11 @@ def _last_error_line(log_path: str) -> str:
 def run_one(args: argparse.Namespace) -> int:
     """Crawl one parish and record the outcome; exit 0 when it finished, 1 when it failed."""
     url = args.run_one
-    domain = domain_of(url)
+    domain = args.domain if args.domain and args.domain != "-" else None
+    if domain is None:
+        from msze.links import domain_of
+
+        domain = domain_of(url)
     paths = parish_paths(args.out, args.name or job_name(url, set()))
     for path in (paths.pages, paths.log, paths.stats, paths.warc, paths.lock):
         os.makedirs(os.path.dirname(path), exist_ok=True)
