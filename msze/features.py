@@ -9,9 +9,13 @@ fastText is a bag of words and word n-grams, so the line is built to make the us
   vocabulary does not split on every figure;
 * line breaks are tokens (``_nl_``, ``_par_`` for a blank line): a schedule is a list of short lines;
 * punctuation is a token of its own ("-" after an hour means a range start, "(" a remark);
-* lowercase, Polish diacritics folded ("sw" = "św", pages write both).
+* lowercase, Polish diacritics folded ("sw" = "św", pages write both);
+* inside the marker, ``rfrom`` / ``rto`` when the hour starts or ends a range ("16:00 - 17:30",
+  "do godz. 20.00"): one strong word instead of a dash lost among forty others;
+* the hour's own line again, prefixed ``b_`` / ``a_`` (see :func:`hour_features`).
 
-The window is counted in tokens (words, punctuation, line-break marks) before and after the hour.
+The window is counted in tokens (words, punctuation, line-break marks) before and after the hour. Window
+sizes and these choices were compared by site-grouped cross-validation (models/README.md).
 """
 
 from __future__ import annotations
@@ -125,6 +129,29 @@ def _same_line(toks: list[str], lo: int, hi: int, n: int, reverse: bool) -> list
     return out[::-1] if reverse else out
 
 
+_DASHES = ("-", "–", "—")
+_UNTIL = ("do", "-", "–", "—")
+_FIGURES = ("_time_", "_num_")
+
+
+def _range_marks(toks: list[str], left_end: int, right_start: int) -> list[str]:
+    """``rfrom`` when the hour starts a range ("16:00 - 17:30", "od 16 do 18"), ``rto`` when it ends one
+    ("- 17:30", "do godz. 20.00"): range ends are never Mass starts, range starts rarely."""
+    marks = []
+    after = toks[right_start : right_start + 4]
+    figure_next = len(after) >= 2 and (
+        after[1] in _FIGURES or (after[1] in ("godz", "g") and any(t in _FIGURES for t in after[2:4]))
+    )
+    if figure_next and after[0] in _UNTIL:
+        marks.append("rfrom")
+    before = toks[max(0, left_end - 3) : left_end]
+    if (
+        before and before[-1] in _DASHES and left_end >= 2 and toks[left_end - 2] in _FIGURES
+    ) or "do" in before:
+        marks.append("rto")
+    return marks
+
+
 def _features(
     toks: list[str], starts: list[int], ends: list[int], written: str, start: int, end: int,
     before: int, after: int, near: int,
@@ -132,7 +159,9 @@ def _features(
     left_end = bisect.bisect_right(ends, start)  # tokens wholly before the hour
     right_start = bisect.bisect_left(starts, end)  # tokens wholly after it
     parts = [*toks[max(0, left_end - before) : left_end]] if before > 0 else []
-    parts += hour_tokens(written)
+    marked = hour_tokens(written)
+    marked[-1:-1] = _range_marks(toks, left_end, right_start)
+    parts += marked
     if after > 0:
         parts += toks[right_start : right_start + after]
     if near > 0:

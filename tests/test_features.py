@@ -61,13 +61,13 @@ def test_hour_features_window_around_a_mass_time():
 def test_hour_features_range_start_is_followed_by_a_dash():
     start, end = span(PAGE, "16:00")
     line = hour_features(PAGE, start, end, before=2, after=2, near=0)
-    assert line == "kancelaria czynna <h> h16 m00 </h> - _time_"
+    assert line == "kancelaria czynna <h> h16 m00 rfrom </h> - _time_"
 
 
 def test_same_line_words_are_repeated_with_a_prefix_and_stop_at_the_line_break():
     start, end = span(PAGE, "16:00")
     line = hour_features(PAGE, start, end, before=2, after=2, near=3)
-    assert line == "kancelaria czynna <h> h16 m00 </h> - _time_ b_kancelaria b_czynna a_- a__time_ a_,"
+    assert line == "kancelaria czynna <h> h16 m00 rfrom </h> - _time_ b_kancelaria b_czynna a_- a__time_ a_,"
     start, end = span(PAGE, "7.oo")
     assert hour_features(PAGE, start, end, near=2).endswith("b_godz b_. a_, a__time_")
 
@@ -101,3 +101,22 @@ def test_token_spans_are_offsets_in_the_original_text():
     toks, starts, ends = token_spans(text)
     assert toks == ["laka", ":", "_time_", "i", "swieto"]
     assert [text[s:e] for s, e in zip(starts, ends, strict=True)] == ["Łąka", ":", "7³⁰", "i", "ŚWIĘTO"]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "marks"),
+    [
+        ("Kancelaria czynna od 16:00 do 17:30.", "16:00", ["rfrom"]),
+        ("Kancelaria czynna od 16:00 do 17:30.", "17:30", ["rto"]),
+        ("Spowiedź 8:00-9:00, potem Msza", "8:00", ["rfrom"]),
+        ("Spowiedź 8:00-9:00, potem Msza", "9:00", ["rto"]),
+        ("adoracja do godz. 20.00", "20.00", ["rto"]),
+        ("Msza 7:00 - suma, 9:00", "7:00", []),  # a dash before words is no range
+        ("Msze: 7:00, 9:00 i 11:00", "9:00", []),
+    ],
+)
+def test_range_starts_and_ends_are_marked_in_the_hour(text, needle, marks):
+    start, end = span(text, needle)
+    line = hour_features(text, start, end, near=0)
+    inside = line[line.index("<h>") : line.index("</h>")].split()[1:]
+    assert [t for t in inside if t.startswith("r")] == marks
