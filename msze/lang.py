@@ -12,7 +12,7 @@ from functools import lru_cache
 
 UNDETERMINED = "und"  # ISO 639-2 code for "cannot tell": empty pages, pages of numbers and menus only
 MIN_LETTERS = 20  # fewer letters than this carry no language signal worth trusting
-MAX_CHARS = 20_000  # the start of a page says its language; classifying megabytes only costs time
+MAX_CHARS = 5_000  # the start of a page says its language; classifying more only costs time
 
 
 @lru_cache(maxsize=1)
@@ -22,12 +22,22 @@ def _identifier():  # noqa: ANN202 - py3langid's class is untyped
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
+def _has_letters(text: str, wanted: int) -> bool:
+    """At least `wanted` letters (stops counting as soon as there are enough)."""
+    for ch in text:
+        if ch.isalpha():
+            wanted -= 1
+            if wanted <= 0:
+                return True
+    return False
+
+
 def detect_language(text: str | None, min_confidence: float = 0.0) -> str:
     """The ISO 639-1 code of the text's language; "und" when the text is too short or the guess weak."""
     if not text:
         return UNDETERMINED
     sample = text[:MAX_CHARS]
-    if sum(ch.isalpha() for ch in sample) < MIN_LETTERS:
+    if not _has_letters(sample, MIN_LETTERS):
         return UNDETERMINED
     code, confidence = _identifier().classify(sample)
     if confidence < min_confidence:
