@@ -23,7 +23,7 @@ import random
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
@@ -352,7 +352,3 @@ def write_examples(examples: Iterable[Example], out: TextIO) -> int:
 
 def read_examples(path: str | Path) -> list[Example]:
     return [Example(**obj) for obj in read_jsonl(path)]
-
-
-def relabel(examples: Iterable[Example], source: str) -> list[Example]:
-    return [replace(ex, source=source) for ex in examples]

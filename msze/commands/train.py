@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -314,7 +313,3 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         args.report.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0
-
-
-def _tempdir() -> str:  # pragma: no cover - kept for callers that want a scratch folder
-    return tempfile.mkdtemp(prefix="msze-train-")
