@@ -14,9 +14,10 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from itemadapter import ItemAdapter
+from itemadapter import ItemAdapter, is_item
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from msze.changes import (
     NEW,
@@ -34,6 +35,7 @@ from msze.results import summarize
 NOT_MODIFIED_FLAG = "recrawl_not_modified"  # Response.flags of a 304 answered from the stored page
 META_KEY = "msze_recrawl"  # request.meta: "conditional" (validators sent), "not_modified" (304 re-used)
 DISABLE_META_KEY = "msze_recrawl_disabled"  # request.meta: never send validators for this request
+PAGE_META_KEY = "msze_recrawl_page"  # request.meta of a 304: the stored page item (for the spider middleware)
 
 
 @dataclass
@@ -42,6 +44,7 @@ class _Shared:
 
     state: RecrawlState
     validators: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    not_modified: set[str] = field(default_factory=set)  # URLs answered 304 whose item is still to come
 
 
 _SHARED: weakref.WeakKeyDictionary[Any, _Shared] = weakref.WeakKeyDictionary()
@@ -105,6 +108,8 @@ class ConditionalRequestMiddleware:
                 return retry
             self.stats.inc_value("msze/recrawl/not_modified")
             request.meta[META_KEY] = NOT_MODIFIED
+            request.meta[PAGE_META_KEY] = stored.page
+            self.shared.not_modified.add(response.url)
             # The body is the stored page, known to be text: the binary sniffer (which saw a 304 without a
             # Content-Type) has nothing to check.
             request.meta["binary_sniff"] = False
@@ -122,6 +127,31 @@ class ConditionalRequestMiddleware:
             self.shared.validators[response.url] = (etag, last_modified)
             self.stats.inc_value("msze/recrawl/validators_seen")
         return response
+
+
+class RecrawlSpiderMiddleware(BaseSpiderMiddleware):
+    """Items of pages answered 304 get `change: "not_modified"` and the stored hours and masses, so the
+    extraction pipelines skip them (they leave alone a not_modified item that already has its hours)."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> RecrawlSpiderMiddleware:
+        if not crawler.settings.get("RECRAWL_STATE"):
+            raise NotConfigured("RECRAWL_STATE is empty: no previous run to compare with")
+        return cls(crawler)
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        if response is None or response.meta.get(META_KEY) != NOT_MODIFIED or not is_item(item):
+            return item
+        stored = response.meta.get(PAGE_META_KEY) or {}
+        adapter = ItemAdapter(item)
+        if adapter.get("url") != stored.get("url", response.url) or stored.get("hours") is None:
+            return item
+        adapter["change"] = NOT_MODIFIED
+        for key in ("hours", "masses", "language"):
+            if key in stored and key in adapter.field_names():
+                adapter[key] = stored[key]
+        self.crawler.stats.inc_value("msze/recrawl/reused_hours")
+        return item
 
 
 def _header(response: Response, name: str) -> str | None:
@@ -157,9 +187,8 @@ class RecrawlPipeline:
         stored_page = stored.page or {} if stored else {}
         change = compare_page(stored.state if stored else None, current)
         etag, last_modified = self.shared.validators.pop(url, (None, None))
-        was_304 = adapter.get("change") == NOT_MODIFIED or (
-            stored is not None and etag is not None and etag == stored.etag and change == UNCHANGED
-        )
+        was_304 = url in self.shared.not_modified or adapter.get("change") == NOT_MODIFIED
+        self.shared.not_modified.discard(url)
         hours = adapter.get("hours") or []
         previous_hours = stored_page.get("hours")
         if change in (UNCHANGED, SHRUNK) and previous_hours is not None:

@@ -152,6 +152,9 @@ RECRAWL_STATE = ""
 RECRAWL_CONDITIONAL = True  # False: still record changes, but always download in full
 DOWNLOADER_MIDDLEWARES["msze.recrawl.ConditionalRequestMiddleware"] = 585  # after sniff 580, before gzip 590
 ITEM_PIPELINES["msze.recrawl.RecrawlPipeline"] = 850  # after the classifier (600), before storage (900)
+# 304 pages get their stored hours on the item, so the extraction pipelines skip them. Other sections: add
+# spider middlewares with SPIDER_MIDDLEWARES["msze.x.Y"] = N.
+SPIDER_MIDDLEWARES = {"msze.recrawl.RecrawlSpiderMiddleware": 950}
 # One-process mode (`scrapy crawl parishes -a urls=FILE`): per-site limits, as DEPTH_LIMIT is per crawl.
 PARISHES_DEPTH = 3  # links followed from each start page (thesis depth); `URL DEPTH` lines override it
 PARISHES_MAX_PAGES_PER_SITE = 0  # pages requested per site at most (0 = no cap): a huge site can't hog a run

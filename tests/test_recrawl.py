@@ -160,6 +160,8 @@ def test_recrawl_end_to_end(tmp_path):
         assert sorted(site.answers) == [("/", 304), ("/msze.html", 304)]
         assert stats["msze/recrawl/not_modified"] == 2
         assert {p["change"] for p in pages.values()} == {"not_modified"}
+        assert stats["msze/recrawl/reused_hours"] == 2 and stats["msze/hours/not_modified"] == 2
+        assert {"07:00", "18:00"} <= set(pages["/msze.html"]["masses"])
         assert "Porządek Mszy" in pages["/msze.html"]["html"]  # the stored page was re-used and stored again
         assert stats["msze/recrawl/parishes/unchanged"] == 1
 

@@ -19,11 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scrapy.http import HtmlResponse, Request, Response
+from scrapy.http import HtmlResponse, Request
 
-from msze.items import PageItem
 from msze.links import Site, is_blacklisted, is_valid_start_url
-from msze.recrawl import META_KEY as RECRAWL_META
 from msze.spiders.parish import ParishSpider
 
 
@@ -147,13 +145,6 @@ class ParishesSpider(ParishSpider):
             self.requested[site.start_url] = {start.url}
             self._inc("sites")
             yield self.site_request(site, start.url)
-
-    def parse(self, response: Response) -> Iterator[PageItem | Request]:
-        not_modified = response.meta.get(RECRAWL_META) == "not_modified"
-        for result in super().parse(response):
-            if not_modified and isinstance(result, PageItem):
-                result["change"] = "not_modified"
-            yield result
 
     def follow_links(self, site: Site, response: HtmlResponse) -> Iterator[Request]:
         limits = self.limits.get(site.start_url)
