@@ -203,3 +203,26 @@ def test_site_template_hours_counted_once_per_site():
     assert {h["time"] for h in pages[0]["hours"]} == {"16:00", "17:30"}
     assert pages[-1]["template"] and pages[-1]["hours"] == []
     assert proc.counts["template_skipped"] >= 2
+
+
+def test_warc_written_by_the_crawl_extension(tmp_path):
+    """msze's own WARC (msze/warc.py): bodies Content-Encoded as received; robots.txt and 404s too."""
+    from msze.warc import WarcFile
+
+    warc = WarcFile(tmp_path / "parafia-jadwigi.pl.warc.gz")
+    html = gzip.compress(SCHEDULE_HTML.encode("utf-8"))
+    warc.write_exchange("http://parafia-jadwigi.pl/robots.txt", 200, [("Content-Type", "text/plain")], b"")
+    warc.write_exchange(
+        "http://parafia-jadwigi.pl/msze.html",
+        200,
+        [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip")],
+        html,
+    )
+    warc.write_exchange(
+        "http://parafia-jadwigi.pl/brak.html", 404, [("Content-Type", "text/html")], b"<p>404</p>"
+    )
+    warc.close()
+    counts = Counter()
+    [only] = list(iter_warc_pages(tmp_path / "parafia-jadwigi.pl.warc.gz", counts))
+    assert only["html"] == SCHEDULE_HTML and only["domain"] == "parafia-jadwigi.pl"
+    assert counts["skipped/non_html"] == 1 and counts["skipped/status"] == 1
