@@ -2,8 +2,8 @@
 
 ``HourClassifier`` implements the ``HourScorer`` protocol of msze/extraction.py (``score_hours`` and
 ``threshold``). A model is a fastText file (``.bin`` or quantised ``.ftz``) plus an optional JSON sidecar
-with the same stem (``hours.ftz`` → ``hours.json``) that records the feature window it was trained with and
-its chosen threshold, so a model is never used with features it was not trained on.
+with the same stem (``hours.ftz`` → ``hours.json``) that records the feature version and window it was trained
+with and its chosen threshold, so a model is not used with features it was not trained on.
 """
 
 from __future__ import annotations
@@ -14,7 +14,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, hour_features, page_features
+from msze.features import (
+    DEFAULT_AFTER,
+    DEFAULT_BEFORE,
+    DEFAULT_NEAR,
+    FEATURES_VERSION,
+    hour_features,
+    page_features,
+)
 
 MASS_LABEL = "__label__mass"
 OTHER_LABEL = "__label__other"
@@ -84,6 +91,12 @@ class HourClassifier:
                 raise ClassifierLoadError(
                     f"hour classifier metadata {side} is not valid JSON: {exc}"
                 ) from exc
+            version = meta.get("features_version")
+            if version is not None and version != FEATURES_VERSION:
+                raise ClassifierLoadError(
+                    f"hour classifier model {model_path} was trained on features version {version}; "
+                    f"this code makes version {FEATURES_VERSION}: retrain it (`python -m msze train`)"
+                )
         try:
             import fasttext
 

@@ -24,6 +24,9 @@ import bisect
 import re
 import unicodedata
 
+# Bump when the line hour_features builds changes for the same input: models record it and refuse to load
+# with other features (msze.classifier).
+FEATURES_VERSION = 3
 DEFAULT_BEFORE = 20
 DEFAULT_AFTER = 10
 DEFAULT_NEAR = 8

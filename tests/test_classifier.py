@@ -123,3 +123,15 @@ def test_labelled_line_rejects_unknown_labels():
     assert labelled_line("mass", "a b") == "__label__mass a b"
     with pytest.raises(ValueError):
         labelled_line("maybe", "a b")
+
+
+def test_model_of_other_features_version_is_refused(tmp_path, model_path):
+    from msze.features import FEATURES_VERSION
+
+    path = tmp_path / "old.bin"
+    path.write_bytes(model_path.read_bytes())
+    sidecar_path(path).write_text(json.dumps({"features_version": FEATURES_VERSION - 1}))
+    with pytest.raises(ClassifierLoadError, match="features version .*retrain"):
+        HourClassifier.load(path)
+    sidecar_path(path).write_text(json.dumps({"features_version": FEATURES_VERSION}))
+    assert HourClassifier.load(path).threshold == 0.5

@@ -25,7 +25,7 @@ from typing import Any
 from msze import dataset as ds
 from msze.classifier import DEFAULT_PARAMS, HourClassifier, labelled_line, quantize, save, train
 from msze.commands.dataset import add_source_arguments, collect
-from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR
+from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, FEATURES_VERSION
 from msze.metrics import Confusion, confusion, set_confusion
 
 # A quantised model may lose at most this much dev F1 / MCC to count as losing "nothing measurable".
@@ -283,6 +283,7 @@ def holdout(args: argparse.Namespace) -> dict:
             clf = train_classifier(train_examples, args, params)
         unique = ds.dedupe(train_examples, args.before, args.after, args.near)
         meta = {
+            "features_version": FEATURES_VERSION,
             "before": args.before,
             "after": args.after,
             "near": args.near,
