@@ -155,6 +155,9 @@ ITEM_PIPELINES["msze.recrawl.RecrawlPipeline"] = 850  # after the classifier (60
 # 304 pages get their stored hours on the item, so the extraction pipelines skip them. Other sections: add
 # spider middlewares with SPIDER_MIDDLEWARES["msze.x.Y"] = N.
 SPIDER_MIDDLEWARES = {"msze.recrawl.RecrawlSpiderMiddleware": 950}
+# Each page's language (py3langid) on item["language"], right after html2text; `process --lang` selects by it.
+LANGUAGE_ENABLED = True
+ITEM_PIPELINES["msze.language.LanguagePipeline"] = 150  # after text conversion (100), before template (200)
 # One-process mode (`scrapy crawl parishes -a urls=FILE`): per-site limits, as DEPTH_LIMIT is per crawl.
 PARISHES_DEPTH = 3  # links followed from each start page (thesis depth); `URL DEPTH` lines override it
 PARISHES_MAX_PAGES_PER_SITE = 0  # pages requested per site at most (0 = no cap): a huge site can't hog a run

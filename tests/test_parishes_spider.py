@@ -78,6 +78,7 @@ def test_two_sites_in_one_process_with_per_site_limits(web, tmp_path):
     assert "http://swwojciech.test/aktualnosci/odpust-2026.html" not in wojciech
     assert not any("odpust-2026" in url for url in web.fetched("swwojciech.test"))
     assert "http://mbcz-debina.test/nabozenstwa.html" in debina
+    assert debina["http://mbcz-debina.test/nabozenstwa.html"]["language"] == "pl"  # LanguagePipeline
     # Per-site domains: each file holds only its own site, whatever the other site links to.
     assert {p["domain"] for p in wojciech.values()} == {"swwojciech.test"}
     assert {p["domain"] for p in debina.values()} == {"mbcz-debina.test"}
