@@ -14,6 +14,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -368,6 +369,9 @@ def process_file(
     out_path = Path(options.out_dir) / output_name(path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     parishes: dict[str, dict[str, Any]] = {}
+    # Pages of a JSONL have no fetch time: the file's last write is when its crawl ended.
+    file_time = datetime.fromtimestamp(os.stat(path).st_mtime, UTC).replace(microsecond=0)
+    file_at = file_time.isoformat().replace("+00:00", "Z")
     tmp, out = _atomic_jsonl_writer(out_path)
     try:
         with out:
@@ -388,7 +392,8 @@ def process_file(
                     {"url": done["url"], "hours": done["hours"], "change": done.get("change")}
                 )
                 parish["bytes"] += html_bytes
-                parish["at"] = max(filter(None, (parish["at"], done.get("crawled_at"))), default=None)
+                page_at = done.get("crawled_at") or file_at
+                parish["at"] = max(filter(None, (parish["at"], page_at)), default=None)
         os.replace(tmp, out_path)
         report.output = os.fspath(out_path)
     except (OSError, InputError, ValueError) as exc:

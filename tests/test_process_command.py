@@ -61,6 +61,7 @@ def test_process_jsonl_and_warcs_in_parallel(tmp_path, capsys):
     assert set(results) == {"swjozef.test", "parafia-jadwigi.pl"}
     jozef_result = results["swjozef.test"]
     assert jozef_result["start_url"] == "http://swjozef.test/" and jozef_result["status"] == "finished"
+    assert jozef_result["crawled_at"].endswith("Z")  # the JSONL file's mtime
     assert {"07:00", "18:00"} <= {m["time"] for m in jozef_result["masses"]}
     assert all(
         m["url"] == "http://swjozef.test/msze.html" for m in jozef_result["masses"] if m["time"] == "07:00"

@@ -174,8 +174,12 @@ def run(args: argparse.Namespace) -> int:
             print("process: --show-changes needs --state FILE (an existing re-crawl state)", file=sys.stderr)
             return 2
         with RecrawlState(args.state) as state:
-            for change in state.last_changes():
-                print(json.dumps(change, ensure_ascii=False))
+            try:
+                for change in state.last_changes():
+                    print(json.dumps(change, ensure_ascii=False))
+                sys.stdout.flush()
+            except BrokenPipeError:  # `| head`: the reader has all it wanted
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if args.only_changed and not args.state:
         print("process: --only-changed needs --state (the previous run to compare with)", file=sys.stderr)
