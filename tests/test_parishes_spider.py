@@ -94,3 +94,38 @@ def test_max_pages_per_site(web, tmp_path):
     stats, pages = crawl(web, tmp_path, "http://swwojciech.test/\n", "-a", "max_pages=3")
     assert len(pages["swwojciech.test.jsonl"]) <= 3
     assert stats["msze/parishes/page_limited"] >= 1
+
+
+def test_two_parishes_on_one_registered_domain(web, tmp_path):
+    """Hosted parish sites (x.opoka.org.pl style) are separate sites: each keeps to its own host."""
+
+    def page(body):
+        def handle(handler, query):
+            handler.send_body(f"<html><body>{body}</body></html>".encode(), "text/html; charset=utf-8")
+
+        return handle
+
+    web.route(
+        "swjan.parafie.test",
+        "/",
+        page("<a href='/msze.html'>Msze</a> <a href='http://swpawel.parafie.test/'>Sąsiedzi</a>"),
+    )
+    web.route("swjan.parafie.test", "/msze.html", page("<p>Niedziela: 8.00, 10.00</p>"))
+    web.route("swpawel.parafie.test", "/", page("<a href='/ogloszenia.html'>Ogłoszenia</a>"))
+    web.route("swpawel.parafie.test", "/ogloszenia.html", page("<p>Ogłoszenia parafialne</p>"))
+    for host in ("swjan.parafie.test", "swpawel.parafie.test"):
+        web.route(
+            host, "/robots.txt", lambda handler, query: handler.send_body(b"", "text/plain", status=404)
+        )
+    stats, pages = crawl(web, tmp_path, "http://swjan.parafie.test/\nhttp://swpawel.parafie.test/\n")
+    assert stats["msze/parishes/sites"] == 2
+    by_start = {}
+    for p in pages["parafie.test.jsonl"]:
+        by_start.setdefault(p["start_url"], set()).add(p["url"])
+    assert by_start == {
+        "http://swjan.parafie.test/": {"http://swjan.parafie.test/", "http://swjan.parafie.test/msze.html"},
+        "http://swpawel.parafie.test/": {
+            "http://swpawel.parafie.test/",
+            "http://swpawel.parafie.test/ogloszenia.html",
+        },
+    }

@@ -21,7 +21,7 @@ from typing import Any
 
 from scrapy.http import HtmlResponse, Request
 
-from msze.links import Site, is_blacklisted, is_valid_start_url
+from msze.links import Site, is_blacklisted, is_valid_start_url, site_host
 from msze.spiders.parish import ParishSpider
 
 
@@ -124,21 +124,22 @@ class ParishesSpider(ParishSpider):
             else self.settings.getint("PARISHES_DEPTH", 3)
         )
         max_pages = self.max_pages or self.settings.getint("PARISHES_MAX_PAGES_PER_SITE", 0)
-        domains: set[str] = set()
+        roots: set[str] = set()
         for start in starts:
             site = self.make_site(start.url)
             if is_blacklisted(start.url, self.blacklist):
                 self.logger.error("Start URL %s is on a blacklisted domain; not crawled", start.url)
                 self._inc("start_blacklisted")
                 continue
-            if site.domain in domains:
-                # Two start URLs of one site would write one <domain>.jsonl twice over.
-                self.logger.warning(
-                    "Start URL %s: site %s is already in the list; skipped", start.url, site.domain
-                )
+            root = site_host(start.url)
+            if root in roots:
+                # The same site twice (www. or not) would be crawled and stored twice. Parishes sharing a
+                # registered domain on different hosts (*.opoka.org.pl) are different sites: they share its
+                # <domain>.jsonl, told apart by start_url.
+                self.logger.warning("Start URL %s: site %s is already in the list; skipped", start.url, root)
                 self._inc("duplicate_site")
                 continue
-            domains.add(site.domain)
+            roots.add(root)
             self.limits[site.start_url] = SiteLimits(
                 start.depth if start.depth is not None else default_depth, max_pages
             )
