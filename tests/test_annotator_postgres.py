@@ -6,17 +6,11 @@ from SQLite: row locks (`FOR UPDATE`, `SKIP LOCKED`) under parallel annotators, 
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import threading
-from pathlib import Path
 
 import pytest
 from annotator_pages import Device, check_parallel_annotators, check_parallel_clicks, pages_jsonl
+from postgres_cluster import postgres_cluster, requires_postgres
 from sqlalchemy import create_engine, select, text
 from werkzeug.serving import make_server
 
@@ -25,51 +19,13 @@ from msze.annotator.app import create_app
 from msze.annotator.db import devices, metadata, transaction
 from msze.annotator.importer import import_file
 
-psycopg = pytest.importorskip("psycopg", reason="psycopg (requirements.txt) is not installed")
-INITDB = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))), shutil.which("initdb"))
-pytestmark = pytest.mark.skipif(
-    INITDB is None, reason="PostgreSQL server binaries (initdb) are not installed"
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+pytestmark = requires_postgres
 
 
 @pytest.fixture(scope="module")
 def pg_url():
-    """A PostgreSQL cluster of our own for this module; initdb refuses root, so run it as `postgres` then.
-
-    Its folder is a fresh /tmp directory, not pytest's tmp_path (that one is private to root).
-    """
-    base = Path(tempfile.mkdtemp(prefix="msze-annotator-pg-"))
-    bindir = Path(INITDB).parent
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        import pwd
-
-        try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no 'postgres' user for initdb")
-        os.chown(base, user.pw_uid, user.pw_gid)
-        prefix = ["runuser", "-u", "postgres", "--"]
-    data, port = base / "data", _free_port()
-    run = lambda *cmd: subprocess.run([*prefix, *cmd], check=True, capture_output=True, timeout=120)  # noqa: E731
-    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "msze", "-E", "UTF8", "--no-sync")
-    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
-    try:
-        yield f"postgresql+psycopg://msze@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            timeout=60,
-            capture_output=True,
-        )
-        shutil.rmtree(base, ignore_errors=True)
+    with postgres_cluster("annotator", max_connections=50) as url:
+        yield url
 
 
 @pytest.fixture

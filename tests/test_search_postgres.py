@@ -6,16 +6,10 @@ Skipped with a reason when PostgreSQL's server binaries or the psycopg driver ar
 
 from __future__ import annotations
 
-import glob
-import os
 import re
-import shutil
-import socket
-import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
+from postgres_cluster import postgres_cluster, requires_postgres
 from search_fixtures import results, write_inputs, write_results
 from sqlalchemy import func, select
 
@@ -23,51 +17,13 @@ from msze.search.app import create_app
 from msze.search.db import corrections, create_schema, make_engine, metadata, time_history
 from msze.search.loader import load
 
-psycopg = pytest.importorskip("psycopg", reason="psycopg (requirements.txt) is not installed")
-INITDB = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))), shutil.which("initdb"))
-pytestmark = pytest.mark.skipif(
-    INITDB is None, reason="PostgreSQL server binaries (initdb) are not installed"
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+pytestmark = requires_postgres
 
 
 @pytest.fixture(scope="module")
 def pg_url():
-    """A cluster of our own; initdb refuses root, so it runs as `postgres` then (in a fresh /tmp folder)."""
-    base = Path(tempfile.mkdtemp(prefix="msze-search-pg-"))
-    bindir = Path(INITDB).parent
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        import pwd
-
-        try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no 'postgres' user for initdb")
-        os.chown(base, user.pw_uid, user.pw_gid)
-        prefix = ["runuser", "-u", "postgres", "--"]
-    data, port = base / "data", _free_port()
-
-    def run(*cmd: str) -> None:
-        subprocess.run([*prefix, *cmd], check=True, capture_output=True, timeout=120)
-
-    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "msze", "-E", "UTF8", "--no-sync")
-    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=20"
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
-    try:
-        yield f"postgresql+psycopg://msze@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            timeout=60,
-            capture_output=True,
-        )
-        shutil.rmtree(base, ignore_errors=True)
+    with postgres_cluster("search", max_connections=20) as url:
+        yield url
 
 
 def test_load_search_api_and_corrections_on_postgresql(pg_url, tmp_path):

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
@@ -22,24 +23,6 @@ from annotator_pages import page_item, write_jsonl  # noqa: E402
 from msze.annotator.app import create_app  # noqa: E402
 from msze.annotator.db import assignments, hours, transaction  # noqa: E402
 from msze.annotator.importer import import_file  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (scripts/setup.sh installs it)"
-    ),
-]
 
 # Our own announcements page, long enough to scroll on a phone, with markup a page might carry as text.
 URL = "https://parafia-sw-anny.example.pl/ogloszenia"
@@ -97,109 +80,97 @@ def answers(engine) -> dict[str, str | None]:
     return dict(rows)
 
 
-def test_phone_annotation_flow(served):
-    playwright_api = pytest.importorskip("playwright.sync_api")
+def test_phone_annotation_flow(served, browser, artifacts):
     base, engine = served
-    ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(
-                viewport={"width": 360, "height": 640}, device_scale_factor=2, is_mobile=True
-            )
-            dialogs: list[str] = []
-            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-            page.goto(base + "/")
-            expect = playwright_api.expect
+    page = browser.new_page(viewport={"width": 360, "height": 640}, device_scale_factor=2, is_mobile=True)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(base + "/")
 
-            # First visit: instructions shown; they cannot be closed before they are scrolled to the end.
-            help_box, close = page.locator("#help"), page.locator("#btn-close-help")
-            expect(help_box).to_be_visible()
-            expect(close).to_be_disabled()
-            page.screenshot(path=str(ARTIFACTS / "annotator-phone-instructions.png"))
-            close.click(force=True)
-            page.keyboard.press("Escape")
-            expect(help_box).to_be_visible()
-            page.locator("#help-body").evaluate("e => { e.scrollTop = e.scrollHeight / 3; }")
-            page.wait_for_timeout(100)
-            expect(close).to_be_disabled()
-            page.locator("#help-body").evaluate("e => { e.scrollTop = e.scrollHeight; }")
-            expect(close).to_be_enabled()
-            close.click()
-            expect(help_box).to_be_hidden()
+    # First visit: instructions shown; they cannot be closed before they are scrolled to the end.
+    help_box, close = page.locator("#help"), page.locator("#btn-close-help")
+    expect(help_box).to_be_visible()
+    expect(close).to_be_disabled()
+    page.screenshot(path=str(artifacts / "annotator-phone-instructions.png"))
+    close.click(force=True)
+    page.keyboard.press("Escape")
+    expect(help_box).to_be_visible()
+    page.locator("#help-body").evaluate("e => { e.scrollTop = e.scrollHeight / 3; }")
+    page.wait_for_timeout(100)
+    expect(close).to_be_disabled()
+    page.locator("#help-body").evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    expect(close).to_be_enabled()
+    close.click()
+    expect(help_box).to_be_hidden()
 
-            # The highlighted hour is the right one: the second "9:30" on the page, in its own line.
-            mark = page.locator("#item mark")
-            expect(mark).to_have_text("9:30")
-            before = page.evaluate(
-                "() => { const r = document.createRange(); const box = document.getElementById('item');"
-                " r.setStart(box, 0); r.setEndBefore(document.getElementById('hl')); return r.toString(); }"
-            )
-            assert before.endswith("2. Msze święte w niedziele: 7:00, ")
-            # Page text is shown as text: the <script> and <b> of the page are characters, not elements.
-            item_text = page.locator("#item").text_content()
-            assert "<script>window.__xss = 1</script>" in item_text and "<b>plebanią</b>" in item_text
-            assert page.locator("#item script, #item b").count() == 0
-            assert page.evaluate("() => window.__xss") is None and dialogs == []
+    # The highlighted hour is the right one: the second "9:30" on the page, in its own line.
+    mark = page.locator("#item mark")
+    expect(mark).to_have_text("9:30")
+    before = page.evaluate(
+        "() => { const r = document.createRange(); const box = document.getElementById('item');"
+        " r.setStart(box, 0); r.setEndBefore(document.getElementById('hl')); return r.toString(); }"
+    )
+    assert before.endswith("2. Msze święte w niedziele: 7:00, ")
+    # Page text is shown as text: the <script> and <b> of the page are characters, not elements.
+    item_text = page.locator("#item").text_content()
+    assert "<script>window.__xss = 1</script>" in item_text and "<b>plebanią</b>" in item_text
+    assert page.locator("#item script, #item b").count() == 0
+    assert page.evaluate("() => window.__xss") is None and dialogs == []
 
-            # Count the page's scrollTo calls: Tak/Nie scroll to the bottom, Cofnij never scrolls.
-            page.evaluate(
-                "() => { window.__scrolls = 0; const o = window.scrollTo.bind(window);"
-                " window.scrollTo = (...a) => { window.__scrolls++; return o(...a); }; }"
-            )
-            page.locator("#btn-yes").click()
-            expect(mark).to_have_text("17:30")
-            assert answers(engine) == {"9:30": "yes", "17:30": None}
-            assert page.evaluate("() => window.__scrolls") == 1
-            at_bottom = (
-                "() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"
-            )
-            assert page.evaluate(at_bottom)
-            # The long text scrolls inside its box: the highlighted hour and the buttons are both on screen.
-            expect(mark).to_be_in_viewport()
-            expect(page.locator("#btn-yes")).to_be_in_viewport()
-            page.screenshot(path=str(ARTIFACTS / "annotator-phone.png"))
+    # Count the page's scrollTo calls: Tak/Nie scroll to the bottom, Cofnij never scrolls.
+    page.evaluate(
+        "() => { window.__scrolls = 0; const o = window.scrollTo.bind(window);"
+        " window.scrollTo = (...a) => { window.__scrolls++; return o(...a); }; }"
+    )
+    page.locator("#btn-yes").click()
+    expect(mark).to_have_text("17:30")
+    assert answers(engine) == {"9:30": "yes", "17:30": None}
+    assert page.evaluate("() => window.__scrolls") == 1
+    at_bottom = "() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"
+    assert page.evaluate(at_bottom)
+    # The long text scrolls inside its box: the highlighted hour and the buttons are both on screen.
+    expect(mark).to_be_in_viewport()
+    expect(page.locator("#btn-yes")).to_be_in_viewport()
+    page.screenshot(path=str(artifacts / "annotator-phone.png"))
 
-            page.locator("#btn-no").click()
-            expect(mark).to_have_text("16:00")
-            assert answers(engine) == {"9:30": "yes", "17:30": "no", "16:00": None}
-            assert page.evaluate("() => window.__scrolls") == 2 and page.evaluate(at_bottom)
-            expect(mark).to_be_in_viewport()
-            expect(page.locator("#progress")).to_have_text("Twoje odpowiedzi: 2")
+    page.locator("#btn-no").click()
+    expect(mark).to_have_text("16:00")
+    assert answers(engine) == {"9:30": "yes", "17:30": "no", "16:00": None}
+    assert page.evaluate("() => window.__scrolls") == 2 and page.evaluate(at_bottom)
+    expect(mark).to_be_in_viewport()
+    expect(page.locator("#progress")).to_have_text("Twoje odpowiedzi: 2")
 
-            # Cofnij twice: back to 17:30, then 9:30, each showing its earlier answer; no scrolling.
-            page.locator("#btn-undo").click()
-            expect(mark).to_have_text("17:30")
-            expect(page.locator("#previous")).to_have_text("Poprzednia odpowiedź: Nie. Wybierz ponownie.")
-            assert answers(engine) == {"9:30": "yes", "17:30": None, "16:00": None}
-            page.locator("#btn-undo").click()
-            expect(mark).to_have_text("9:30")
-            expect(page.locator("#btn-undo")).to_be_disabled()
-            assert answers(engine) == {"9:30": None, "17:30": None, "16:00": None}
-            assert page.evaluate("() => window.__scrolls") == 2
+    # Cofnij twice: back to 17:30, then 9:30, each showing its earlier answer; no scrolling.
+    page.locator("#btn-undo").click()
+    expect(mark).to_have_text("17:30")
+    expect(page.locator("#previous")).to_have_text("Poprzednia odpowiedź: Nie. Wybierz ponownie.")
+    assert answers(engine) == {"9:30": "yes", "17:30": None, "16:00": None}
+    page.locator("#btn-undo").click()
+    expect(mark).to_have_text("9:30")
+    expect(page.locator("#btn-undo")).to_be_disabled()
+    assert answers(engine) == {"9:30": None, "17:30": None, "16:00": None}
+    assert page.evaluate("() => window.__scrolls") == 2
 
-            # Re-answer forward: 9:30 now Nie, 17:30 Tak (keyboard shortcut), then on to 16:00 again.
-            page.locator("#btn-no").click()
-            expect(mark).to_have_text("17:30")
-            page.keyboard.press("t")
-            expect(mark).to_have_text("16:00")
-            assert answers(engine) == {"9:30": "no", "17:30": "yes", "16:00": None}
+    # Re-answer forward: 9:30 now Nie, 17:30 Tak (keyboard shortcut), then on to 16:00 again.
+    page.locator("#btn-no").click()
+    expect(mark).to_have_text("17:30")
+    page.keyboard.press("t")
+    expect(mark).to_have_text("16:00")
+    assert answers(engine) == {"9:30": "no", "17:30": "yes", "16:00": None}
 
-            # A reload keeps the device (cookie) and does not show the instructions again.
-            page.reload()
-            expect(mark).to_have_text("16:00")
-            expect(help_box).to_be_hidden()
-            expect(page.locator("#progress")).to_have_text("Twoje odpowiedzi: 2")
-            # The page fits the phone's width: no horizontal scrolling.
-            assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    # A reload keeps the device (cookie) and does not show the instructions again.
+    page.reload()
+    expect(mark).to_have_text("16:00")
+    expect(help_box).to_be_hidden()
+    expect(page.locator("#progress")).to_have_text("Twoje odpowiedzi: 2")
+    # The page fits the phone's width: no horizontal scrolling.
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
-            # Desktop: a second browser (new device) gets the least-served hour, not the phone's current one.
-            desktop = browser.new_page(viewport={"width": 1280, "height": 800})
-            desktop.goto(base + "/")
-            desktop.locator("#help-body").evaluate("e => { e.scrollTop = e.scrollHeight; }")
-            desktop.locator("#btn-close-help").click()
-            expect(desktop.locator("#item mark")).to_have_text("19:00")
-            expect(desktop.locator("#item mark")).to_be_in_viewport()
-            desktop.screenshot(path=str(ARTIFACTS / "annotator-desktop.png"))
-        finally:
-            browser.close()
+    # Desktop: a second browser (new device) gets the least-served hour, not the phone's current one.
+    desktop = browser.new_page(viewport={"width": 1280, "height": 800})
+    desktop.goto(base + "/")
+    desktop.locator("#help-body").evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    desktop.locator("#btn-close-help").click()
+    expect(desktop.locator("#item mark")).to_have_text("19:00")
+    expect(desktop.locator("#item mark")).to_be_in_viewport()
+    desktop.screenshot(path=str(artifacts / "annotator-desktop.png"))

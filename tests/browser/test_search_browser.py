@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -18,24 +17,6 @@ from werkzeug.serving import make_server
 from msze.search.app import create_app
 from msze.search.db import create_schema, make_engine
 from msze.search.loader import load
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (scripts/setup.sh installs it)"
-    ),
-]
 
 # Our own page in the style of a parish "porządek Mszy" page.
 SOURCE_PAGE = """<!doctype html><html lang="pl"><head><meta charset="utf-8">
@@ -119,47 +100,40 @@ def servers(tmp_path):
     source.shutdown()
 
 
-def test_phone_search_sunday_evening_and_follow_a_time_to_its_source(servers):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_phone_search_sunday_evening_and_follow_a_time_to_its_source(servers, browser, artifacts):
     app_url, site = servers
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(
-                viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale="pl-PL"
-            )
-            page = context.new_page()
-            page.goto(app_url + "/")
-            page.get_by_label("Miejscowość", exact=True).fill("Łódź")
-            page.get_by_role("button", name="Szukaj").click()
-            page.wait_for_url("**/?*city=*")
-            results = page.locator("article.parish")
-            assert results.count() == 2  # both Łódź parishes, the Kraków one not
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale="pl-PL"
+    )
+    page = context.new_page()
+    page.goto(app_url + "/")
+    page.get_by_label("Miejscowość", exact=True).fill("Łódź")
+    page.get_by_role("button", name="Szukaj").click()
+    page.wait_for_url("**/?*city=*")
+    results = page.locator("article.parish")
+    assert results.count() == 2  # both Łódź parishes, the Kraków one not
 
-            # Sunday evening: 17:00–21:00.
-            page.get_by_label("niedziela").check()
-            page.get_by_label("Od godziny").fill("17:00")
-            page.get_by_label("Do godziny").fill("21:00")
-            page.get_by_role("button", name="Szukaj").click()
-            page.wait_for_url("**day=sunday**")
-            assert results.count() == 1
-            card = results.first
-            assert "Świętego Wojciecha" in card.inner_text()
-            times = card.locator("details.time summary")
-            assert times.all_inner_texts() == ["18:00"]
+    # Sunday evening: 17:00–21:00.
+    page.get_by_label("niedziela").check()
+    page.get_by_label("Od godziny").fill("17:00")
+    page.get_by_label("Do godziny").fill("21:00")
+    page.get_by_role("button", name="Szukaj").click()
+    page.wait_for_url("**day=sunday**")
+    assert results.count() == 1
+    card = results.first
+    assert "Świętego Wojciecha" in card.inner_text()
+    times = card.locator("details.time summary")
+    assert times.all_inner_texts() == ["18:00"]
 
-            # Tap the time: the sentence it was read from appears, with the link to its page.
-            times.first.tap()
-            sentence = card.locator("details.time .ctx q")
-            sentence.wait_for(state="visible")
-            assert sentence.inner_text() == "Niedziele i święta: 7.30, 9.00, 11.00, 18.00"
-            assert card.locator("details.time summary").first.get_attribute("title").startswith("Niedziele")
-            page.screenshot(path=str(ARTIFACTS / "search-phone.png"), full_page=True)
+    # Tap the time: the sentence it was read from appears, with the link to its page.
+    times.first.tap()
+    sentence = card.locator("details.time .ctx q")
+    sentence.wait_for(state="visible")
+    assert sentence.inner_text() == "Niedziele i święta: 7.30, 9.00, 11.00, 18.00"
+    assert card.locator("details.time summary").first.get_attribute("title").startswith("Niedziele")
+    page.screenshot(path=str(artifacts / "search-phone.png"), full_page=True)
 
-            card.get_by_role("link", name="strona źródłowa").tap()
-            page.wait_for_url(f"{site}/porzadek-mszy")
-            assert "18.00" in page.locator("body").inner_text()
-        finally:
-            browser.close()
-    assert (ARTIFACTS / "search-phone.png").stat().st_size > 5000
+    card.get_by_role("link", name="strona źródłowa").tap()
+    page.wait_for_url(f"{site}/porzadek-mszy")
+    assert "18.00" in page.locator("body").inner_text()
+    assert (artifacts / "search-phone.png").stat().st_size > 5000
