@@ -1,7 +1,8 @@
 """LanguagePipeline: records each crawled page's language (msze/lang.py) on the item, after text conversion.
 
 So a stored crawl can later be processed by language (`python -m msze process --lang pl`) without detecting it
-again, and the crawl stats show how much of a parish site is not Polish.
+again, and the crawl stats show how much of a parish site is not Polish. LANGUAGE_ENABLED is off by default
+(the model costs ~90 MB in every process) and on in the one-process `parishes` spider.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ class LanguagePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> LanguagePipeline:
-        if not crawler.settings.getbool("LANGUAGE_ENABLED", True):
+        if not crawler.settings.getbool("LANGUAGE_ENABLED", False):
             raise NotConfigured("LANGUAGE_ENABLED is off")
         return cls(crawler)
 

@@ -7,7 +7,7 @@ from msze.language import LanguagePipeline
 
 
 def pipeline(**settings):
-    crawler = get_crawler(settings_dict=settings)
+    crawler = get_crawler(settings_dict={"LANGUAGE_ENABLED": True, **settings})
     crawler._apply_settings()
     return LanguagePipeline.from_crawler(crawler), crawler
 

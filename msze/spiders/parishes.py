@@ -71,6 +71,7 @@ class ParishesSpider(ParishSpider):
         # Per-site depth is enforced here (SiteLimits); DepthMiddleware still records each request's depth.
         "DEPTH_LIMIT": 0,
         "REACTOR_THREADPOOL_MAXSIZE": 20,  # DNS lookups for thousands of hosts
+        "LANGUAGE_ENABLED": True,  # one copy of the language model serves every site here
         "LOG_LEVEL": "INFO",
     }
 
