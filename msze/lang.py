@@ -12,7 +12,7 @@ from functools import lru_cache
 
 UNDETERMINED = "und"  # ISO 639-2 code for "cannot tell": empty pages, pages of numbers and menus only
 MIN_LETTERS = 20  # fewer letters than this carry no language signal worth trusting
-MAX_CHARS = 5_000  # the start of a page says its language; classifying more only costs time
+MAX_CHARS = 2_000  # the start of a page says its language (1 000 chars already did on test pages)
 
 
 @lru_cache(maxsize=1)
