@@ -21,6 +21,7 @@ sizes and these choices were compared by site-grouped cross-validation (models/R
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import unicodedata
 
@@ -63,6 +64,12 @@ def fold(text: str) -> str:
 
 
 def _fold_word(word: str) -> str:
+    # ASCII has nothing to strip; the rest are the same few Polish words over and over: cached
+    return word if word.isascii() else _fold_non_ascii(word)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _fold_non_ascii(word: str) -> str:
     decomposed = unicodedata.normalize("NFKD", word)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
@@ -72,13 +79,14 @@ def token_spans(text: str) -> tuple[list[str], list[int], list[int]]:
     low = text.lower()
     if len(low) != len(text):  # a few characters lowercase to two ("İ"): keep offsets, lose their case only
         low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
-    low = low.translate(_FOLD)
+    low = low.replace("ł", "l")  # the _FOLD of a lowercased text ("Ł" is "ł" by now), many times faster
     toks: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     for match in _TOKEN_RE.finditer(low):
         kind = match.lastgroup
-        toks.append(_MARKS.get(kind) or (_fold_word(match.group()) if kind == "word" else match.group()))
+        tok = match.group()
+        toks.append(_fold_word(tok) if kind == "word" else _MARKS.get(kind, tok))
         starts.append(match.start())
         ends.append(match.end())
     return toks, starts, ends
