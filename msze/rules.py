@@ -421,12 +421,17 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
                 section = None  # another church or parish: the devotions block above has ended
             elif len(line) > PROSE_LINE_CHARS:
                 section = None
-            line_day = _day_at(line)
-            if is_head or (own and len(line.strip()) <= HEADER_CHARS and line_day):
+            size = len(line.strip())
+            # the line's day matters only for a heading or a short note: most lines are neither
+            day_matters = (
+                is_head or (own and size <= HEADER_CHARS) or (not own and size <= LABEL_DAY_LINE_CHARS)
+            )
+            line_day = _day_at(line) if day_matters else None
+            if is_head or (own and size <= HEADER_CHARS and line_day):
                 heading_day = label_day = line_day
             else:
                 heading_day = None
-                if line_day or len(line.strip()) > LABEL_DAY_LINE_CHARS or own:
+                if line_day or size > LABEL_DAY_LINE_CHARS or own:
                     label_day = None  # a short note ("w okresie zimowym") keeps the day for labels only
             continue
         clause_starts = _clause_starts(line)
