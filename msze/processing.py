@@ -396,7 +396,7 @@ def process_file(
                 parish["at"] = max(filter(None, (parish["at"], page_at)), default=None)
         os.replace(tmp, out_path)
         report.output = os.fspath(out_path)
-    except (OSError, InputError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a broken file is reported, its half output removed
         report.error = f"{type(exc).__name__}: {exc}"
         tmp.unlink(missing_ok=True)
     finally:
