@@ -74,22 +74,76 @@ def _fold_non_ascii(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def token_spans(text: str) -> tuple[list[str], list[int], list[int]]:
-    """The feature tokens of a text with their spans: (tokens, starts, ends), offsets in ``text``."""
+def _lowered(text: str) -> str:
+    """The text the tokens are read from: lowercased and ł → l, with the offsets of ``text``."""
     low = text.lower()
     if len(low) != len(text):  # a few characters lowercase to two ("İ"): keep offsets, lose their case only
         low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
-    low = low.replace("ł", "l")  # the _FOLD of a lowercased text ("Ł" is "ł" by now), many times faster
-    toks: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    for match in _TOKEN_RE.finditer(low):
-        kind = match.lastgroup
-        tok = match.group()
-        toks.append(_fold_word(tok) if kind == "word" else _MARKS.get(kind, tok))
-        starts.append(match.start())
-        ends.append(match.end())
-    return toks, starts, ends
+    return low.replace("ł", "l")  # the _FOLD of a lowercased text ("Ł" is "ł" by now), many times faster
+
+
+class _TokenScan:
+    """The tokens of a lowered text from ``pos`` on, read only as far as asked.
+
+    ``pos`` must be 0 or a token boundary (:func:`_boundary_before`): from there the tokens are the ones
+    :func:`token_spans` finds in the whole text.
+    """
+
+    def __init__(self, low: str, pos: int) -> None:
+        self.pos = pos
+        self.toks: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.done = False
+        self._matches = _TOKEN_RE.finditer(low, pos)
+
+    @property
+    def reach(self) -> int:
+        """Where the text read so far ends."""
+        return self.ends[-1] if self.ends else self.pos
+
+    def read_to(self, pos: int) -> None:
+        """Read until a token starts at or after ``pos``, or the text ends."""
+        if self.starts and self.starts[-1] >= pos:
+            return
+        toks, starts, ends = self.toks, self.starts, self.ends
+        for match in self._matches:
+            kind = match.lastgroup
+            tok = match.group()
+            toks.append(_fold_word(tok) if kind == "word" else _MARKS.get(kind, tok))
+            starts.append(match.start())
+            ends.append(match.end())
+            if starts[-1] >= pos:
+                return
+        self.done = True
+
+    def read_past(self, end: int, count: int) -> None:
+        """Read until ``count`` tokens start at or after ``end``, or the text ends."""
+        self.read_to(end)
+        while not self.done and len(self.starts) - bisect.bisect_left(self.starts, end) < count:
+            self.read_to(self.starts[-1] + 1)
+
+
+def _boundary_before(low: str, pos: int, floor: int) -> int | None:
+    """The last position in (floor, pos] where every tokenisation of ``low`` has a token boundary, or None.
+
+    A space right after a letter: the letter's token (a word, or the "o" of "7.oo") ends at the space.
+    """
+    if pos <= floor:
+        return None
+    q = low.rfind(" ", floor + 1, pos + 1)
+    while q > floor:
+        if low[q - 1].isalpha():
+            return q
+        q = low.rfind(" ", floor + 1, q)
+    return None
+
+
+def token_spans(text: str) -> tuple[list[str], list[int], list[int]]:
+    """The feature tokens of a text with their spans: (tokens, starts, ends), offsets in ``text``."""
+    scan = _TokenScan(_lowered(text), 0)
+    scan.read_to(len(text) + 1)
+    return scan.toks, scan.starts, scan.ends
 
 
 def tokens(text: str) -> list[str]:
@@ -220,5 +274,35 @@ def page_features(
     if len(spans) == 1:
         start, end = spans[0]
         return [hour_features(text, start, end, before, after, near)]
-    toks, starts, ends = token_spans(text)
-    return [_features(toks, starts, ends, text[s:e], s, e, before, after, near) for s, e in spans]
+    # The tokens of the whole text, but read only around the hours: a long page with a few hours costs little.
+    low = _lowered(text)
+    need_before = max(before, near, 3)  # tokens _features reads before an hour (_range_marks: 3)
+    need_after = max(after, near, 4)  # ... and after it (_range_marks: 4)
+    out = [""] * len(spans)
+    scan = _TokenScan(low, 0)
+    for i in sorted(range(len(spans)), key=spans.__getitem__):
+        start, end = spans[i]
+        scan = _scan_before(low, start, need_before, scan)
+        scan.read_past(end, need_after)
+        out[i] = _features(
+            scan.toks, scan.starts, scan.ends, text[start:end], start, end, before, after, near
+        )
+    return out
+
+
+_BACK_CHARS = 400  # page_features: how far before an hour a fresh scan starts (doubled until enough tokens)
+
+
+def _scan_before(low: str, start: int, need: int, scan: _TokenScan) -> _TokenScan:
+    """A scan with ``need`` tokens (or all) before ``start``: a fresh one from a boundary shortly before it,
+    or ``scan`` itself (hours in order) when there is no boundary between what it has read and there."""
+    back = _BACK_CHARS
+    while True:
+        pos = _boundary_before(low, start - back, scan.reach)
+        if pos is None:
+            return scan
+        fresh = _TokenScan(low, pos)
+        fresh.read_to(start)
+        if bisect.bisect_right(fresh.ends, start) >= need:
+            return fresh
+        back *= 2
