@@ -16,6 +16,7 @@ page per site, news pages chained 2–4 links deep, robots.txt allowing everythi
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ Dębina|Zalesie|Borki|Kamionka|Wola|Lipnik|Grabowo|Dąbrowa|Olszyny|Brzozów|Sos
 WORDS = _WORDS_TEXT.split()
 NAMES = [x.strip() for x in _NAMES_TEXT.replace("\n", "").split("|")]
 TOWNS = [x.strip() for x in _TOWNS_TEXT.replace("\n", "").split("|")]
+EPOCH = 0  # --epoch: a later state of the same web (some schedules moved, some start pages turned JS shells)
 SCHEDULE_FILES = ("msze.html", "porzadek-mszy.html", "nabozenstwa.html", "msze-swiete/index.html")
 
 
@@ -99,6 +101,8 @@ def _times(rng: random.Random, count: int) -> list[str]:
 
 def _page_body(spec: SiteSpec, path: str, rng: random.Random) -> str:
     if path == spec.schedule:
+        if EPOCH and spec.n % 10 == 0:  # this parish changed its Mass times since epoch 0
+            rng = random.Random(f"{spec.n}:{path}:epoch{EPOCH}")
         sunday, weekday = _times(rng, rng.randint(3, 6)), _times(rng, 2)
         return (
             "<h2>Porządek Mszy Świętych</h2><table><tr><td>Niedziele i święta</td><td>"
@@ -134,6 +138,7 @@ def page_html(n: int, path: str) -> bytes | None:
         return None
     rng = random.Random(f"{n}:{path}")
     name = f"Parafia {NAMES[n % len(NAMES)]} w {TOWNS[n % len(TOWNS)]}"
+    shell = EPOCH and n % 25 == 1 and path == "/"  # the site moved to JavaScript rendering
     menu = "".join(
         f'<li><a href="{p}">{label}</a></li>'
         for p, label in (
@@ -157,7 +162,8 @@ def page_html(n: int, path: str) -> bytes | None:
         f"<!DOCTYPE html><html lang='pl'><head><meta charset='utf-8'><title>{name}</title>"
         "<style>" + "body{font-family:serif} .menu li{display:inline}" * 40 + "</style></head><body>"
         f"<header><h1>{name}</h1><ul class='menu'>{menu}</ul></header>"
-        f"<main>{_page_body(spec, path, rng)}</main>"
+        f"<main>{'<div id=app></div><script src=/app.js></script>' if shell else _page_body(spec, path, rng)}"
+        "</main>"
         f"{sidebar}<footer><p>© {name}, ul. Kościelna {n % 90 + 1}, {TOWNS[n % len(TOWNS)]}</p></footer>"
         "</body></html>"
     )
@@ -189,6 +195,12 @@ def answer(hostname: str, path: str, sites: int) -> tuple[str, int, bytes, float
     if html is None:
         return "error", 404, b"<html><body><h1>404 Nie znaleziono</h1></body></html>", spec.delay
     return "page", 200, html, spec.delay
+
+
+@cache
+def etag(n: int, path: str) -> str:
+    """A strong validator of the page (changes when its HTML does), as Apache/nginx send for static files."""
+    return '"' + hashlib.sha1(page_html(n, path) or b"").hexdigest()[:16] + '"'
 
 
 def stats(sites: int) -> dict[str, float]:
@@ -225,6 +237,14 @@ def serve(port: int, sites: int, ready: str | None = None) -> None:
             parts = urlsplit(uri)
             hostname = parts.hostname or (request.getHeader("host") or "").split(":")[0]
             kind, status, body, delay = answer(hostname, parts.path or "/", sites)
+            n = site_number(hostname)
+            tag = (
+                etag(n, parts.path or "/")
+                if kind == "page" and n is not None and parts.path != "/robots.txt"
+                else None
+            )
+            if tag and request.getHeader("if-none-match") == tag:
+                kind, status, body = "not_modified", 304, b""
 
             def finish() -> None:
                 if request.finished or request._disconnected:
@@ -233,9 +253,12 @@ def serve(port: int, sites: int, ready: str | None = None) -> None:
                     request.transport.abortConnection()
                     return
                 request.setResponseCode(status)
-                request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
-                request.setHeader(b"Content-Length", str(len(body)).encode())
-                request.write(body)
+                if tag:
+                    request.setHeader(b"ETag", tag.encode())
+                if status != 304:
+                    request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
+                    request.setHeader(b"Content-Length", str(len(body)).encode())
+                    request.write(body)
                 request.finish()
 
             if delay:
@@ -264,7 +287,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free one)")
     parser.add_argument("--urls", help="write the sites' start URLs to this file")
     parser.add_argument("--stats", action="store_true", help="print the generated web's counts and exit")
+    parser.add_argument(
+        "--epoch",
+        type=int,
+        default=0,
+        help="a later state of the web: every 10th site moved its Mass times, and the start page of sites "
+        "n %% 25 == 1 became a JavaScript shell (default 0 = the first state)",
+    )
     args = parser.parse_args(argv)
+    global EPOCH
+    EPOCH = args.epoch
     if args.urls:
         write_urls(args.urls, args.sites)
     if args.stats:

@@ -20,6 +20,7 @@ UNCHANGED = "unchanged"  # same normalised text as last time
 CHANGED = "changed"  # different text, not suspiciously shorter
 SHRUNK = "shrunk"  # text under SHRINK_RATIO of its previous size: flagged, not trusted
 NOT_MODIFIED = "not_modified"  # the server answered 304; the stored page was re-used
+SUSPECT = "suspect"  # parish: Mass times differ, but a page shrank (site broken / JavaScript): not trusted
 
 SHRINK_RATIO = 0.5
 
@@ -78,7 +79,7 @@ class ParishChange:
     """Whether a parish's Mass times changed since the last run, and how far to trust the answer."""
 
     domain: str
-    status: str  # new | unchanged | changed
+    status: str  # new | unchanged | changed | suspect (differs, but some page shrank: check by hand)
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     pages: dict[str, int] = field(default_factory=dict)  # page change status -> count
@@ -121,7 +122,10 @@ def compare_parish(
         return ParishChange(domain, NEW, sorted(current), [], counts, flagged)
     previous = mass_keys(previous_masses)
     added, removed = sorted(current - previous), sorted(previous - current)
-    status = CHANGED if added or removed else UNCHANGED
+    status = UNCHANGED
+    if added or removed:
+        # A site that broke loses pages and links: a difference seen through a shrunk page is not trusted.
+        status = SUSPECT if flagged else CHANGED
     return ParishChange(domain, status, added, removed, counts, flagged)
 
 

@@ -65,3 +65,13 @@ def test_shrunk_page_keeps_previous_hours():
     assert trusted_hours(SHRUNK, [], previous) == previous
     assert trusted_hours(CHANGED, [], previous) == []
     assert trusted_hours(SHRUNK, [], None) == []
+
+
+def test_difference_through_a_shrunk_page_is_suspect_not_changed():
+    from msze.changes import SUSPECT
+
+    before = [{"time": "07:00", "day": "sunday"}, {"time": "18:00", "day": "sunday"}]
+    # The start page became a JavaScript shell: the schedule page was not reached, its times are missing.
+    change = compare_parish("parafia.pl", before, before[:1], {"http://parafia.pl/": SHRUNK})
+    assert change.status == SUSPECT and not change.masses_changed
+    assert change.removed == ["sunday 18:00"] and change.flagged_pages == ["http://parafia.pl/"]

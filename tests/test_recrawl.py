@@ -165,19 +165,27 @@ def test_recrawl_end_to_end(tmp_path):
         assert "Porządek Mszy" in pages["/msze.html"]["html"]  # the stored page was re-used and stored again
         assert stats["msze/recrawl/parishes/unchanged"] == 1
 
-        # The parish moves its evening Mass, and its start page becomes a JavaScript shell.
+        # The parish moves its evening Mass.
         site.pages["/msze.html"] = SCHEDULE.replace("18.00", "19.00")
-        site.pages["/"] = "<html><body><div id='app'></div><a href='/msze.html'>x</a></body></html>"
         site.answers.clear()
         stats, pages = crawl(site, tmp_path, 3)
-        assert sorted(site.answers) == [("/", 200), ("/msze.html", 200)]
-        assert pages["/msze.html"]["change"] == "changed"
-        assert pages["/"]["change"] == "shrunk"
+        assert sorted(site.answers) == [("/", 304), ("/msze.html", 200)]
+        assert pages["/msze.html"]["change"] == "changed" and pages["/"]["change"] == "not_modified"
         with RecrawlState(tmp_path / "state.sqlite") as state:
             [change] = state.last_changes()
-        assert change["status"] == "changed" and change["masses_changed"], "needs the extraction pipelines"
-        assert change["flagged_pages"] == [site.url]
+        assert change["status"] == "changed" and change["masses_changed"]
+        assert "sunday 19:00" in change["added"] and "sunday 18:00" in change["removed"]
         assert stats["msze/recrawl/parishes/changed"] == 1
+
+        # Its start page becomes a JavaScript shell: flagged, not trusted, the Mass times stand.
+        site.pages["/"] = "<html><body><div id='app'></div><a href='/msze.html'>x</a></body></html>"
+        site.answers.clear()
+        stats, pages = crawl(site, tmp_path, 4)
+        assert pages["/"]["change"] == "shrunk" and pages["/msze.html"]["change"] == "not_modified"
+        with RecrawlState(tmp_path / "state.sqlite") as state:
+            [change] = state.last_changes()
+            assert state.get_page(site.url).state.text_length > 50  # the shell did not replace the reference
+        assert change["status"] == "unchanged" and change["flagged_pages"] == [site.url]
         assert stats["msze/recrawl/pages/shrunk"] == 1
     finally:
         site.server.shutdown()
