@@ -145,6 +145,17 @@ _PLACE_HEADING_RE = re.compile(
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-ZĄĆĘŁŃÓŚŹŻ][a-ząćęłńóśźż])")
 # "18.00 z nowenną", "wraz z nabożeństwem": something held with the Mass, not instead of it
 _WITH_BEFORE_RE = re.compile(r"\b(?:z|ze|wraz\s+z|połączon\w*\s+z)\s+$", re.IGNORECASE)
+
+
+def _held_with(line: str, pos: int) -> bool:
+    """A cue at ``pos`` held with the Mass: "z nowenną", "wraz z nabożeństwem" (_WITH_BEFORE_RE)."""
+    lo = max(0, pos - LOOKBEHIND)
+    # the regex ends in "z" or "ze" and spaces: a look at the last letter first spares most cues the search
+    if not line[lo:pos].rstrip().endswith(("z", "Z", "e", "E")):
+        return False
+    return bool(_WITH_BEFORE_RE.search(line, lo, pos))
+
+
 _ABBREVIATIONS = frozenset(
     [
         "św",
@@ -242,7 +253,7 @@ def _cues(line: str) -> list[_Cue]:
     for m in OTHER_CUE_RE.finditer(line):
         if any(a < m.end() and m.start() < b for a, b in taken):
             continue  # "rozkład nabożeństw" is a Mass header, not a devotion
-        if _WITH_BEFORE_RE.search(line, max(0, m.start() - LOOKBEHIND), m.start()):
+        if _held_with(line, m.start()):
             continue  # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
         cues.append(_Cue(m.start(), m.end(), False, False))
     cues.sort(key=lambda c: c.start)
@@ -545,13 +556,7 @@ def _decide_one(
     back = [c for c in cues if clause_start <= c.start and c.end <= s]
     semicolon = line.find(";", e)
     fwd_end = min(clause_end, nxt, semicolon if semicolon >= 0 else len(line))
-    fwd = [
-        c
-        for c in cues
-        if e <= c.start < fwd_end
-        and not c.reference
-        and not _WITH_BEFORE_RE.search(line, max(0, c.start - LOOKBEHIND), c.start)
-    ]
+    fwd = [c for c in cues if e <= c.start < fwd_end and not c.reference and not _held_with(line, c.start)]
     back_cue = back[-1] if back else None
     fwd_cue = fwd[0] if fwd and _words(line[e : fwd[0].start]) < FORWARD_WORDS else None
     if fwd_cue is not None and (
