@@ -101,9 +101,10 @@ def _times(rng: random.Random, count: int) -> list[str]:
 
 def _page_body(spec: SiteSpec, path: str, rng: random.Random) -> str:
     if path == spec.schedule:
-        if EPOCH and spec.n % 10 == 0:  # this parish changed its Mass times since epoch 0
-            rng = random.Random(f"{spec.n}:{path}:epoch{EPOCH}")
         sunday, weekday = _times(rng, rng.randint(3, 6)), _times(rng, 2)
+        if EPOCH and spec.n % 10 == 0:  # this parish moved its Mass times since epoch 0; the rest stays
+            moved = random.Random(f"{spec.n}:{path}:epoch{EPOCH}")
+            sunday, weekday = _times(moved, len(sunday)), _times(moved, 2)
         return (
             "<h2>Porządek Mszy Świętych</h2><table><tr><td>Niedziele i święta</td><td>"
             + ", ".join(sunday)
