@@ -24,7 +24,7 @@ rest.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -238,26 +238,65 @@ class _Cue:
     reference: bool  # "po Mszy": does not open a block
 
 
+def _overlaps(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps one of ``spans`` (sorted and not overlapping each other; ``starts``
+    their starts): only the last span starting before ``end`` can, as the spans' ends are sorted too."""
+    i = bisect_left(starts, end)  # spans[:i] start before end
+    return i > 0 and spans[i - 1][1] > start
+
+
 def _cues(line: str) -> list[_Cue]:
-    cues = []
-    taken: list[tuple[int, int]] = []
-    for m in NEGATED_MASS_RE.finditer(line):
-        cues.append(_Cue(m.start(), m.end(), False, False))
-        taken.append(m.span())
+    """The line's cues in order; they never overlap."""
+    negated = [m.span() for m in NEGATED_MASS_RE.finditer(line)]
+    negated_starts = [a for a, _ in negated]
+    cues = [_Cue(a, b, False, False) for a, b in negated]
     for m in MASS_CUE_RE.finditer(line):
-        if any(a < m.end() and m.start() < b for a, b in taken):
+        if _overlaps(negated, negated_starts, m.start(), m.end()):
             continue
         ref = bool(_REFERENCE_BEFORE_RE.search(line, max(0, m.start() - LOOKBEHIND), m.start()))
         cues.append(_Cue(m.start(), m.end(), True, ref))
-        taken.append(m.span())
+    taken = sorted((c.start, c.end) for c in cues)
+    taken_starts = [a for a, _ in taken]
     for m in OTHER_CUE_RE.finditer(line):
-        if any(a < m.end() and m.start() < b for a, b in taken):
+        if _overlaps(taken, taken_starts, m.start(), m.end()):
             continue  # "rozkład nabożeństw" is a Mass header, not a devotion
         if _held_with(line, m.start()):
             continue  # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
         cues.append(_Cue(m.start(), m.end(), False, False))
     cues.sort(key=lambda c: c.start)
     return cues
+
+
+class _LineCues:
+    """A line's cues with the lookups its hours make, by bisection (a line may have hundreds of hours)."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.cues = _cues(line)
+        self.starts = [c.start for c in self.cues]
+        self.ends = [c.end for c in self.cues]  # sorted too: cues do not overlap
+
+    def last_within(self, lo: int, hi: int) -> _Cue | None:
+        """The last cue wholly inside line[lo:hi]."""
+        j = bisect_right(self.ends, hi) - 1
+        return self.cues[j] if j >= 0 and self.cues[j].start >= lo else None
+
+    def first_own_from(self, lo: int, hi: int) -> _Cue | None:
+        """The first cue starting in [lo, hi) that is no reference ("po Mszy") and not held with the Mass."""
+        for i in range(bisect_left(self.starts, lo), len(self.cues)):
+            c = self.cues[i]
+            if c.start >= hi:
+                break
+            if not c.reference and not _held_with(self.line, c.start):
+                return c
+        return None
+
+    def last_own_by(self, pos: int) -> _Cue | None:
+        """The last cue ending by ``pos`` that is no reference."""
+        for i in range(bisect_right(self.ends, pos) - 1, -1, -1):
+            if not self.cues[i].reference:
+                return self.cues[i]
+        return None
 
 
 def _line_bounds(text: str) -> list[tuple[int, int]]:
@@ -431,7 +470,8 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
         idxs = by_line.get(li, [])
         if not line.strip():
             continue
-        cues = _cues(line)
+        line_cues = _LineCues(line)
+        cues = line_cues.cues
         if not idxs:
             own = [c for c in cues if not c.reference]
             is_head = _is_day_heading(line)
@@ -476,8 +516,9 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
         for idx in idxs:
             h = hours[idx]
             s, e = h.start - line_start, h.end - line_start
-            clause_start = max(c for c in clause_starts if c <= s)
-            clause_end = min([c for c in clause_starts if c > s] + [len(line)])
+            clause = bisect_right(clause_starts, s)  # clause_starts[0] is 0: clause >= 1
+            clause_start = clause_starts[clause - 1]
+            clause_end = clause_starts[clause] if clause < len(clause_starts) else len(line)
             day = line_days.day_of(clause_start, s, e) or heading_day or label_day
             decisions[idx] = _decide_one(
                 text,
@@ -487,7 +528,7 @@ def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
                 e,
                 clause_start,
                 clause_end,
-                cues,
+                line_cues,
                 in_range[idx],
                 section,
                 day_list_line or heading_day is not None,
@@ -526,7 +567,7 @@ def _decide_one(
     e: int,
     clause_start: int,
     clause_end: int,
-    cues: list[_Cue],
+    cues: _LineCues,
     in_range: bool,
     section: bool | None,
     day_list: bool,
@@ -553,12 +594,12 @@ def _decide_one(
     nxt = len(line)
     if idx + 1 < len(hours) and hours[idx + 1].start - line_start < len(line):
         nxt = hours[idx + 1].start - line_start
-    back = [c for c in cues if clause_start <= c.start and c.end <= s]
     semicolon = line.find(";", e)
     fwd_end = min(clause_end, nxt, semicolon if semicolon >= 0 else len(line))
-    fwd = [c for c in cues if e <= c.start < fwd_end and not c.reference and not _held_with(line, c.start)]
-    back_cue = back[-1] if back else None
-    fwd_cue = fwd[0] if fwd and _words(line[e : fwd[0].start]) < FORWARD_WORDS else None
+    back_cue = cues.last_within(clause_start, s)
+    fwd_cue = cues.first_own_from(e, fwd_end)
+    if fwd_cue is not None and _words(line[e : fwd_cue.start]) >= FORWARD_WORDS:
+        fwd_cue = None
     if fwd_cue is not None and (
         back_cue is None or _words(line[e : fwd_cue.start]) < _words(line[back_cue.end : s])
     ):
@@ -566,9 +607,9 @@ def _decide_one(
     if back_cue is not None:
         return RuleDecision(back_cue.mass, day, "cue before" if back_cue.mass else "other cue before")
     # no cue in the clause: an earlier clause of the line sets the topic ("Msze: 8:00. W lipcu: 9:00")
-    earlier = [c for c in cues if c.end <= clause_start and not c.reference]
-    if earlier:
-        section = earlier[-1].mass
+    earlier = cues.last_own_by(clause_start)
+    if earlier is not None:
+        section = earlier.mass
     if _INTENTION_AFTER_RE.match(line, e) and not before.strip(" \t•*-–—·"):
         return RuleDecision(True, day, "intention")
     # list-like: few words since the previous hour of the clause (or its start), in a line dense in hours
