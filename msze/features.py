@@ -125,9 +125,10 @@ class _TokenScan:
 
 
 def _boundary_before(low: str, pos: int, floor: int) -> int | None:
-    """The last position in (floor, pos] where every tokenisation of ``low`` has a token boundary, or None.
+    """The last position in (floor, pos] where the tokens of the whole ``low`` have a boundary, or None.
 
-    A space right after a letter: the letter's token (a word, or the "o" of "7.oo") ends at the space.
+    A space right after a letter: the letter's token (a word, or the "o" of "7.oo") ends at the space, so a
+    scan started there finds the same tokens as one started at 0.
     """
     if pos <= floor:
         return None
