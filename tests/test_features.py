@@ -1,4 +1,8 @@
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from msze.features import fold, hour_features, hour_tokens, page_features, parse_hour, token_spans, tokens
 
@@ -120,3 +124,41 @@ def test_range_starts_and_ends_are_marked_in_the_hour(text, needle, marks):
     line = hour_features(text, start, end, near=0)
     inside = line[line.index("<h>") : line.index("</h>")].split()[1:]
     assert [t for t in inside if t.startswith("r")] == marks
+
+
+_WORDS = [
+    "Msza",
+    "św.",
+    "kancelaria",
+    "Różaniec",
+    "ŚWIĘTO",
+    "o",
+    "godz.",
+    "-",
+    "(",
+    ")",
+    ",",
+    "7:00",
+    "18.30",
+]
+_GAPS = [" ", " ", "\n", "\n\n", " – ", ", "]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=400),
+    gaps=st.lists(st.sampled_from(_GAPS), min_size=400, max_size=400),
+    picks=st.lists(st.integers(min_value=0, max_value=10**6), min_size=2, max_size=6),
+    window=st.tuples(st.integers(0, 30), st.integers(0, 20), st.integers(0, 10)),
+)
+def test_page_features_read_around_hours_like_a_whole_page_read(words, gaps, picks, window):
+    """page_features reads only near the hours it is asked about; the lines must be those of a full read."""
+    text = "".join(word + gap for word, gap in zip(words, gaps, strict=False))
+    hours = [(m.start(), m.end()) for m in re.finditer(r"\d{1,2}[:.]\d\d", text)]
+    if len(hours) < 2:
+        return
+    spans = sorted({hours[p % len(hours)] for p in picks})
+    before, after, near = window
+    assert page_features(text, spans, before, after, near) == [
+        hour_features(text, s, e, before, after, near) for s, e in spans
+    ]
