@@ -156,8 +156,8 @@ ITEM_PIPELINES["msze.recrawl.RecrawlPipeline"] = 850  # after the classifier (60
 # spider middlewares with SPIDER_MIDDLEWARES["msze.x.Y"] = N.
 SPIDER_MIDDLEWARES = {"msze.recrawl.RecrawlSpiderMiddleware": 950}
 # Each page's language (py3langid) on item["language"], right after html2text; `process --lang` selects by it.
-# Off by default: the model takes ~90 MB per process, i.e. ~9 GB for 100 parallel parish crawls; the one-process
-# `parishes` spider turns it on (one copy), and `python -m msze process` always records it.
+# Off by default: the model takes ~90 MB per process, i.e. ~9 GB for 100 parallel parish crawls; the
+# one-process `parishes` spider turns it on (one copy), and `python -m msze process` always records it.
 LANGUAGE_ENABLED = False
 ITEM_PIPELINES["msze.language.LanguagePipeline"] = 150  # after text conversion (100), before template (200)
 # One-process mode (`scrapy crawl parishes -a urls=FILE`): per-site limits, as DEPTH_LIMIT is per crawl.
