@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from msze.fakes.deon import SHARED_DATA
 from msze.links import (
     Site,
     canonical_url,
@@ -63,7 +64,7 @@ def test_is_valid_start_url(url: str, valid: bool) -> None:
 def test_packaged_blacklist_is_the_thesis_list() -> None:
     blacklist = load_blacklist()
     assert {"facebook.com", "google.com", "youtube.com", "wikipedia.org"} <= blacklist
-    thesis = Path("/work/shared/data/thesis/domain-blacklist.txt")
+    thesis = SHARED_DATA / "thesis" / "domain-blacklist.txt"
     if thesis.is_file():
         assert blacklist == {line.strip() for line in thesis.read_text().splitlines() if line.strip()}
     assert not any(entry.startswith("#") for entry in blacklist)

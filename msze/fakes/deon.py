@@ -13,6 +13,7 @@ The rows themselves are read by path at run time (thesis data, GPL-3.0); nothing
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,10 @@ from urllib.parse import urlsplit
 from msze.directory import ADDRESS_SEPARATOR, parish_record, parse_address, parse_listing, read_tsv
 from msze.fakes import FakeServer, QuietHandler
 
-DEFAULT_TSV = Path("/work/shared/data/thesis/deon.fixed.tsv")
+# The thesis data sits in shared/ beside the repository (or where MSZE_SHARED_DATA says); read, never copied.
+_BESIDE_REPO = Path(__file__).resolve().parents[3] / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("MSZE_SHARED_DATA") or _BESIDE_REPO)
+DEFAULT_TSV = SHARED_DATA / "thesis" / "deon.fixed.tsv"
 LISTING_PATH = "/parafie-koscioly/"
 
 
