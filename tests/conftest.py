@@ -131,3 +131,46 @@ def run_crawl(
         items += [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
     stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
     return CrawlResult(items, stats, done.returncode, done.stderr + done.stdout, pages_dir)
+
+
+# --- Real-browser tests (tests/browser): Debian's chromium driven by Playwright, never downloaded ---
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking flags chromium keeps trying to reach Google's hosts on a closed network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = REPO / "test-artifacts"  # screenshots, kept after the run
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser is marked `browser` (`-m "not browser"` runs without chromium)."""
+    browser_dir = Path(__file__).parent / "browser"
+    for item in items:
+        if browser_dir in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture
+def browser():
+    """A headless chromium; the test is skipped with the reason when /usr/bin/chromium is missing."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (scripts/setup.sh installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
