@@ -5,8 +5,9 @@
 For machines where 100 Python processes do not fit: one process, a high global CONCURRENT_REQUESTS, one or
 two requests at a time per site (AutoThrottle keeps a delay per download slot, i.e. per site), and a
 downloader-aware queue so one big site cannot starve the others. Everything per site comes from the
-`parish` spider: the link decisions of msze/links.py travel in request.meta["msze_site"], and each site
-writes its own `<PAGES_DIR>/<domain>.jsonl`. This class only reads the URL list and adds per-site limits.
+`parish` spider: the link decisions of msze/links.py travel in request.meta["msze_site"], and each domain
+gets its own `<PAGES_DIR>/<domain>.jsonl` (start_url tells hosted parishes apart). This class only reads
+the URL list and adds per-site limits.
 
 The URL file has one start URL per line, optionally followed by whitespace and that site's depth limit
 (`https://parafia.pl/ 2`); blank lines and `#` comments are skipped.
