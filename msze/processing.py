@@ -338,6 +338,19 @@ class FileReport:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+def make_processor(options: ProcessOptions) -> PageProcessor:
+    """A PageProcessor for these options: extractor, classifier and language model loaded once."""
+    return PageProcessor(
+        extractor=default_extractor(options.classifier_path),
+        html_to_text=default_html_to_text(),
+        languages=options.languages,
+        state=RecrawlState(options.state_path) if options.state_path else None,
+        only_changed=options.only_changed,
+        keep_html=options.keep_html,
+        schedule_hint=schedule_hint_function(),
+    )
+
+
 def _atomic_jsonl_writer(path: Path) -> tuple[Path, Any]:
     tmp = path.with_name(f"{path.name}.tmp.{os.getpid()}")
     return tmp, open(tmp, "w", encoding="utf-8")  # noqa: SIM115 (closed by process_file)
@@ -355,16 +368,8 @@ def process_file(
     counts: Counter[str] = Counter()
     state = None
     if processor is None:
-        state = RecrawlState(options.state_path) if options.state_path else None
-        processor = PageProcessor(
-            extractor=default_extractor(options.classifier_path),
-            html_to_text=default_html_to_text(),
-            languages=options.languages,
-            state=state,
-            only_changed=options.only_changed,
-            keep_html=options.keep_html,
-            schedule_hint=schedule_hint_function(),
-        )
+        processor = make_processor(options)
+        state = processor.state  # ours to close
     processor.counts = counts
     out_path = Path(options.out_dir) / output_name(path)
     out_path.parent.mkdir(parents=True, exist_ok=True)

@@ -25,12 +25,10 @@ from msze.processing import (
     NO_CLASSIFIER,
     WARC_SUFFIXES,
     FileReport,
-    PageProcessor,
     ProcessOptions,
     default_extractor,
-    default_html_to_text,
+    make_processor,
     process_file,
-    schedule_hint_function,
 )
 from msze.recrawl_state import RecrawlState
 from msze.results import append_result, export_csv, read_pages
@@ -110,17 +108,8 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(options: ProcessOptions) -> None:
     """Load the extractor and classifier once per worker process, not once per file."""
-    state = RecrawlState(options.state_path) if options.state_path else None
     _WORKER["options"] = options
-    _WORKER["processor"] = PageProcessor(
-        extractor=default_extractor(options.classifier_path),
-        html_to_text=default_html_to_text(),
-        languages=options.languages,
-        state=state,
-        only_changed=options.only_changed,
-        keep_html=options.keep_html,
-        schedule_hint=schedule_hint_function(),
-    )
+    _WORKER["processor"] = make_processor(options)
 
 
 def _run_one(path: str) -> FileReport:
