@@ -15,7 +15,6 @@ the set of (day, time) changed; an older or equal crawl is skipped, so re-runnin
 from __future__ import annotations
 
 import csv
-import ipaddress
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -26,22 +25,9 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
-try:  # issue 2's link module; optional so the search app does not break while it changes
-    from msze.links import registered_domain as _links_registered_domain
-except ImportError:  # pragma: no cover - depends on the crawler package being importable
-    _links_registered_domain = None
-
+from msze.links import registered_domain as _registered_domain
 from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, minute_of, parishes, time_history, town_key
 
-# Second-level labels under which Polish (and a few common foreign) registries sell domains: for these the
-# registered domain has three labels ("parafia.com.pl"), otherwise two ("parafia.pl").
-_SECOND_LEVEL = frozenset(
-    """com net org info biz edu gov mil nom shop sklep art gmina powiat miasta atm media pc priv rel tm
-    turystyka waw krakow poznan wroc gda gdansk gdynia szczecin lodz lublin katowice bialystok bydgoszcz
-    torun olsztyn opole rzeszow kielce zgora gorzow elk czest malopolska mazowsze pomorze slask podlasie
-    mazury warmia kaszuby podhale zakopane nysa legnica walbrzych pila koszalin slupsk tarnow nowysacz
-    sopot co ac ne or go""".split()  # noqa: SIM905
-)
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:.]([0-5]\d)$")
 
 
@@ -59,25 +45,10 @@ def host_of(url: str | None) -> str:
 def registered_domain(url_or_host: str | None) -> str:
     """The domain a registry sold: "sw-jan.parafia.com.pl" -> "parafia.com.pl"; IPs and one-label hosts as is.
 
-    The crawler's own function (msze.links, public suffix list) is used when it is importable, so the join key
-    is computed exactly as the batch's `domain` field; a small built-in suffix list is the fallback.
+    The host is taken first (bare hosts accepted, "www." dropped), then the crawler's own msze.links function
+    (public suffix list) names the domain, so the join key is computed exactly as the batch's `domain` field.
     """
-    host = host_of(url_or_host)
-    if not host:
-        return ""
-    if _links_registered_domain is not None:
-        return _links_registered_domain(host)
-    try:
-        ipaddress.ip_address(host)
-        return host
-    except ValueError:
-        pass
-    labels = host.split(".")
-    if len(labels) <= 2:
-        return host
-    if labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
+    return _registered_domain(host_of(url_or_host))
 
 
 def normalize_time(value: str | None) -> str | None:
