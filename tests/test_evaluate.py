@@ -68,7 +68,7 @@ class FakeScorer:
 
 
 def test_model_union_and_plot(gold, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(ev, "_load_classifier", lambda path, threshold: FakeScorer())
+    monkeypatch.setattr(ev, "load_classifier", lambda path, threshold: FakeScorer())
     png = tmp_path / "pr.png"
     assert main(["evaluate", str(gold), "--model", "fake.ftz", "--plot", str(png), "--json"]) == 0
     systems = json.loads(capsys.readouterr().out)["systems"]

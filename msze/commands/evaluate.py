@@ -10,13 +10,13 @@ side by side, and ``--plot`` draws the classifier's precision and recall against
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from msze.commands.extract import load_classifier
 from msze.extraction import HourScorer
 from msze.hours import Hour, find_hours, find_hours_thesis
 from msze.metrics import Confusion, set_confusion
@@ -198,17 +198,6 @@ def thesis_recall(pages: Sequence[Page]) -> int:
     return found
 
 
-def _load_classifier(path: str, threshold: float | None) -> HourScorer:
-    if importlib.util.find_spec("msze.classifier") is None:
-        raise RuntimeError("--model needs msze/classifier.py (the hour classifier), which is not installed")
-    from msze.classifier import HourClassifier
-
-    clf = HourClassifier.load(path)
-    if threshold is not None:
-        clf.threshold = threshold
-    return clf
-
-
 def threshold_curve(pages: Sequence[Page], steps: int = 101) -> list[tuple[float, Confusion, Confusion]]:
     """(threshold, classifier-alone confusion, union confusion) at evenly spaced thresholds, token level."""
     out = []
@@ -267,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
     classifier = None
     if args.model:
         try:
-            classifier = _load_classifier(args.model, args.threshold)
+            classifier = load_classifier(args.model, args.threshold)
         except Exception as exc:  # noqa: BLE001 - any load failure is reported the same way
             print(f"error: cannot load model {args.model}: {exc}", file=sys.stderr)
             return 2

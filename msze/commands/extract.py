@@ -81,10 +81,7 @@ def load_classifier(path: str, threshold: float | None = None) -> HourScorer:
         from msze.classifier import HourClassifier
     except ImportError as exc:
         raise RuntimeError(f"--model needs msze.classifier (the hour classifier): {exc}") from exc
-    clf = HourClassifier.load(path)
-    if threshold is not None:
-        clf.threshold = threshold
-    return clf
+    return HourClassifier.load(path, threshold=threshold)
 
 
 def run(args: argparse.Namespace) -> int:
