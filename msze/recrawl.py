@@ -26,6 +26,7 @@ from msze.changes import (
     UNCHANGED,
     compare_page,
     compare_parish,
+    masses_of,
     page_state,
     trusted_hours,
 )
@@ -196,7 +197,7 @@ class RecrawlPipeline:
         status = NOT_MODIFIED if was_304 and change == UNCHANGED else change
         adapter["change"] = status
         adapter["hours"] = hours
-        adapter["masses"] = sorted({h["time"] for h in hours if h.get("label") == "mass" and h.get("time")})
+        adapter["masses"] = masses_of(hours)
         self.stats.inc_value(f"msze/recrawl/pages/{status}")
         if change != SHRUNK:  # a broken page must not become the reference for the next run
             page = {k: v for k, v in adapter.asdict().items() if k != "text"}
