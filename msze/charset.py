@@ -40,10 +40,6 @@ def guess_encoding(body: bytes) -> str:
     return best
 
 
-# Declared charsets that cannot hold Polish letters: a Polish page declaring one was saved in a code page.
-_WESTERN = frozenset(
-    {"ascii", "us-ascii", "latin-1", "latin1", "iso-8859-1", "iso8859-1", "cp1252", "windows-1252"}
-)
 POLISH_ONLY = frozenset("ąćęłńśźżĄĆĘŁŃŚŹŻ")  # not in Latin-1 ("ó" is)
 MIN_POLISH_LETTERS = 3  # evidence needed to overrule a declared charset
 
@@ -53,6 +49,23 @@ def _canonical(encoding: str) -> str:
         return codecs.lookup(encoding).name
     except LookupError:
         return encoding.lower()
+
+
+# Declared charsets that cannot hold Polish letters: a Polish page declaring one was saved in a code page.
+# Canonical codec names, looked up once (compared with the canonical name of each page's declaration).
+_WESTERN = frozenset(
+    _canonical(name)
+    for name in (
+        "ascii",
+        "us-ascii",
+        "latin-1",
+        "latin1",
+        "iso-8859-1",
+        "iso8859-1",
+        "cp1252",
+        "windows-1252",
+    )
+)
 
 
 def correct_encoding(body: bytes, declared: str | None) -> str | None:
@@ -74,7 +87,7 @@ def correct_encoding(body: bytes, declared: str | None) -> str | None:
             guess = guess_encoding(body)
             return guess if _score(body.decode(guess, errors="replace")) > 0 else None
         return None
-    if name in {_canonical(n) for n in _WESTERN} and any(byte >= 0x80 for byte in body):
+    if name in _WESTERN and any(byte >= 0x80 for byte in body):
         guess = guess_encoding(body)
         if guess != "utf-8":
             text = body.decode(guess, errors="replace")
