@@ -21,7 +21,16 @@ from typing import Any, BinaryIO
 from w3lib.encoding import html_to_unicode
 from warcio.archiveiterator import ArchiveIterator
 
-from msze.changes import NEW, SHRUNK, UNCHANGED, compare_page, compare_parish, page_state, trusted_hours
+from msze.changes import (
+    NEW,
+    SHRUNK,
+    UNCHANGED,
+    compare_page,
+    compare_parish,
+    masses_of,
+    page_state,
+    trusted_hours,
+)
 from msze.lang import detect_language, language_selected
 from msze.links import domain_of as url_domain
 from msze.recrawl_state import RecrawlState
@@ -213,11 +222,6 @@ def schedule_hint_function() -> Callable[[str, str | None], bool] | None:
     except ImportError:  # the page filter is optional for re-processing
         return None
     return has_schedule_hint
-
-
-def masses_of(hours: list[dict[str, Any]]) -> list[str]:
-    """Sorted distinct "HH:MM" of the hours labelled mass (PageItem["masses"])."""
-    return sorted({h["time"] for h in hours if h.get("label") == "mass" and h.get("time")})
 
 
 @dataclass
