@@ -128,21 +128,20 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
         if connection is not None:
             connection.close()
 
-    def freshness() -> dict:
-        cached = _cache.get("freshness")
-        if cached and time.monotonic() - cached[0] < app.config["FRESHNESS_CACHE_SECONDS"]:
-            return cached[1]
-        value = query.freshness(conn())
-        _cache["freshness"] = (time.monotonic(), value)
+    def cached(name: str, compute):
+        """`compute(conn())`, kept for FRESHNESS_CACHE_SECONDS: both aggregate over all parishes."""
+        hit = _cache.get(name)
+        if hit and time.monotonic() - hit[0] < app.config["FRESHNESS_CACHE_SECONDS"]:
+            return hit[1]
+        value = compute(conn())
+        _cache[name] = (time.monotonic(), value)
         return value
 
+    def freshness() -> dict:
+        return cached("freshness", query.freshness)
+
     def dioceses() -> list[str]:
-        cached = _cache.get("dioceses")
-        if cached and time.monotonic() - cached[0] < app.config["FRESHNESS_CACHE_SECONDS"]:
-            return cached[1]
-        value = query.dioceses(conn())
-        _cache["dioceses"] = (time.monotonic(), value)
-        return value
+        return cached("dioceses", query.dioceses)
 
     @app.context_processor
     def _globals() -> dict:
