@@ -16,16 +16,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # msze, when run as scripts/demo_summary.py
 
 
-def extract_here(item: dict[str, Any]) -> bool:
-    """Fill `masses`/`hours` with the extraction library when the pipelines did not; False if unavailable."""
-    try:
-        from msze.extraction import extract
-        from msze.text import html_to_text
-    except ImportError:
-        return False
+def extract_here(item: dict[str, Any]) -> None:
+    """Fill `masses`/`hours` with the extraction library when the pipelines did not (imported only then)."""
+    from msze.extraction import extract
+    from msze.text import html_to_text
+
     found = extract(html_to_text(item.get("html") or ""))
     item["masses"], item["hours"] = list(found.masses), list(found.hours)
-    return True
 
 
 def main(argv: list[str]) -> int:
@@ -41,14 +38,12 @@ def main(argv: list[str]) -> int:
     print(f"{len(items)} pages stored in {argv[0]}\n")
     for item in items:
         if "masses" not in item:
-            computed = extract_here(item) or computed
+            extract_here(item)
+            computed = True
         masses = item.get("masses") or []
         hours = item.get("hours") or []
         link = f' via "{item["button_text"]}"' if item.get("button_text") else ""
         print(f"[depth {item.get('depth', 0)}] {item['url']}{link}")
-        if "masses" not in item:
-            print("    (no extraction fields: the extraction pipelines are not enabled)")
-            continue
         if masses:
             print(f"    Mass times: {', '.join(masses)}")
         other = sorted({h["time"] for h in hours if h.get("label") != "mass"})
