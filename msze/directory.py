@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +19,8 @@ from typing import Any
 from urllib.parse import urljoin
 
 from parsel import Selector
+
+from msze.jsonl import read_objects
 
 # Thesis column names -> item field names, in file order.
 PARISH_COLUMNS: list[tuple[str, str]] = [
@@ -233,27 +234,12 @@ def read_tsv(path: str | Path) -> Iterator[dict[str, Any]]:
             yield _record_from_cells(header, cells)
 
 
-def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Records of a JSONL file; blank lines and a truncated last line (a crash mid-write) are skipped."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(record, dict):
-                yield record
-
-
 def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     """Records of a TSV or JSONL file, chosen by the file's first non-blank character (`{` means JSONL)."""
     with open(path, encoding="utf-8") as f:
         head = f.read(4096).lstrip()
     if head.startswith("{"):
-        return read_jsonl(path)
+        return read_objects(path)
     return read_tsv(path)
 
 

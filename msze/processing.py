@@ -31,6 +31,7 @@ from msze.changes import (
     page_state,
     trusted_hours,
 )
+from msze.jsonl import read_objects
 from msze.lang import detect_language, language_selected
 from msze.links import domain_of as url_domain
 from msze.recrawl_state import RecrawlState
@@ -79,20 +80,15 @@ def output_name(path: str | os.PathLike[str]) -> str:
 
 def iter_jsonl_pages(path: str | os.PathLike[str], counts: Counter[str]) -> Iterator[dict[str, Any]]:
     """PageItems of a pages JSONL file (plain or .gz); bad lines (a torn last line) are counted, skipped."""
-    opener = gzip.open if os.fspath(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            try:
-                page = json.loads(line)
-            except json.JSONDecodeError:
-                counts["skipped/bad_line"] += 1
-                continue
-            if not isinstance(page, dict) or not page.get("url"):
-                counts["skipped/bad_line"] += 1
-                continue
+
+    def bad(_line: str) -> None:
+        counts["skipped/bad_line"] += 1
+
+    for page in read_objects(path, on_bad=bad):
+        if page.get("url"):
             yield page
+        else:
+            bad("")
 
 
 def _is_html(content_type: str | None, body: bytes) -> bool:

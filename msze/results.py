@@ -13,8 +13,10 @@ import fcntl
 import io
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
+
+from msze.jsonl import read_objects
 
 DAY_ORDER = {"sunday": 0, "holiday": 1, "saturday": 2, "weekday": 3, None: 4}
 CSV_DAY_COLUMNS = ("sunday", "holiday", "saturday", "weekday", "unknown_day")
@@ -29,21 +31,6 @@ CSV_FIELDS = (
     "mass_count",
     *CSV_DAY_COLUMNS,
 )
-
-
-def read_pages(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
-    """PageItems of a pages JSONL file; a torn last line (killed crawl) or a non-object line is skipped."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(obj, dict):
-                yield obj
 
 
 def _mass_key(mass: dict[str, Any]) -> tuple[Any, ...]:
@@ -110,7 +97,7 @@ def summarize_file(
     path: str | os.PathLike[str], start_url: str, domain: str, **kwargs: Any
 ) -> dict[str, Any]:
     """summarize() over a pages JSONL file; a missing file means no pages."""
-    pages: Iterable[dict[str, Any]] = read_pages(path) if os.path.exists(path) else ()
+    pages: Iterable[dict[str, Any]] = read_objects(path) if os.path.exists(path) else ()
     return summarize(pages, start_url, domain, **kwargs)
 
 

@@ -6,7 +6,8 @@ import csv
 import json
 import multiprocessing
 
-from msze.results import append_result, export_csv, export_jsonl, read_pages, summarize, summarize_file
+from msze.jsonl import read_objects
+from msze.results import append_result, export_csv, export_jsonl, summarize, summarize_file
 
 
 def _hour(time, label="mass", day="sunday", source="rules", score=1.0, context="Msze św. w niedziele"):
@@ -64,7 +65,7 @@ def test_summarize_file_skips_torn_line_and_missing_file(tmp_path):
     path = tmp_path / "parafia.test.jsonl"
     text = "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in PAGES) + '{"url": "http://parafia.te'
     path.write_text(text, encoding="utf-8")
-    assert len(list(read_pages(path))) == 2
+    assert len(list(read_objects(path))) == 2
     s = summarize_file(path, "http://parafia.test/", "parafia.test", bytes_=999)
     assert (s["pages"], s["bytes"]) == (2, 999)
     empty = summarize_file(tmp_path / "none.jsonl", "http://x.test/", "x.test", status="failed", error="boom")

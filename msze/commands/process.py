@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from msze.jsonl import read_objects
 from msze.lang import parse_languages
 from msze.processing import (
     JSONL_SUFFIXES,
@@ -31,7 +32,7 @@ from msze.processing import (
     process_file,
 )
 from msze.recrawl_state import RecrawlState
-from msze.results import append_result, export_csv, read_pages
+from msze.results import append_result, export_csv
 
 DEFAULT_OUT = "output/processed"
 JOB_KIND = "process"  # rows of this command in 7a's job table (kind, url=absolute file path)
@@ -289,6 +290,6 @@ def _export_csv(out_dir: Path) -> None:
     if not results.exists():
         return
     latest: dict[str, dict[str, Any]] = {}
-    for summary in read_pages(results):
+    for summary in read_objects(results):
         latest[summary.get("domain") or summary.get("start_url") or ""] = summary
     export_csv(latest.values(), out_dir / "results.csv")
