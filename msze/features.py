@@ -25,6 +25,9 @@ import functools
 import re
 import unicodedata
 
+from msze.hours import SUPERSCRIPT_DIGITS as _SUPS
+from msze.hours import SUPERSCRIPT_TO_DIGITS
+
 # Bump when the line hour_features builds changes for the same input: models record it and refuse to load
 # with other features (msze.classifier).
 FEATURES_VERSION = 3
@@ -35,12 +38,10 @@ DEFAULT_NEAR = 8
 # How far to look for the window's tokens; a window of 40 tokens never needs more text than this.
 _SCAN_CHARS = 600
 
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-_SUPERSCRIPT_MINUTES_RE = re.compile(r"(\d)([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")  # "7³⁰" is 7:30, not 730
+_SUPERSCRIPT_MINUTES_RE = re.compile(r"(\d)([" + _SUPS + r"]+)")  # "7³⁰" is 7:30, not 730
 # ł has no decomposition in Unicode, so NFKD alone does not fold it.
 _FOLD = str.maketrans({"ł": "l", "Ł": "l"})
 
-_SUPS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 # Run on the text lowercased and with ł → l (both keep offsets), so token spans are offsets in the page text.
 _TOKEN_RE = re.compile(
     r"(?P<par>\n[ \t\r\f\v]*\n\s*)"
@@ -58,7 +59,7 @@ _MARKS = {"par": "_par_", "nl": "_nl_", "time": "_time_", "num": "_num_"}
 def fold(text: str) -> str:
     """Lowercase, superscript digits to digits, Polish diacritics stripped."""
     text = _SUPERSCRIPT_MINUTES_RE.sub(r"\1:\2", text)
-    text = text.translate(_SUPERSCRIPTS).translate(_FOLD).lower()
+    text = text.translate(SUPERSCRIPT_TO_DIGITS).translate(_FOLD).lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

@@ -25,8 +25,9 @@ WIDEN_CHARS = 30  # at most this many more characters to reach a word boundary
 _SPACE_RE = re.compile(r"\s")
 _LAST_SPACE_RE = re.compile(r"\s(?=\S*\Z)")
 
-_SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_SUP_TRANS = str.maketrans(_SUPERSCRIPT, "0123456789")
+SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # "7³⁰": minutes some pages write as superscript digits
+SUPERSCRIPT_TO_DIGITS = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
+_SUPERSCRIPT = SUPERSCRIPT_DIGITS  # short name for the pattern below
 _ROUND_MINUTES = ("00", "15", "30", "45")
 
 # One pass over the text; the alternatives are tried in this order at every position. Each starts with a
@@ -122,7 +123,7 @@ def _context(text: str, start: int, end: int, chars: int = CONTEXT_CHARS) -> tup
 
 
 def _minutes(raw: str) -> str:
-    raw = raw.translate(_SUP_TRANS).replace("o", "0").replace("O", "0")
+    raw = raw.translate(SUPERSCRIPT_TO_DIGITS).replace("o", "0").replace("O", "0")
     return raw
 
 
