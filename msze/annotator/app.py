@@ -49,7 +49,8 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _env_value(name: str, default: Any) -> Any:
+def env_value(name: str, default: Any) -> Any:
+    """The environment's `name` as the type of `default`, else `default` (the app and the admin commands)."""
     raw = os.environ.get(name)
     if raw is None:
         return default
@@ -82,7 +83,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     """Build the app; `config` overrides DEFAULTS and the environment (tests, the CLI's --db)."""
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     for name, default in DEFAULTS.items():
-        app.config[name] = _env_value(name, default)
+        app.config[name] = env_value(name, default)
     app.config.update(
         WTF_CSRF_TIME_LIMIT=None,  # the token lives as long as the session; volunteers annotate for hours
         WTF_CSRF_HEADERS=["X-CSRFToken"],

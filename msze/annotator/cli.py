@@ -157,9 +157,9 @@ def _stats(args: argparse.Namespace) -> int:
 
 def _setting(name: str) -> int | float:
     """An app setting from the environment, else its default (the admin commands run without the app)."""
-    from msze.annotator.app import DEFAULTS
+    from msze.annotator.app import DEFAULTS, env_value
 
-    return type(DEFAULTS[name])(os.environ.get(name, DEFAULTS[name]))
+    return env_value(name, DEFAULTS[name])
 
 
 def _gold(args: argparse.Namespace) -> int:
