@@ -220,7 +220,8 @@ class Site:
     max_queries_per_path: int = DEFAULT_MAX_QUERIES_PER_PATH
     domain: str = ""
     hosts: set[str] = field(default_factory=set)
-    _queries: Counter[str] = field(default_factory=Counter, repr=False)
+    _query_shapes: Counter[str] = field(default_factory=Counter, repr=False)  # query variants per path shape
+    _queried: set[str] = field(default_factory=set, repr=False)  # canonical URLs with a query, counted once
 
     def __post_init__(self) -> None:
         self.domain = self.domain or domain_of(self.start_url)
@@ -263,13 +264,10 @@ class Site:
         canonical = canonical_url(url)
         if is_calendar_like(canonical):
             return None, "calendar"
-        query = urlsplit(canonical).query
-        if query:
-            key = query_shape(canonical)
-            seen_key = "seen:" + canonical
-            if not self._queries[seen_key]:
-                if self._queries[key] >= self.max_queries_per_path:
-                    return None, "query_cap"
-                self._queries[key] += 1
-                self._queries[seen_key] = 1
+        if urlsplit(canonical).query and canonical not in self._queried:
+            shape = query_shape(canonical)
+            if self._query_shapes[shape] >= self.max_queries_per_path:
+                return None, "query_cap"
+            self._query_shapes[shape] += 1
+            self._queried.add(canonical)
         return canonical, "follow"
