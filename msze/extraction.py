@@ -6,7 +6,7 @@ so the crawl and the offline tools decide the same way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -67,20 +67,19 @@ def label_hours(
     classifier: HourScorer | None = None,
 ) -> list[dict[str, Any]]:
     """Rules first (a confirmed Mass is final); the classifier, if any, labels every other hour."""
-    scores: list[float] | None = None
     rest = [h for h, d in zip(hours, decisions, strict=True) if not d.is_mass]
+    scores: Iterator[float] = iter(())
     if classifier is not None and rest:
-        scores_rest = list(classifier.score_hours(text, list(rest)))
-        if len(scores_rest) != len(rest):
-            raise ValueError(f"classifier returned {len(scores_rest)} scores for {len(rest)} hours")
-        it = iter(scores_rest)
-        scores = [1.0 if d.is_mass else float(next(it)) for d in decisions]
+        scored = list(classifier.score_hours(text, rest))
+        if len(scored) != len(rest):
+            raise ValueError(f"classifier returned {len(scored)} scores for {len(rest)} hours")
+        scores = iter(scored)
     out = []
-    for i, (h, d) in enumerate(zip(hours, decisions, strict=True)):
+    for h, d in zip(hours, decisions, strict=True):
         if d.is_mass:
             out.append(hour_dict(h, "mass", 1.0, "rules", d.day, d.reason))
-        elif scores is not None and classifier is not None:
-            score = scores[i]
+        elif classifier is not None:  # then ``rest`` holds this hour and ``scores`` its score
+            score = float(next(scores))
             label = "mass" if score >= classifier.threshold else "other"
             out.append(hour_dict(h, label, score, "classifier", d.day, d.reason))
         else:
