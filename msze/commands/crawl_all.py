@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import ctypes
 import fcntl
+import functools
 import glob
 import json
 import os
@@ -229,6 +230,7 @@ def _job_command(args: argparse.Namespace, remote: bool) -> list[str]:
 
 
 def _apply_event(db: JobDB, event: dict[str, Any]) -> None:
+    """Record a wrapper's start/end event: the local wrapper calls it directly, the driver for remote ones."""
     url = event["url"]
     if event["event"] == "start":
         db.start(url, log_path=event.get("log_path"), host=event.get("host"), pid=event.get("pid"))
@@ -357,13 +359,9 @@ def _watch_driver(pid: int, child: subprocess.Popen[bytes]) -> None:
     """GNU parallel puts each job in its own process group, so killing the driver's group leaves jobs alive:
     a job whose driver is gone kills its crawl and exits without touching the job database."""
     while child.poll() is None:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if not _alive(pid):
             child.kill()
             os._exit(3)
-        except PermissionError:
-            pass
         time.sleep(0.5)
 
 
@@ -432,18 +430,16 @@ def run_one(args: argparse.Namespace) -> int:
             time.sleep(0.2)
     db = JobDB(args.db) if args.db else None
     crawled_at = utc_now()
-    if db:
-        db.start(url, log_path=paths.log)
-    else:
-        _emit(
-            {
-                "event": "start",
-                "url": url,
-                "log_path": paths.log,
-                "host": socket.gethostname(),
-                "pid": os.getpid(),
-            }
-        )
+    record = functools.partial(_apply_event, db) if db else _emit
+    record(
+        {
+            "event": "start",
+            "url": url,
+            "log_path": paths.log,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+        }
+    )
     # Re-crawl from scratch: whatever an interrupted attempt left is replaced, never appended to. The crawl
     # writes into its own work directory; pages/ and warc/ only ever receive complete parish files.
     for path in (paths.pages, paths.stats, paths.warc):
@@ -513,27 +509,19 @@ def run_one(args: argparse.Namespace) -> int:
             error = f"{error}: {last}"
     summary["status"] = "failed" if error else "finished"
     summary["error"] = error
-    # An interrupted parish goes back to the queue (its error kept): it is not a failure of the site, so it
-    # does not count against --max-attempts.
-    requeue = bool(interrupted)
+    # An interrupted parish goes back to the queue ("requeue", its error kept): it is not a failure of the
+    # site, so it does not count against --max-attempts.
+    record(
+        {
+            "event": "end",
+            "url": url,
+            "state": summary["status"],
+            "error": error,
+            "summary": summary,
+            "requeue": bool(interrupted),
+        }
+    )
     if db:
-        if error:
-            db.fail(url, error, summary)
-        else:
-            db.finish(url, summary)
-        if requeue:
-            db.reset([url])
         db.close()
-    else:
-        _emit(
-            {
-                "event": "end",
-                "url": url,
-                "state": summary["status"],
-                "error": error,
-                "summary": summary,
-                "requeue": requeue,
-            }
-        )
     os.close(lock_fd)
     return 1 if error else 0
