@@ -155,13 +155,10 @@ class PlacesSpider(scrapy.Spider):
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> PlacesSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
-        if not spider.parishes_file:
-            raise NotConfigured("places: give the deon output with -a parishes=FILE (TSV or JSONL)")
-        if not Path(spider.parishes_file).is_file():
-            raise NotConfigured(f"places: parishes file not found: {spider.parishes_file}")
+        error = cls.check_arguments(spider.parishes_file)
+        if error:
+            raise NotConfigured(error)
         spider.key = os.environ.get(KEY_ENV, "").strip()
-        if not spider.key:
-            raise NotConfigured(f"places: set the API key in the environment variable {KEY_ENV}")
         spider.api = settings.get("PLACES_API", API_NEW).lower()
         if spider.api not in (API_NEW, API_LEGACY):
             raise NotConfigured(
