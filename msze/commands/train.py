@@ -25,7 +25,9 @@ from typing import Any
 from msze import dataset as ds
 from msze.classifier import DEFAULT_PARAMS, HourClassifier, labelled_line, quantize, save, train
 from msze.commands.dataset import add_source_arguments, collect
+from msze.extraction import extract
 from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, FEATURES_VERSION
+from msze.hours import find_hours
 from msze.metrics import Confusion, confusion, set_confusion
 
 # A quantised model may lose at most this much dev F1 / MCC to count as losing "nothing measurable".
@@ -125,20 +127,14 @@ def _fmt(name: str, c: Confusion, sets: bool = False) -> str:
 
 def page_masses(text: str, clf: HourClassifier | None) -> tuple[set[str], set[str], set[str]]:
     """(rules alone, classifier alone, rules ∪ classifier) Mass times of one page text."""
-    from msze.hours import find_hours
-
-    try:
-        from msze.extraction import extract
-    except ImportError:  # the rule extractor (issue 3) not there yet: rules find nothing
-        extract = None
-    rules = set(extract(text).masses) if extract else set()
+    rules = set(extract(text).masses)
     hours = find_hours(text)
     alone: set[str] = set()
     if clf is not None and hours:
         alone = {
             h.time for h, s in zip(hours, clf.score_hours(text, hours), strict=True) if s >= clf.threshold
         }
-    union = set(extract(text, clf).masses) if extract and clf is not None else rules | alone
+    union = set(extract(text, clf).masses) if clf is not None else rules
     return rules, alone, union
 
 
