@@ -106,7 +106,7 @@ class CrawlResult:
 
 
 def run_crawl(
-    url: str,
+    url: str | None,
     tmp_path: Path,
     *settings: str,
     proxy: str | None = None,
@@ -114,11 +114,14 @@ def run_crawl(
     args: tuple[str, ...] = (),
     timeout: float = 120,
 ) -> CrawlResult:
-    """Run `scrapy crawl <spider> -a url=URL` with FAST_SETTINGS + `settings` ("NAME=VALUE"); collect the
-    JSONL pages written under tmp_path/pages, the stats (STATS_FILE) and the log (stderr)."""
+    """Run `scrapy crawl <spider> -a url=URL` (no `-a url` when url is None: spiders with other arguments
+    take them in `args`) with FAST_SETTINGS + `settings` ("NAME=VALUE"); collect the JSONL pages written
+    under tmp_path/pages, the stats (STATS_FILE) and the log (stderr)."""
     pages_dir = tmp_path / "pages"
     stats_file = tmp_path / "stats.json"
-    command = [sys.executable, "-m", "scrapy", "crawl", spider, "-a", f"url={url}"]
+    command = [sys.executable, "-m", "scrapy", "crawl", spider]
+    if url is not None:
+        command += ["-a", f"url={url}"]
     for setting in (*FAST_SETTINGS, f"PAGES_DIR={pages_dir}", f"STATS_FILE={stats_file}", *settings):
         command += ["-s", setting]
     command += list(args)

@@ -1,15 +1,10 @@
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from conftest import run_crawl
 from webserver import FixtureWeb
 
 from msze.spiders.parishes import ParishesSpider, parse_url_file
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_parse_url_file():
@@ -45,19 +40,20 @@ def web():
 def crawl(web, tmp_path, urls_text, *args):
     urls = tmp_path / "urls.txt"
     urls.write_text(urls_text, encoding="utf-8")
-    stats_file = tmp_path / "stats.json"
-    env = dict(os.environ, http_proxy=web.proxy, no_proxy="")
-    cmd = [
-        sys.executable, "-m", "scrapy", "crawl", "parishes", "-a", f"urls={urls}", *args,
-        "-s", f"PAGES_DIR={tmp_path / 'pages'}", "-s", f"STATS_FILE={stats_file}",
-        "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_TIMEOUT=5", "-s", "RETRY_ENABLED=False",
-    ]  # fmt: skip
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
+    result = run_crawl(
+        None,
+        tmp_path,
+        "AUTOTHROTTLE_ENABLED=False",
+        "RETRY_ENABLED=False",
+        proxy=web.proxy,
+        spider="parishes",
+        args=("-a", f"urls={urls}", *args),
+    )
+    assert result.returncode == 0, result.log[-3000:]
     pages = {}
-    for path in (tmp_path / "pages").glob("*.jsonl"):
+    for path in result.pages_dir.glob("*.jsonl"):
         pages[path.name] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    return json.loads(stats_file.read_text()), pages
+    return result.stats, pages
 
 
 def test_two_sites_in_one_process_with_per_site_limits(web, tmp_path):
