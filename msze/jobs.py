@@ -150,12 +150,24 @@ class JobDB:
                 "INSERT OR IGNORE INTO jobs (kind, url, domain, queued_at) VALUES (?, ?, ?, ?)",
                 (self.kind, url, url_domain(url), now),
             )
-            conn.execute(
-                """UPDATE jobs SET state = 'running', started_at = ?, ended_at = NULL, error = NULL,
-                       attempts = attempts + 1, log_path = COALESCE(?, log_path), host = ?, pid = ?
-                   WHERE kind = ? AND url = ?""",
-                (now, log_path, host or socket.gethostname(), pid or os.getpid(), self.kind, url),
-            )
+            self._mark_running(conn, now, url, log_path, host, pid)
+
+    def _mark_running(
+        self,
+        conn: sqlite3.Connection,
+        now: str,
+        url: str,
+        log_path: str | None = None,
+        host: str | None = None,
+        pid: int | None = None,
+    ) -> None:
+        """The attempt starts (inside the caller's write transaction, shared by start() and claim())."""
+        conn.execute(
+            """UPDATE jobs SET state = 'running', started_at = ?, ended_at = NULL, error = NULL,
+                   attempts = attempts + 1, log_path = COALESCE(?, log_path), host = ?, pid = ?
+               WHERE kind = ? AND url = ?""",
+            (now, log_path, host or socket.gethostname(), pid or os.getpid(), self.kind, url),
+        )
 
     def claim(self, url: str | None = None, log_path: str | None = None) -> str | None:
         """Mark `url` running, or, without one, atomically take the oldest queued job (for workers that pull
@@ -171,12 +183,7 @@ class JobDB:
             ).fetchone()
             if row is None:
                 return None
-            conn.execute(
-                """UPDATE jobs SET state = 'running', started_at = ?, ended_at = NULL, error = NULL,
-                       attempts = attempts + 1, log_path = COALESCE(?, log_path), host = ?, pid = ?
-                   WHERE kind = ? AND url = ?""",
-                (utc_now(), log_path, socket.gethostname(), os.getpid(), self.kind, row["url"]),
-            )
+            self._mark_running(conn, utc_now(), row["url"], log_path)
             return row["url"]
 
     def finish(self, url: str, summary: dict[str, Any] | None = None) -> None:
