@@ -63,12 +63,9 @@ class Example:
 
 def site_of(url: str) -> str:
     """The site an URL belongs to (registered domain, so subdomains of one parish host stay together)."""
-    try:
-        from msze.links import domain_of
+    from msze.links import domain_of  # tldextract, loaded only by the commands that group by site
 
-        domain = domain_of(url)
-    except ImportError:  # pragma: no cover - links.py is the crawler's; keep working without it
-        domain = ""
+    domain = domain_of(url)
     if not domain:
         host = urlsplit(url if "//" in url else f"//{url}").hostname or ""
         domain = host.removeprefix("www.")
