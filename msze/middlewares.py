@@ -94,9 +94,7 @@ class BinarySniffMiddleware:
             request.meta["_msze_binary"] = "content_type"
             raise StopDownload(fail=False)
         encoding = (headers.get(b"Content-Encoding") or b"").strip().lower()
-        if encoding not in (b"", b"identity"):
-            request.meta["_msze_sniff_late"] = True  # wire bytes are compressed: sniff the decoded body
-        else:
+        if encoding in (b"", b"identity"):  # compressed wire bytes: process_response sniffs the decoded body
             self._heads[request] = bytearray()
 
     def bytes_received(self, data: bytes, request: Request, spider: Any = None) -> None:
@@ -115,7 +113,6 @@ class BinarySniffMiddleware:
     def process_response(self, request: Request, response: Response) -> Response:
         self._heads.pop(request, None)
         reason = request.meta.pop("_msze_binary", None)
-        request.meta.pop("_msze_sniff_late", None)
         if (
             300 <= response.status < 400
             or response.status == 204
