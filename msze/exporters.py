@@ -36,25 +36,22 @@ class TsvItemExporter(BaseItemExporter):
     def _write(self, text: str) -> None:
         self.file.write(text.encode(self.encoding))
 
-    def _start(self, record: dict[str, Any]) -> None:
-        self.columns = columns_for(record)
+    def _start(self, columns: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        self.columns = columns
         if self._write_header:
-            self._write(write_tsv_line(tsv_header(self.columns)))
+            self._write(write_tsv_line(tsv_header(columns)))
+        return columns
 
     def export_item(self, item: Any) -> None:
         record = ItemAdapter(item).asdict()
-        if self.columns is None:
-            self._start(record)
-        assert self.columns is not None
-        self._write(write_tsv_line(to_tsv_row(record, self.columns)))
+        columns = self.columns or self._start(columns_for(record))
+        self._write(write_tsv_line(to_tsv_row(record, columns)))
         self.file.flush()
 
     def finish_exporting(self) -> None:
         # No item at all: still leave a readable (header-only) file behind.
         if self.columns is None:
-            self.columns = PARISH_COLUMNS
-            if self._write_header:
-                self._write(write_tsv_line(tsv_header(self.columns)))
+            self._start(PARISH_COLUMNS)
         self.file.flush()
 
 
