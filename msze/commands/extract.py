@@ -68,19 +68,15 @@ def process(path: str, classifier: HourScorer | None = None, with_text: bool = F
 
 def default_model() -> str | None:
     """The committed default model (msze.classifier.DEFAULT_MODEL_PATH) if it is there, else None."""
-    try:
-        from msze.classifier import DEFAULT_MODEL_PATH
-    except ImportError:
-        return None
+    from msze.classifier import DEFAULT_MODEL_PATH
+
     return str(DEFAULT_MODEL_PATH) if DEFAULT_MODEL_PATH.is_file() else None
 
 
 def load_classifier(path: str, threshold: float | None = None) -> HourScorer:
-    """The HourClassifier of a model file (imported lazily: extract --no-model needs no fastText)."""
-    try:
-        from msze.classifier import HourClassifier
-    except ImportError as exc:
-        raise RuntimeError(f"--model needs msze.classifier (the hour classifier): {exc}") from exc
+    """The HourClassifier of a model file (fastText is imported only by HourClassifier.load)."""
+    from msze.classifier import HourClassifier
+
     return HourClassifier.load(path, threshold=threshold)
 
 
