@@ -44,8 +44,8 @@ def parse_url_file(text: str) -> tuple[list[StartLine], list[str]]:
     starts: list[StartLine] = []
     errors: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
-        if not line:
+        line = raw.strip()
+        if not line or line.startswith("#"):
             continue
         parts = line.split()
         url, depth = parts[0], None
