@@ -152,7 +152,6 @@ class ExponentialBackoffMiddleware(RetryMiddleware):
         if not self.backoff_enabled:
             super().__init__(settings)  # NotConfigured when RETRY_ENABLED is off too
             return
-        self.max_retry_times = settings.getint("RETRY_TIMES")
         self.retry_http_codes = {int(x) for x in settings.getlist("RETRY_HTTP_CODES")}
         self.priority_adjust = settings.getint("RETRY_PRIORITY_ADJUST")
         self.give_up_log_level = settings["RETRY_GIVE_UP_LOG_LEVEL"]
