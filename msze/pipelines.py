@@ -7,7 +7,7 @@ classifier.py); the decisions live there.
 from __future__ import annotations
 
 import json  # Storage
-import logging  # Extraction
+import logging  # Extraction, Classification
 from collections import OrderedDict  # Storage
 from pathlib import Path  # Storage
 from typing import IO, Any  # Storage
@@ -23,7 +23,7 @@ from msze.rules import decide  # Extraction
 from msze.template import SiteTemplate  # Extraction
 from msze.text import html_to_text  # Extraction
 
-logger = logging.getLogger(__name__)  # Extraction
+logger = logging.getLogger(__name__)  # Extraction, Classification
 
 # --- Extraction (text, template, filter, hours, rules) ---------------------------------------------
 
@@ -212,6 +212,10 @@ class RulesPipeline(_ExtractionStage):
 
     stage = "rules"
 
+    def __init__(self, crawler: Any) -> None:
+        super().__init__(crawler)
+        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", 20_000)
+
     def process_item(self, item: Any) -> Any:
         adapter = self.page(item)
         if adapter is None:
@@ -221,7 +225,7 @@ class RulesPipeline(_ExtractionStage):
         hours = adapter.get("hours") or []
         if hours:
             text = adapter.get("text") or ""
-            all_hours = find_hours(text, limit=self.crawler.settings.getint("EXTRACTION_MAX_HOURS", 20_000))
+            all_hours = find_hours(text, limit=self.max_hours)
             decisions = {(h.start, h.end): d for h, d in zip(all_hours, decide(text, all_hours), strict=True)}
             for h in hours:
                 d = decisions.get((h["start"], h["end"]))
@@ -255,8 +259,6 @@ class ClassifierPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ClassifierPipeline:
-        import logging
-
         from scrapy.exceptions import NotConfigured
 
         from msze.classifier import ClassifierLoadError, HourClassifier
@@ -271,7 +273,7 @@ class ClassifierPipeline:
                 threshold=None if threshold in (None, "") else float(threshold),
             )
         except (ClassifierLoadError, ValueError) as exc:
-            logging.getLogger(__name__).error("hour classifier disabled: %s", exc)
+            logger.error("hour classifier disabled: %s", exc)
             crawler.stats.set_value("msze/classifier/disabled", 1)
             raise NotConfigured(f"hour classifier disabled: {exc}") from exc
         return cls(crawler, classifier)
