@@ -5,12 +5,16 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import re
+import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import func, select
+from werkzeug.serving import make_server
 
 from msze.annotator.db import assignments, events, hours, transaction
 
@@ -114,6 +118,19 @@ def pages_jsonl(path: Path) -> Path:
 
 
 CSRF_RE = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+
+
+@contextmanager
+def serve(app) -> Iterator[str]:
+    """The app on a threaded werkzeug server at 127.0.0.1 (free port), for clients that are real HTTP."""
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        thread.join(10)
 
 
 class Device:

@@ -7,7 +7,6 @@ import re
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from datetime import timedelta
@@ -22,11 +21,11 @@ from annotator_pages import (
     check_parallel_annotators,
     check_parallel_clicks,
     pages_jsonl,
+    serve,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, func, select
-from werkzeug.serving import make_server
 
 from msze.annotator.app import create_app
 from msze.annotator.db import assignments, devices, events, hours, transaction, utcnow
@@ -258,12 +257,8 @@ def test_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
 @pytest.fixture
 def server(app):
     app.config["ANNOTATOR_GOLD_FRACTION"] = 0.3
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(10)
+    with serve(app) as url:
+        yield url
 
 
 @pytest.mark.parametrize(("n_devices", "per_device"), [(6, 8), (8, 11)])  # (8, 11): every device ends up

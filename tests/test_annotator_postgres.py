@@ -6,13 +6,10 @@ from SQLite: row locks (`FOR UPDATE`, `SKIP LOCKED`) under parallel annotators, 
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from annotator_pages import Device, check_parallel_annotators, check_parallel_clicks, pages_jsonl
+from annotator_pages import Device, check_parallel_annotators, check_parallel_clicks, pages_jsonl, serve
 from postgres_cluster import postgres_cluster, requires_postgres
 from sqlalchemy import create_engine, select, text
-from werkzeug.serving import make_server
 
 from msze.annotator import export
 from msze.annotator.app import create_app
@@ -48,12 +45,8 @@ def app(pg_url, tmp_path):
 
 @pytest.fixture
 def server(app):
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(10)
+    with serve(app) as url:
+        yield url
 
 
 def test_flow_undo_and_cheater_flag_on_postgresql(app):

@@ -8,17 +8,15 @@ Screenshots go to test-artifacts/annotator-phone*.png.
 from __future__ import annotations
 
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/annotator_pages.py
 
-from annotator_pages import page_item, write_jsonl  # noqa: E402
+from annotator_pages import page_item, serve, write_jsonl  # noqa: E402
 
 from msze.annotator.app import create_app  # noqa: E402
 from msze.annotator.db import assignments, hours, transaction  # noqa: E402
@@ -61,12 +59,8 @@ def served(tmp_path):
     )
     engine = app.extensions["msze_annotator_engine"]
     import_file(engine, write_jsonl(tmp_path / "pages.jsonl", [page_item(URL, TEXT, SPEC)]))
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}", engine
-    httpd.shutdown()
-    thread.join(10)
+    with serve(app) as url:
+        yield url, engine
 
 
 def answers(engine) -> dict[str, str | None]:
