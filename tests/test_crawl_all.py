@@ -213,13 +213,12 @@ def test_batch_outcomes_rerun_and_warc(web, tmp_path):
     assert db.get("http://parafia-a.test/")["attempts"] == 1
 
 
-def test_killed_batch_resumes_without_redoing_or_duplicating(web, tmp_path):
-    # The slow page holds parafia-b's crawl open long enough to kill the batch in the middle of it.
+def _start_batch_to_stop(web, tmp_path, urls_text: str) -> tuple[subprocess.Popen, Path, Path]:
+    """(driver process, URL file, --out) of a one-job batch started in its own session; parafia-b's slow
+    page holds its crawl open long enough to stop the batch in the middle of it."""
     web.route("parafia-b.test", "/ogloszenia.html", slow(4.0, SLOW_PAGE.encode()))
     urls = tmp_path / "urls.txt"
-    urls.write_text(
-        "http://parafia-a.test/\nhttp://parafia-b.test/\nhttp://c.parafia-a.test/\n", encoding="utf-8"
-    )
+    urls.write_text(urls_text, encoding="utf-8")
     out = tmp_path / "out"
     proc = subprocess.Popen(
         _driver_cmd(urls, out, "--jobs", "1"),
@@ -228,6 +227,13 @@ def test_killed_batch_resumes_without_redoing_or_duplicating(web, tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+    )
+    return proc, urls, out
+
+
+def test_killed_batch_resumes_without_redoing_or_duplicating(web, tmp_path):
+    proc, urls, out = _start_batch_to_stop(
+        web, tmp_path, "http://parafia-a.test/\nhttp://parafia-b.test/\nhttp://c.parafia-a.test/\n"
     )
     db_path = out / "jobs.sqlite3"
     deadline = time.monotonic() + 60
@@ -358,18 +364,7 @@ def test_run_one_records_why_scrapy_did_not_run(tmp_path):
 def test_ctrl_c_requeues_the_interrupted_parish(web, tmp_path):
     """SIGINT to the driver's group (Ctrl-C): GNU parallel stops the jobs, the cut-short parish goes back to
     the queue (not failed, no attempt lost against --max-attempts), and no crawl is left running."""
-    web.route("parafia-b.test", "/ogloszenia.html", slow(4.0, SLOW_PAGE.encode()))
-    urls = tmp_path / "urls.txt"
-    urls.write_text("http://parafia-b.test/\n", encoding="utf-8")
-    out = tmp_path / "out"
-    proc = subprocess.Popen(
-        _driver_cmd(urls, out, "--jobs", "1"),
-        env=_env(web),
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    proc, urls, out = _start_batch_to_stop(web, tmp_path, "http://parafia-b.test/\n")
     deadline = time.monotonic() + 60
     while not _pages_written(out) and time.monotonic() < deadline:
         time.sleep(0.1)
