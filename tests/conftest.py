@@ -105,6 +105,14 @@ class CrawlResult:
         return matches[0]
 
 
+def proxy_env(proxy: str | None) -> dict[str, str]:
+    """os.environ without the proxy variables, plus http_proxy=`proxy` when given (the fixture web)."""
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
+    if proxy:
+        env["http_proxy"] = proxy
+    return env
+
+
 def run_crawl(
     url: str | None,
     tmp_path: Path,
@@ -125,10 +133,9 @@ def run_crawl(
     for setting in (*FAST_SETTINGS, f"PAGES_DIR={pages_dir}", f"STATS_FILE={stats_file}", *settings):
         command += ["-s", setting]
     command += list(args)
-    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
-    if proxy:
-        env["http_proxy"] = proxy
-    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        command, cwd=REPO, env=proxy_env(proxy), capture_output=True, text=True, timeout=timeout
+    )
     items = []
     for file in sorted(pages_dir.glob("*.jsonl")) if pages_dir.is_dir() else []:
         items += [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -241,14 +241,11 @@ def test_blacklisted_start_url_is_not_crawled(tmp_path: Path, fixture_web: Any) 
 
 
 def test_scrapy_shell_uses_project_settings(fixture_web: Any) -> None:
-    import os
     import subprocess
     import sys
 
-    from conftest import REPO
+    from conftest import REPO, proxy_env
 
-    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
-    env["http_proxy"] = fixture_web.proxy
     command = [
         sys.executable,
         "-m",
@@ -264,7 +261,9 @@ def test_scrapy_shell_uses_project_settings(fixture_web: Any) -> None:
         "-c",
         "(response.status, 'Zażółć gęślą jaźń' in response.text, response.request.headers['User-Agent'])",
     ]
-    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        command, cwd=REPO, env=proxy_env(fixture_web.proxy), capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("(200, True, b'Mozilla/5.0"), done.stdout
 
