@@ -15,7 +15,7 @@ from urllib.parse import urlparse  # Extraction
 
 from itemadapter import ItemAdapter  # Storage
 
-from msze.extraction import hour_dict, masses_of  # Extraction
+from msze.extraction import MAX_HOURS, MAX_TEXT_CHARS, hour_dict, masses_of  # Extraction
 from msze.filters import has_schedule_hint  # Extraction
 from msze.hours import find_hours  # Extraction
 from msze.links import pages_filename  # Storage
@@ -60,7 +60,7 @@ class TextConversionPipeline(_ExtractionStage):
 
     def __init__(self, crawler: Any) -> None:
         super().__init__(crawler)
-        self.max_chars = crawler.settings.getint("EXTRACTION_MAX_TEXT_CHARS", 5_000_000)
+        self.max_chars = crawler.settings.getint("EXTRACTION_MAX_TEXT_CHARS", MAX_TEXT_CHARS)
 
     def process_item(self, item: Any) -> Any:
         adapter = self.page(item)
@@ -171,7 +171,7 @@ class HoursPipeline(_ExtractionStage):
     def __init__(self, crawler: Any) -> None:
         super().__init__(crawler)
         self.only_hinted = crawler.settings.getbool("EXTRACT_ONLY_HINTED", False)
-        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", 20_000)
+        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", MAX_HOURS)
 
     def process_item(self, item: Any) -> Any:
         adapter = self.page(item)
@@ -214,7 +214,7 @@ class RulesPipeline(_ExtractionStage):
 
     def __init__(self, crawler: Any) -> None:
         super().__init__(crawler)
-        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", 20_000)
+        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", MAX_HOURS)
 
     def process_item(self, item: Any) -> Any:
         adapter = self.page(item)
