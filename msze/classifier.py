@@ -8,9 +8,11 @@ with and its chosen threshold, so a model is not used with features it was not t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -188,22 +190,27 @@ def labelled_line(label: str, features: str) -> str:
     return f"__label__{label} {features}"
 
 
+@contextlib.contextmanager
+def _lines_file(lines: Sequence[str], workdir: str | None) -> Iterator[str]:
+    """A temporary file holding ``lines`` (fastText trains and quantises only from a file), removed after."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", dir=workdir, delete=False) as fh:
+        fh.write("\n".join(lines) + "\n")
+        name = fh.name
+    try:
+        yield name
+    finally:
+        os.unlink(name)
+
+
 def train(lines: Sequence[str], params: dict[str, Any] | None = None, workdir: str | None = None) -> Any:
     """Train a fastText supervised model on labelled lines (``__label__mass ...``); returns the model."""
-    import tempfile
-
     import fasttext
 
     if not lines:
         raise ValueError("no training lines")
     merged = {**DEFAULT_PARAMS, **(params or {})}
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", dir=workdir, delete=False) as fh:
-        fh.write("\n".join(lines) + "\n")
-        name = fh.name
-    try:
+    with _lines_file(lines, workdir) as name:
         return fasttext.train_supervised(input=name, verbose=0, **merged)
-    finally:
-        os.unlink(name)
 
 
 QUANTIZE_CUTOFF = 20_000
@@ -218,15 +225,8 @@ def quantize(
     classifier retrained on ``lines`` (without the retraining, quantising lost dev F1 on the realpages
     data; with it, nothing: models/README.md). fastText's quantiser needs at least 256 rows.
     """
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", dir=workdir, delete=False) as fh:
-        fh.write("\n".join(lines) + "\n")
-        name = fh.name
-    try:
+    with _lines_file(lines, workdir) as name:
         model.quantize(input=name, retrain=bool(cutoff), cutoff=cutoff)
-    finally:
-        os.unlink(name)
     return model
 
 
