@@ -69,7 +69,7 @@ def hits_a(crawl_a: tuple[CrawlResult, Any]) -> list[Any]:
 
 
 def fetched(hits: list[Any]) -> list[str]:
-    return [f"http://{h.host}{h.path}" for h in hits]
+    return [h.url for h in hits]
 
 
 def test_crawl_finishes(result_a: CrawlResult) -> None:

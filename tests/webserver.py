@@ -35,6 +35,10 @@ class Hit:
     time: float
     user_agent: str
 
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}{self.path}"
+
 
 class RequestHandler(BaseHTTPRequestHandler):
     server: _Server
@@ -152,7 +156,7 @@ class FixtureWeb:
     def fetched(self, host: str | None = None) -> list[str]:
         """URLs requested so far (http://host/path?query), in order."""
         with self._lock:
-            return [f"http://{h.host}{h.path}" for h in self.requests if host is None or h.host == host]
+            return [h.url for h in self.requests if host is None or h.host == host]
 
     def hits(self, host: str, path: str) -> list[Hit]:
         with self._lock:
