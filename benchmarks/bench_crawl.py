@@ -38,19 +38,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 
 
-def start_fakeweb(sites: int, urls: Path) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen(
-        [PY, str(ROOT / "benchmarks" / "fakeweb.py"), "--sites", str(sites), "--urls", str(urls)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = proc.stdout.readline().strip() if proc.stdout else ""
-    if not line.startswith("PROXY "):
-        proc.kill()
-        raise SystemExit(f"fake web did not start: {line!r}")
-    return proc, line.split()[1]
-
-
 def run_measured(
     cmd: list[str], cwd: Path, env: dict[str, str], log: Path, **sampler_kw
 ) -> tuple[float, MemorySampler, str]:
@@ -189,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
     web_stats = fakeweb.stats(args.sites)
     print(f"fake web: {web_stats}  (cores: {os.cpu_count()})", flush=True)
-    web, proxy = start_fakeweb(args.sites, urls)
+    web, proxy = fakeweb.start(args.sites, urls)
     env = dict(os.environ, http_proxy=proxy, no_proxy="localhost,127.0.0.1")
     rows = []
     try:

@@ -27,19 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def start_web(sites: int, urls: Path, epoch: int) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "benchmarks" / "fakeweb.py"), "--sites", str(sites), "--urls", str(urls),
-         "--epoch", str(epoch)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    line = proc.stdout.readline().strip() if proc.stdout else ""
-    if not line.startswith("PROXY "):
-        proc.kill()
-        raise SystemExit(f"fake web did not start: {line!r}")
-    return proc, line.split()[1]
+import fakeweb  # noqa: E402
 
 
 def crawl(urls: Path, state: Path, work: Path, run: int, proxy: str) -> dict:
@@ -76,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     urls, state = work / "urls.txt", work / "recrawl.sqlite"
     rows = []
     for run, epoch in ((1, 0), (2, 0), (3, 1)):
-        web, proxy = start_web(args.sites, urls, epoch)
+        web, proxy = fakeweb.start(args.sites, urls, epoch)
         try:
             print(f"run {run}: fake web epoch {epoch} ...", flush=True)
             rows.append((run, epoch, crawl(urls, state, work, run, proxy)))
@@ -96,8 +84,6 @@ def main(argv: list[str] | None = None) -> int:
               f"{s.get('downloader/response_status_count/304', 0):>5} "
               f"{s.get('downloader/response_bytes', 0) / 1e6:>8.1f} {s['elapsed_time_seconds']:>8.1f} "
               f"{s['_cpu']:>6.1f} {pages:>30} {parishes:>30}")  # fmt: skip
-
-    import fakeweb
 
     working = [
         n for n in range(args.sites) if not fakeweb.site_spec(n).fails and not fakeweb.site_spec(n).drops

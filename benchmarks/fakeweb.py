@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import random
+import subprocess
 import sys
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from urllib.parse import urlsplit
 
 _WORDS_TEXT = """
@@ -225,7 +228,7 @@ def write_urls(path: str, sites: int) -> None:
         f.writelines(f"http://{host(n)}/\n" for n in range(sites))
 
 
-def serve(port: int, sites: int, ready: str | None = None) -> None:
+def serve(port: int, sites: int) -> None:
     """Run the server until killed; prints `PROXY http://127.0.0.1:PORT` once listening."""
     from twisted.internet import reactor
     from twisted.web import resource, server
@@ -276,10 +279,23 @@ def serve(port: int, sites: int, ready: str | None = None) -> None:
     listening = reactor.listenTCP(port, site, interface="127.0.0.1", backlog=1024)
     line = f"PROXY http://127.0.0.1:{listening.getHost().port}"
     print(line, flush=True)
-    if ready:
-        with open(ready, "w") as f:
-            f.write(line + "\n")
     reactor.run()
+
+
+def start(sites: int, urls: str | os.PathLike[str], epoch: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """Serve the fake web from a child process (start URLs written to `urls`); (the process, its proxy URL)
+    once it listens. The benchmarks and scripts/crawl_all_resume_check.py start it this way."""
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), "--sites", str(sites), "--urls", str(urls),
+         "--epoch", str(epoch)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    line = proc.stdout.readline().strip() if proc.stdout else ""
+    if not line.startswith("PROXY "):
+        proc.kill()
+        raise SystemExit(f"fake web did not start: {line!r}")
+    return proc, line.split()[1]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,6 +22,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import fakeweb  # noqa: E402
 
 from msze.jobs import JobDB  # noqa: E402
 
@@ -41,20 +44,8 @@ def main() -> int:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     urls = out / "urls.txt"
-    web = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "fakeweb.py"),
-            "--sites",
-            str(args.sites),
-            "--urls",
-            str(urls),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    web, proxy = fakeweb.start(args.sites, urls)
     try:
-        proxy = web.stdout.readline().split()[1]
         env = dict(os.environ, http_proxy=proxy, no_proxy="127.0.0.1,localhost", PYTHONPATH=str(ROOT))
         batch = out / "batch"
         cmd = [
