@@ -7,7 +7,6 @@ The fake (msze.fakes.deon) is generated from the first rows of the thesis's deon
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -15,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REPO, proxy_env
 
 from msze.directory import parish_key, read_records
 from msze.fakes.deon import DEFAULT_TSV, FakeDeon, listing_path, sample_rows
 from msze.items import ParishItem
 
-REPO = Path(__file__).resolve().parent.parent
 FIELDS = ("name", "city", "address", "diocese", "decanate", "voivodeship")
 
 pytestmark = pytest.mark.skipif(not DEFAULT_TSV.is_file(), reason="thesis data not available")
@@ -51,8 +50,7 @@ def crawl_deon(tmp_path: Path, fake: FakeDeon, *settings: str, args: tuple[str, 
         *settings,
     ):
         command += ["-s", setting]
-    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}
-    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, cwd=REPO, env=proxy_env(None), capture_output=True, text=True, timeout=120)
     stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
     tsv = list(read_records(out_tsv)) if out_tsv.is_file() else []
     jsonl = list(read_records(out_jsonl)) if out_jsonl.is_file() else []

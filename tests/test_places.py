@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REPO, proxy_env
 
 from msze.directory import PARISH_COLUMNS, parish_key, read_records, write_tsv
 from msze.fakes.deon import DEFAULT_TSV, sample_rows
@@ -43,8 +44,6 @@ from msze.places import (
     redact,
     street_of,
 )
-
-REPO = Path(__file__).resolve().parent.parent
 
 PARISH = {
     "name": "Św. Wojciecha",
@@ -224,7 +223,7 @@ def places_command(
         *settings,
     ):
         command += ["-s", setting]
-    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}
+    env = proxy_env(None)
     env["GOOGLE_MAPS_API_KEY"] = key
     return command, env
 
