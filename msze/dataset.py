@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+from msze.classifier import labelled_line
 from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, hour_features
 
 KEEP_CHARS = 600
@@ -58,7 +59,7 @@ class Example:
     def fasttext_line(
         self, before: int = DEFAULT_BEFORE, after: int = DEFAULT_AFTER, near: int = DEFAULT_NEAR
     ) -> str:
-        return f"__label__{self.label} {self.feature_line(before, after, near)}"
+        return labelled_line(self.label, self.feature_line(before, after, near))
 
 
 def site_of(url: str) -> str:

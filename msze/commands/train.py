@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from msze import dataset as ds
-from msze.classifier import DEFAULT_PARAMS, HourClassifier, labelled_line, quantize, save, train
+from msze.classifier import DEFAULT_PARAMS, HourClassifier, quantize, save, train
 from msze.commands.dataset import add_source_arguments, collect
 from msze.extraction import extract
 from msze.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, FEATURES_VERSION
@@ -88,7 +88,7 @@ def fasttext_params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def lines_of(examples: list[ds.Example], before: int, after: int, near: int = DEFAULT_NEAR) -> list[str]:
-    return [labelled_line(e.label, e.feature_line(before, after, near)) for e in examples]
+    return [e.fasttext_line(before, after, near) for e in examples]
 
 
 def train_classifier(
