@@ -59,20 +59,21 @@ _MARKS = {"par": "_par_", "nl": "_nl_", "time": "_time_", "num": "_num_"}
 def fold(text: str) -> str:
     """Lowercase, superscript digits to digits, Polish diacritics stripped."""
     text = _SUPERSCRIPT_MINUTES_RE.sub(r"\1:\2", text)
-    text = text.translate(SUPERSCRIPT_TO_DIGITS).translate(_FOLD).lower()
+    return _strip_marks(text.translate(SUPERSCRIPT_TO_DIGITS).translate(_FOLD).lower())
+
+
+def _strip_marks(text: str) -> str:
+    """The text without combining marks (Polish diacritics: "ą" → "a")."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# the words of a page are the same few Polish words over and over: cached
+_fold_non_ascii = functools.lru_cache(maxsize=65_536)(_strip_marks)
+
+
 def _fold_word(word: str) -> str:
-    # ASCII has nothing to strip; the rest are the same few Polish words over and over: cached
-    return word if word.isascii() else _fold_non_ascii(word)
-
-
-@functools.lru_cache(maxsize=65_536)
-def _fold_non_ascii(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return word if word.isascii() else _fold_non_ascii(word)  # ASCII has nothing to strip
 
 
 def _lowered(text: str) -> str:
