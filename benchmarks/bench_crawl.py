@@ -22,7 +22,6 @@ import glob
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -32,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from procmem import MemorySampler  # noqa: E402
+from procmem import MemorySampler, children_cpu_seconds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -43,16 +42,13 @@ def run_measured(
 ) -> tuple[float, MemorySampler, str]:
     """Run a command to the end, sampling its process tree's memory: (seconds, sampler, log text)."""
     started = time.monotonic()
-    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_before = children_cpu_seconds()
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
         with MemorySampler(proc.pid, **sampler_kw) as sampler:
             proc.wait()
     seconds = time.monotonic() - started
-    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    sampler.cpu_seconds = (cpu_after.ru_utime - cpu_before.ru_utime) + (
-        cpu_after.ru_stime - cpu_before.ru_stime
-    )
+    sampler.cpu_seconds = children_cpu_seconds() - cpu_before
     text = log.read_text(errors="replace")
     if proc.returncode != 0:
         print(f"  ! exit status {proc.returncode}; log {log}:\n{text[-2000:]}", file=sys.stderr)

@@ -17,7 +17,6 @@ import io
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -27,6 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from procmem import children_cpu_seconds  # noqa: E402
 
 
 def write_stored_crawl(folder: Path, sites: int, fmt: str) -> int:
@@ -82,17 +83,16 @@ def run_process(inputs: Path, out: Path, workers: int, extra: list[str]) -> dict
     shutil.rmtree(out, ignore_errors=True)
     cmd = [sys.executable, "-m", "msze", "process", str(inputs), "--out", str(out), "--workers", str(workers),
            *extra]  # fmt: skip
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = children_cpu_seconds()
     started = time.monotonic()
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall = time.monotonic() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = children_cpu_seconds() - before
     if done.returncode != 0:
         print(done.stdout[-2000:], done.stderr[-2000:], file=sys.stderr)
         raise SystemExit(f"process exited with {done.returncode}")
     match = _TOTAL.findall(done.stdout)
     pages_in = int(match[-1][0]) if match else 0
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {"workers": workers, "pages": pages_in, "wall": wall, "cpu": cpu, "rate": pages_in / wall}
 
 

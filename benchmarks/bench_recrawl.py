@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import sqlite3
 import subprocess
@@ -28,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import fakeweb  # noqa: E402
+from procmem import children_cpu_seconds  # noqa: E402
 
 
 def crawl(urls: Path, state: Path, work: Path, run: int, proxy: str) -> dict:
@@ -39,16 +39,16 @@ def crawl(urls: Path, state: Path, work: Path, run: int, proxy: str) -> dict:
            "-s", f"PAGES_DIR={out / 'pages'}", "-s", f"STATS_FILE={stats_file}",
            "-s", f"LOG_FILE={out / 'crawl.log'}"]  # fmt: skip
     env = dict(os.environ, http_proxy=proxy, no_proxy="localhost,127.0.0.1")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = children_cpu_seconds()
     started = time.monotonic()
     done = subprocess.run(cmd, cwd=ROOT, env=env)
     wall = time.monotonic() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = children_cpu_seconds() - before
     if done.returncode != 0:
         raise SystemExit(f"crawl {run} failed ({done.returncode}); see {out / 'crawl.log'}")
     stats = json.loads(stats_file.read_text())
     stats["_wall"] = wall
-    stats["_cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stats["_cpu"] = cpu
     return stats
 
 

@@ -1,12 +1,20 @@
-"""Peak memory of a process tree, sampled from /proc (Linux): the RSS sum of every descendant process."""
+"""Peak memory of a process tree, sampled from /proc (Linux): the RSS sum of every descendant process; and
+the CPU time of ended child processes (children_cpu_seconds)."""
 
 from __future__ import annotations
 
 import os
+import resource
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+
+def children_cpu_seconds() -> float:
+    """User + system CPU seconds of every waited-for child so far: the difference around a run is its CPU."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _children_map() -> dict[int, list[int]]:
