@@ -38,6 +38,8 @@ def test_url_key_ignores_case_of_host_trailing_slash_and_fragment():
     assert url_key("HTTP://WWW.A.example/x/#top") == url_key("http://www.a.example/x")
     assert url_key("http://a.example/?p=2") != url_key("http://a.example/?p=3")
     assert url_key("mailto:x@y.pl") is None and url_key("www.a.example") is None
+    assert url_key("http://a.example:abc/") is None  # a bad port is an invalid URL, not a crash
+    assert url_key("http://a.example:8080/x/") == "http://a.example:8080/x"
 
 
 def test_collect_urls_counts():

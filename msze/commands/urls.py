@@ -22,7 +22,11 @@ def url_key(url: str) -> str | None:
     parts = urlsplit(url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
-    netloc = parts.hostname.lower() + (f":{parts.port}" if parts.port else "")
+    try:
+        port = parts.port
+    except ValueError:  # "http://x:abc/": not a URL a crawl can start from
+        return None
+    netloc = parts.hostname.lower() + (f":{port}" if port else "")
     path = parts.path.rstrip("/")
     return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, ""))
 
