@@ -20,7 +20,7 @@ from msze.filters import has_schedule_hint  # Extraction
 from msze.hours import find_hours  # Extraction
 from msze.links import pages_filename  # Storage
 from msze.rules import decide  # Extraction
-from msze.template import SiteTemplate  # Extraction
+from msze.template import SiteTemplate, TemplateSplit  # Extraction
 from msze.text import html_to_text  # Extraction
 
 logger = logging.getLogger(__name__)  # Extraction, Classification
@@ -184,7 +184,7 @@ class HoursPipeline(_ExtractionStage):
             adapter["hours"] = []
             self.inc("skipped_no_hint")
             return item
-        template = [tuple(span) for span in adapter.get("template") or []]
+        template = TemplateSplit(repeated=[tuple(span) for span in adapter.get("template") or []])
         hours = []
         found = find_hours(adapter.get("text") or "", limit=self.max_hours + 1)
         if len(found) > self.max_hours:
@@ -194,7 +194,7 @@ class HoursPipeline(_ExtractionStage):
             self.inc("truncated")
             found = found[: self.max_hours]
         for h in found:
-            if any(a <= h.start and h.end <= b for a, b in template):
+            if template.covers(h.start, h.end):
                 self.inc("template_skipped")
                 continue
             hours.append(hour_dict(h, "other", 0.0, "rules", None))
@@ -318,7 +318,7 @@ class ParishJsonlWriterPipeline:
     PAGES_MAX_OPEN_FILES files stay open (least recently written closed first, re-opened for appending).
     """
 
-    def __init__(self, crawler: Any, pages_dir: str, max_open_files: int = 256) -> None:
+    def __init__(self, crawler: Any, pages_dir: str, max_open_files: int) -> None:
         self.crawler = crawler
         self.pages_dir = Path(pages_dir)
         self.max_open_files = max(1, max_open_files)
