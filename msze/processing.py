@@ -26,7 +26,6 @@ from msze.changes import (
     SHRUNK,
     UNCHANGED,
     compare_page,
-    compare_parish,
     masses_of,
     page_state,
     trusted_hours,
@@ -422,7 +421,6 @@ def _parish_summary(domain: str, parish: dict[str, Any], state: RecrawlState | N
     )
     if state is not None:
         page_changes = {p["url"]: p["change"] or NEW for p in parish["pages"]}
-        change = compare_parish(domain, state.get_masses(domain), summary["masses"], page_changes)
-        state.record_parish(change, summary["masses"])
+        change = state.record_parish(domain, summary["masses"], page_changes)
         summary["change"] = change.to_dict()
     return summary

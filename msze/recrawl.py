@@ -25,7 +25,6 @@ from msze.changes import (
     SHRUNK,
     UNCHANGED,
     compare_page,
-    compare_parish,
     masses_of,
     page_state,
     trusted_hours,
@@ -222,10 +221,7 @@ class RecrawlPipeline:
         for domain, parish in self.parishes.items():
             summary = summarize(parish["pages"], parish["start_url"], domain)
             page_changes = {u: (UNCHANGED if s == NOT_MODIFIED else s) for u, s in parish["changes"].items()}
-            change = compare_parish(
-                domain, self.shared.state.get_masses(domain), summary["masses"], page_changes
-            )
-            self.shared.state.record_parish(change, summary["masses"])
+            change = self.shared.state.record_parish(domain, summary["masses"], page_changes)
             self.stats.inc_value(f"msze/recrawl/parishes/{change.status}")
             if change.status != NEW:
                 self.crawler.spider.logger.info(

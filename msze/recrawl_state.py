@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from msze.changes import PageState, ParishChange
+from msze.changes import PageState, ParishChange, compare_parish
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS recrawl_pages (
@@ -129,14 +129,18 @@ class RecrawlState:
         row = self.db.execute("SELECT masses FROM recrawl_parishes WHERE domain = ?", (domain,)).fetchone()
         return json.loads(row[0]) if row else None
 
-    def record_parish(self, change: ParishChange, masses: Iterable[dict[str, Any]]) -> None:
-        """Store this run's Mass times and the change against the previous run, in one transaction."""
+    def record_parish(
+        self, domain: str, masses: list[dict[str, Any]], page_changes: Mapping[str, str]
+    ) -> ParishChange:
+        """Compare this run's Mass times with the stored ones (changes.compare_parish; page_changes maps
+        URL -> page change status), then store them and the change in one transaction. Returns the change."""
+        change = compare_parish(domain, self.get_masses(domain), masses, page_changes)
         now = utc_now()
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
                 "INSERT OR REPLACE INTO recrawl_parishes (domain, masses, updated_at) VALUES (?, ?, ?)",
-                (change.domain, json.dumps(list(masses), ensure_ascii=False), now),
+                (change.domain, json.dumps(masses, ensure_ascii=False), now),
             )
             self.db.execute(
                 "INSERT INTO recrawl_changes (run_at, domain, status, masses_changed, added, removed, pages,"
@@ -152,6 +156,7 @@ class RecrawlState:
                     json.dumps(change.flagged_pages),
                 ),
             )
+        return change
 
     def last_changes(self) -> list[dict[str, Any]]:
         """The latest change row of every parish (what "changed since last run" means for a report)."""
