@@ -21,7 +21,13 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
 from msze.items import PageItem
-from msze.links import Site, is_blacklisted, is_valid_start_url, load_blacklist
+from msze.links import (
+    DEFAULT_MAX_QUERIES_PER_PATH,
+    Site,
+    is_blacklisted,
+    is_valid_start_url,
+    load_blacklist,
+)
 
 SITE_META = "msze_site"
 
@@ -56,7 +62,9 @@ class ParishSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
         spider.blacklist = load_blacklist(settings.get("DOMAIN_BLACKLIST_FILE") or None)
-        spider.max_queries_per_path = settings.getint("LINKS_MAX_QUERIES_PER_PATH", 50)
+        spider.max_queries_per_path = settings.getint(
+            "LINKS_MAX_QUERIES_PER_PATH", DEFAULT_MAX_QUERIES_PER_PATH
+        )
         return spider
 
     @classmethod
