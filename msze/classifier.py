@@ -26,7 +26,6 @@ from msze.features import (
 )
 
 MASS_LABEL = "__label__mass"
-OTHER_LABEL = "__label__other"
 DEFAULT_THRESHOLD = 0.5
 
 # The committed default model (see models/README.md); resolved from the package, so it works from any cwd.

@@ -28,7 +28,6 @@ _LAST_SPACE_RE = re.compile(r"\s(?=\S*\Z)")
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # "7³⁰": minutes some pages write as superscript digits
 SUPERSCRIPT_TO_DIGITS = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
 _SUPERSCRIPT = SUPERSCRIPT_DIGITS  # short name for the pattern below
-_ROUND_MINUTES = ("00", "15", "30", "45")
 
 # One pass over the text; the alternatives are tried in this order at every position. Each starts with a
 # digit: the leading "(?=\d)" says so once, and the scan passes the letters between numbers ~10x faster.
