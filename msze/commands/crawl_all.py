@@ -215,6 +215,11 @@ def drive(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _project_env() -> dict[str, str]:
+    """This environment with the project importable first (GNU parallel and scrapy run from any cwd)."""
+    return dict(os.environ, PYTHONPATH=PROJECT_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
 def _job_command(args: argparse.Namespace, remote: bool) -> list[str]:
     # `env PYTHONPATH=...`: an ssh login starts in the home directory with a bare environment.
     cmd = ["env", f"PYTHONPATH={PROJECT_ROOT}", sys.executable, "-m", "msze", "crawl-all"]
@@ -277,9 +282,7 @@ def _run_parallel(args: argparse.Namespace, db: JobDB, pending: list[str]) -> No
         arg_file=arg_file,
         sshlogins=args.sshlogin,
     )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = PROJECT_ROOT + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=_project_env())
     reader = threading.Thread(target=_read_output, args=(proc.stdout, args.db), daemon=True)
     reader.start()
 
@@ -454,9 +457,8 @@ def run_one(args: argparse.Namespace) -> int:
         cmd += ["-s", "WARC_ENABLED=1", "-s", f"WARC_FILE={work_warc}"]
     for setting in args.settings:
         cmd += ["-s", setting]
-    env = dict(os.environ)
+    env = _project_env()
     env.setdefault("SCRAPY_SETTINGS_MODULE", "msze.settings")
-    env["PYTHONPATH"] = PROJECT_ROOT + os.pathsep + env.get("PYTHONPATH", "")
     with open(paths.log, "ab") as log:
         log.write(f"--- crawl-all attempt at {crawled_at}: {' '.join(cmd)}\n".encode())
         log.flush()
