@@ -94,7 +94,7 @@ def _is_html(content_type: str | None, body: bytes) -> bool:
     if content_type:
         return content_type.split(";", 1)[0].strip().lower() in HTML_TYPES
     head = body[:1024].lstrip().lower()  # no Content-Type: trust only what looks like markup
-    return head.startswith((b"<!doctype html", b"<html")) or b"<html" in head
+    return head.startswith(b"<!doctype html") or b"<html" in head
 
 
 def _decode(content_type: str | None, body: bytes) -> str:
@@ -134,6 +134,7 @@ def iter_warc_pages(path: str | os.PathLike[str], counts: Counter[str]) -> Itera
             http = record.http_headers
             status = http.get_statuscode() if http else None
             crawled_at = record.rec_headers.get_header("WARC-Date")
+            digest = record.rec_headers.get_header("WARC-Payload-Digest")
             if rec_type == "response":
                 if not status or not status.startswith("2"):
                     counts["skipped/status"] += 1
@@ -144,12 +145,10 @@ def iter_warc_pages(path: str | os.PathLike[str], counts: Counter[str]) -> Itera
                     counts["skipped/non_html"] += 1
                     continue
                 offset = records.get_record_offset()
-                digest = record.rec_headers.get_header("WARC-Payload-Digest")
                 if digest:
                     by_digest[digest] = offset
                 by_url[url] = offset
             else:
-                digest = record.rec_headers.get_header("WARC-Payload-Digest")
                 refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or url
                 offset_or_none = by_digest.get(digest) if digest else None
                 if offset_or_none is None:
