@@ -180,15 +180,15 @@ class ParishSpider(scrapy.Spider):
     def on_error(self, failure: Failure) -> None:
         """A page that failed (HTTP error, timeout, closed connection, dropped binary): log it, go on."""
         request = failure.request
-        if failure.check(IgnoreRequest) and not failure.check(HttpError):
-            self.logger.debug("Ignored %s: %s", request.url, failure.value)
-            return
         if failure.check(HttpError):
             status = failure.value.response.status
             self.logger.warning(
                 "HTTP %s at %s (linked from %s)", status, request.url, request.meta.get("msze_previous_url")
             )
             self._inc(f"errors/http_{status}")
+            return
+        if failure.check(IgnoreRequest):  # HttpError is one too, hence checked after it
+            self.logger.debug("Ignored %s: %s", request.url, failure.value)
             return
         name = failure.type.__name__ if failure.type else "Error"
         self.logger.warning("%s at %s: %s", name, request.url, failure.getErrorMessage())
