@@ -1,11 +1,8 @@
-import json
-import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
+from conftest import run_crawl
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
@@ -13,8 +10,6 @@ from scrapy.utils.test import get_crawler
 from msze.changes import page_state
 from msze.recrawl import NOT_MODIFIED_FLAG, ConditionalRequestMiddleware
 from msze.recrawl_state import RecrawlState
-
-ROOT = Path(__file__).resolve().parents[1]
 
 START = (
     "<html><body><h1>Parafia pw. Świętej Rodziny</h1><p>Witamy na stronie naszej parafii.</p>"
@@ -129,22 +124,17 @@ class EtagSite:
 
 
 def crawl(site, tmp_path, run):
-    stats_file = tmp_path / f"stats{run}.json"
-    cmd = [
-        sys.executable, "-m", "scrapy", "crawl", "parish", "-a", f"url={site.url}",
-        "-s", f"RECRAWL_STATE={tmp_path / 'state.sqlite'}",
-        "-s", f"PAGES_DIR={tmp_path / f'pages{run}'}",
-        "-s", f"STATS_FILE={stats_file}",
-        "-s", "ROBOTSTXT_OBEY=False", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "LOG_LEVEL=INFO",
-    ]  # fmt: skip
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    pages = {}
-    for path in (tmp_path / f"pages{run}").glob("*.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            page = json.loads(line)
-            pages[page["url"].removeprefix(site.url.rstrip("/"))] = page
-    return json.loads(stats_file.read_text()), pages
+    """Crawl the site again against the one state file; (stats, pages by path)."""
+    result = run_crawl(
+        site.url,
+        tmp_path / f"run{run}",
+        f"RECRAWL_STATE={tmp_path / 'state.sqlite'}",
+        "ROBOTSTXT_OBEY=False",
+        "AUTOTHROTTLE_ENABLED=False",
+    )
+    assert result.returncode == 0, result.log[-3000:]
+    pages = {page["url"].removeprefix(site.url.rstrip("/")): page for page in result.items}
+    return result.stats, pages
 
 
 def test_recrawl_end_to_end(tmp_path):
