@@ -35,6 +35,7 @@ from msze.lang import detect_language, language_selected
 from msze.links import domain_of as url_domain
 from msze.recrawl_state import RecrawlState
 from msze.results import summarize
+from msze.template import SiteTemplate, TemplateSplit
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")
@@ -240,10 +241,8 @@ class PageProcessor:
     max_sites: int = 1000
     _sites: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False)
 
-    def _template_spans(self, domain: str, text: str) -> list[tuple[int, int]]:
-        """Spans of the text blocks this site repeated on earlier pages (msze.template.SiteTemplate)."""
-        from msze.template import SiteTemplate
-
+    def _template_split(self, domain: str, text: str) -> TemplateSplit:
+        """The text blocks this site repeated on earlier pages (msze.template.SiteTemplate)."""
         model = self._sites.get(domain)
         if model is None:
             if len(self._sites) >= self.max_sites:
@@ -251,7 +250,7 @@ class PageProcessor:
             model = self._sites[domain] = SiteTemplate()
         else:
             self._sites.move_to_end(domain)
-        return [tuple(span) for span in model.observe(text).repeated]
+        return model.observe(text)
 
     def process(self, page: dict[str, Any]) -> dict[str, Any] | None:
         """The updated page, or None when its language is not selected."""
@@ -276,9 +275,9 @@ class PageProcessor:
             hours, _ = self.extractor(text)
             self.counts["extracted"] += 1
         if self.template:
-            spans = self._template_spans(page.get("domain") or url_domain(page["url"]), text)
-            page["template"] = [list(span) for span in spans]
-            kept = [h for h in hours if not any(a <= h["start"] and h["end"] <= b for a, b in spans)]
+            split = self._template_split(page.get("domain") or url_domain(page["url"]), text)
+            page["template"] = [list(span) for span in split.repeated]
+            kept = [h for h in hours if not split.covers(h["start"], h["end"])]
             self.counts["template_skipped"] += len(hours) - len(kept)
             hours = kept
         if change is not None:
