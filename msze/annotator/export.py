@@ -14,6 +14,7 @@ from typing import TextIO
 from sqlalchemy import Connection, and_, case, func, select
 
 from msze.annotator.db import assignments, devices, documents, events, hours
+from msze.classifier import labelled_line
 
 TSV_COLUMNS = ["id", "url", "time", "hour_text", "hour_start", "context", "yes", "no", "label"]
 # Characters that split lines somewhere (csv, str.splitlines): each becomes one space, so offsets stay valid.
@@ -116,7 +117,7 @@ def write_tsv(rows: Iterator[LabelRow], out: TextIO) -> int:
 
 
 def _default_features() -> Callable[[str, int, int], str]:
-    from msze.features import hour_features  # issue 6's module; imported only when exporting fastText
+    from msze.features import hour_features  # imported only when exporting fastText
 
     return hour_features
 
@@ -133,7 +134,7 @@ def fasttext_line(row: LabelRow, features: Callable[[str, int, int], str]) -> st
         feats = features(row.page_text, row.start, row.end)
     else:
         feats = features(row.context, row.start - row.context_start, row.end - row.context_start)
-    return f"__label__{row.label} {_one_line(feats)}"
+    return labelled_line(row.label, _one_line(feats))
 
 
 def write_fasttext(
