@@ -310,35 +310,26 @@ def test_remote_mode_reports_over_stdout(web, tmp_path):
     assert len(_pages(out, "c.parafia-a.test")) == 2
 
 
+def _crawl_all(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m msze crawl-all ARGS` without the fixture web (argument errors, a lone --run-one)."""
+    return subprocess.run(
+        [sys.executable, "-m", "msze", "crawl-all", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
 def test_bad_arguments(tmp_path):
-    missing = subprocess.run(
-        [sys.executable, "-m", "msze", "crawl-all", str(tmp_path / "nope.txt"), "--out", str(tmp_path / "o")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    missing = _crawl_all(str(tmp_path / "nope.txt"), "--out", str(tmp_path / "o"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
-    bad_setting = subprocess.run(
-        [sys.executable, "-m", "msze", "crawl-all", "x.txt", "-s", "NOEQUALS"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    bad_setting = _crawl_all("x.txt", "-s", "NOEQUALS")
     assert bad_setting.returncode == 2 and "NAME=VALUE" in bad_setting.stderr
-    no_parallel = subprocess.run(
-        [sys.executable, "-m", "msze", "crawl-all", "x.txt", "--out", str(tmp_path / "o")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PATH": str(tmp_path)},
-    )
+    no_parallel = _crawl_all("x.txt", "--out", str(tmp_path / "o"), env={**os.environ, "PATH": str(tmp_path)})
     assert no_parallel.returncode == 2 and "GNU parallel is not installed" in no_parallel.stderr
-    no_db = subprocess.run(
-        [sys.executable, "-m", "msze", "crawl-all", "--status", "--out", str(tmp_path / "none")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    no_db = _crawl_all("--status", "--out", str(tmp_path / "none"))
     assert no_db.returncode == 2 and "no job database" in no_db.stderr
     assert not (tmp_path / "none").exists()
 
@@ -346,13 +337,8 @@ def test_bad_arguments(tmp_path):
 def test_run_one_records_why_scrapy_did_not_run(tmp_path):
     out = tmp_path / "out"
     db_path = out / "jobs.sqlite3"
-    done = subprocess.run(
-        [sys.executable, "-m", "msze", "crawl-all", "--run-one", "http://parafia-x.test/", "--out", str(out)]
-        + ["--db", str(db_path), "--spider", "nosuch"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    done = _crawl_all(
+        "--run-one", "http://parafia-x.test/", "--out", str(out), "--db", str(db_path), "--spider", "nosuch"
     )
     assert done.returncode == 1
     row = JobDB(db_path).get("http://parafia-x.test/")
