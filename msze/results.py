@@ -57,7 +57,8 @@ def summarize(
     n_bytes = 0
     for page in pages:
         n_pages += 1
-        n_bytes += len((page.get("html") or "").encode("utf-8"))
+        if bytes_ is None:  # only measured when the caller has no byte count of its own
+            n_bytes += len((page.get("html") or "").encode("utf-8"))
         for hour in page.get("hours") or ():
             if hour.get("label") != "mass" or not hour.get("time"):
                 continue
