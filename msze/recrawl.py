@@ -50,10 +50,16 @@ class _Shared:
 _SHARED: weakref.WeakKeyDictionary[Any, _Shared] = weakref.WeakKeyDictionary()
 
 
-def _shared(crawler: Any) -> _Shared:
+def _state_path(crawler: Any) -> str:
+    """RECRAWL_STATE; every re-crawl component is off (NotConfigured) without it."""
     path = crawler.settings.get("RECRAWL_STATE")
     if not path:
         raise NotConfigured("RECRAWL_STATE is empty: no previous run to compare with")
+    return path
+
+
+def _shared(crawler: Any) -> _Shared:
+    path = _state_path(crawler)
     shared = _SHARED.get(crawler)
     if shared is None:
         shared = _SHARED[crawler] = _Shared(RecrawlState(path))
@@ -135,8 +141,7 @@ class RecrawlSpiderMiddleware(BaseSpiderMiddleware):
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> RecrawlSpiderMiddleware:
-        if not crawler.settings.get("RECRAWL_STATE"):
-            raise NotConfigured("RECRAWL_STATE is empty: no previous run to compare with")
+        _state_path(crawler)
         return cls(crawler)
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
