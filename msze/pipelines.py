@@ -20,7 +20,7 @@ from msze.filters import has_schedule_hint  # Extraction
 from msze.hours import find_hours  # Extraction
 from msze.links import pages_filename  # Storage
 from msze.rules import decide  # Extraction
-from msze.template import SiteTemplate, TemplateSplit  # Extraction
+from msze.template import SiteTemplates, TemplateSplit  # Extraction
 from msze.text import html_to_text  # Extraction
 
 logger = logging.getLogger(__name__)  # Extraction, Classification
@@ -105,24 +105,13 @@ class SiteTemplatePipeline(_ExtractionStage):
         s = crawler.settings
         if not s.getbool("TEMPLATE_ENABLED", True):
             raise NotConfigured("TEMPLATE_ENABLED is off")
-        self.min_pages = s.getint("TEMPLATE_MIN_PAGES", 3)
-        self.min_share = s.getfloat("TEMPLATE_MIN_SHARE", 0.5)
-        self.max_sites = max(1, s.getint("TEMPLATE_MAX_SITES", 200))
-        self.max_blocks = max(1, s.getint("TEMPLATE_MAX_BLOCKS", 20_000))
-        if self.min_pages < 1 or not 0.0 <= self.min_share <= 1.0:
+        min_pages = s.getint("TEMPLATE_MIN_PAGES", 3)
+        min_share = s.getfloat("TEMPLATE_MIN_SHARE", 0.5)
+        max_sites = s.getint("TEMPLATE_MAX_SITES", 200)
+        max_blocks = max(1, s.getint("TEMPLATE_MAX_BLOCKS", 20_000))
+        if min_pages < 1 or not 0.0 <= min_share <= 1.0:
             raise NotConfigured("TEMPLATE_MIN_PAGES must be >= 1 and TEMPLATE_MIN_SHARE in [0, 1]")
-        self.sites: OrderedDict[str, Any] = OrderedDict()
-
-    def site(self, domain: str) -> Any:
-        model = self.sites.get(domain)
-        if model is None:
-            if len(self.sites) >= self.max_sites:
-                self.sites.popitem(last=False)
-                self.inc("sites_evicted")
-            model = self.sites[domain] = SiteTemplate(self.min_pages, self.min_share, self.max_blocks)
-        else:
-            self.sites.move_to_end(domain)
-        return model
+        self.templates = SiteTemplates(max_sites, min_pages, min_share, max_blocks)
 
     def process_item(self, item: Any) -> Any:
         adapter = self.page(item)
@@ -130,7 +119,10 @@ class SiteTemplatePipeline(_ExtractionStage):
             return item
         text = adapter.get("text") or ""
         domain = adapter.get("domain") or urlparse(adapter.get("url") or "").netloc
-        split = self.site(domain).observe(text)
+        evicted = self.templates.evicted
+        split = self.templates.observe(domain, text)
+        if self.templates.evicted > evicted:
+            self.inc("sites_evicted")
         adapter["template"] = [list(span) for span in split.repeated]
         self.inc("pages")
         self.inc("blocks", split.blocks)

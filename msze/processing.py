@@ -11,7 +11,7 @@ import gzip
 import json
 import os
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,7 +35,7 @@ from msze.lang import detect_language, language_selected
 from msze.links import domain_of as url_domain
 from msze.recrawl_state import RecrawlState
 from msze.results import summarize
-from msze.template import SiteTemplate, TemplateSplit
+from msze.template import SiteTemplates
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")
@@ -238,19 +238,7 @@ class PageProcessor:
     counts: Counter[str] = field(default_factory=Counter)
     schedule_hint: Callable[[str, str | None], bool] | None = None
     template: bool = True  # skip hours in blocks the site repeats (as SiteTemplatePipeline + HoursPipeline)
-    max_sites: int = 1000
-    _sites: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False)
-
-    def _template_split(self, domain: str, text: str) -> TemplateSplit:
-        """The text blocks this site repeated on earlier pages (msze.template.SiteTemplate)."""
-        model = self._sites.get(domain)
-        if model is None:
-            if len(self._sites) >= self.max_sites:
-                self._sites.popitem(last=False)
-            model = self._sites[domain] = SiteTemplate()
-        else:
-            self._sites.move_to_end(domain)
-        return model.observe(text)
+    _templates: SiteTemplates = field(default_factory=lambda: SiteTemplates(max_sites=1000), repr=False)
 
     def process(self, page: dict[str, Any]) -> dict[str, Any] | None:
         """The updated page, or None when its language is not selected."""
@@ -275,7 +263,7 @@ class PageProcessor:
             hours, _ = self.extractor(text)
             self.counts["extracted"] += 1
         if self.template:
-            split = self._template_split(page.get("domain") or url_domain(page["url"]), text)
+            split = self._templates.observe(page.get("domain") or url_domain(page["url"]), text)
             page["template"] = [list(span) for span in split.repeated]
             kept = [h for h in hours if not split.covers(h["start"], h["end"])]
             self.counts["template_skipped"] += len(hours) - len(kept)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -92,3 +93,28 @@ class SiteTemplate:
         if not self.counts:
             return 0.0
         return sum(1 for k in self.counts if self.is_template(k)) / len(self.counts)
+
+
+class SiteTemplates:
+    """One SiteTemplate per site, at most ``max_sites`` kept (the least recently used is dropped), so a
+    crawl or re-processing run over thousands of parishes stays bounded in memory."""
+
+    def __init__(
+        self, max_sites: int = 200, min_pages: int = 3, min_share: float = 0.5, max_blocks: int = 20_000
+    ) -> None:
+        self.max_sites = max(1, max_sites)
+        self.min_pages, self.min_share, self.max_blocks = min_pages, min_share, max_blocks
+        self.sites: OrderedDict[str, SiteTemplate] = OrderedDict()
+        self.evicted = 0
+
+    def observe(self, site: str, text: str) -> TemplateSplit:
+        """SiteTemplate.observe on the model of ``site``, made (and perhaps another evicted) when new."""
+        model = self.sites.get(site)
+        if model is None:
+            if len(self.sites) >= self.max_sites:
+                self.sites.popitem(last=False)
+                self.evicted += 1
+            model = self.sites[site] = SiteTemplate(self.min_pages, self.min_share, self.max_blocks)
+        else:
+            self.sites.move_to_end(site)
+        return model.observe(text)

@@ -1,5 +1,5 @@
 from msze.hours import find_hours
-from msze.template import SiteTemplate, iter_blocks
+from msze.template import SiteTemplate, SiteTemplates, iter_blocks
 
 MENU = "Strona główna | Ogłoszenia | Intencje | Kontakt"
 SIDEBAR = "Msze święte: niedziela 8:00, 10:00, 12:00; dni powszednie 18:00"
@@ -65,3 +65,14 @@ def test_memory_bound():
 
 def test_blocks_skip_short_lines():
     assert [b.end - b.start for b in iter_blocks("•\n\nAAA\nMsze\n")] == [4]
+
+
+def test_site_templates_keep_one_model_per_site_and_drop_the_least_recently_used():
+    menu = "Strona główna | Msze św. | Kancelaria\n"
+    templates = SiteTemplates(max_sites=2, min_pages=2, min_share=0.5)
+    assert templates.observe("a.pl", menu + "Aktualności").repeated == []
+    assert templates.observe("b.pl", menu + "Historia").repeated == []  # another site learns on its own
+    assert templates.observe("a.pl", menu + "Ogłoszenia").repeated == [(0, len(menu) - 1)]
+    templates.observe("c.pl", menu)  # a third site: b.pl, the least recently used, is dropped
+    assert templates.evicted == 1 and list(templates.sites) == ["a.pl", "c.pl"]
+    assert templates.observe("b.pl", menu + "Kontakt").repeated == []  # b.pl starts again from nothing
