@@ -122,12 +122,17 @@ class ParishSpider(scrapy.Spider):
             )
             self.crawler.stats.set_value("msze/parish/bad_start_url", 1)
             return
-        site = self.make_site(self.start_url)
-        if is_blacklisted(self.start_url, self.blacklist):
-            self.logger.error("Start URL %s is on a blacklisted domain; not crawled", self.start_url)
+        site = self.start_site(self.start_url)
+        if site is not None:
+            yield self.site_request(site, self.start_url)
+
+    def start_site(self, url: str) -> Site | None:
+        """The Site of a start URL, or None (logged and counted) when the URL is on a blacklisted domain."""
+        if is_blacklisted(url, self.blacklist):
+            self.logger.error("Start URL %s is on a blacklisted domain; not crawled", url)
             self._inc("start_blacklisted")
-            return
-        yield self.site_request(site, self.start_url)
+            return None
+        return self.make_site(url)
 
     # --- responses ------------------------------------------------------------------------------------------
     def parse(self, response: Response) -> Iterator[PageItem | Request]:

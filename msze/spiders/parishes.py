@@ -22,7 +22,7 @@ from typing import Any
 
 from scrapy.http import HtmlResponse, Request
 
-from msze.links import Site, is_blacklisted, is_valid_start_url, site_host
+from msze.links import Site, is_valid_start_url, site_host
 from msze.spiders.parish import ParishSpider
 
 
@@ -128,10 +128,8 @@ class ParishesSpider(ParishSpider):
         max_pages = self.max_pages or self.settings.getint("PARISHES_MAX_PAGES_PER_SITE", 0)
         roots: set[str] = set()
         for start in starts:
-            site = self.make_site(start.url)
-            if is_blacklisted(start.url, self.blacklist):
-                self.logger.error("Start URL %s is on a blacklisted domain; not crawled", start.url)
-                self._inc("start_blacklisted")
+            site = self.start_site(start.url)
+            if site is None:
                 continue
             root = site_host(start.url)
             if root in roots:
