@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine for msze: system packages (GNU parallel, Debian's chromium for the browser tests)
-# when run as root, then a virtualenv in .venv with the pinned requirements. Safe to run again.
+# Sets up a fresh machine for msze: system packages when run as root (GNU parallel for crawl-all; Debian's
+# chromium for the browser tests; nginx with its brotli module and PostgreSQL for the real-server test tiers),
+# then a virtualenv in .venv with the pinned requirements. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v parallel >/dev/null 2>&1 || need_apt+=(parallel)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+[ -x /usr/sbin/nginx ] || need_apt+=(nginx)
+ls /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so >/dev/null 2>&1 || need_apt+=(libnginx-mod-http-brotli-filter)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
 if ((${#need_apt[@]})); then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${need_apt[*]} with apt-get" >&2
