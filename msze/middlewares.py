@@ -6,6 +6,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
@@ -13,14 +14,14 @@ from weakref import WeakKeyDictionary
 from scrapy import signals
 from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
-from scrapy.http import Request, Response, TextResponse
+from scrapy.http import Headers, Request, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 from scrapy.utils.misc import load_object
 from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
 
 from msze.backoff import retry_after, retry_delay, should_give_up
 from msze.charset import correct_encoding
-from msze.sniff import HEAD_SIZE, is_binary
+from msze.sniff import HEAD_SIZE, declared_charset, is_binary
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +60,14 @@ class CharsetFallbackMiddleware:
         return response.replace(encoding=encoding)
 
 
+@dataclass
+class _Head:
+    """The first bytes of a download being sniffed, and the charset its headers declare."""
+
+    charset: str | None
+    data: bytearray = field(default_factory=bytearray)
+
+
 class BinarySniffMiddleware:
     """Drop binary bodies (videos, images served as text/html) and stop their transfer after the first bytes.
 
@@ -74,7 +83,7 @@ class BinarySniffMiddleware:
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
-        self._heads: WeakKeyDictionary[Request, bytearray] = WeakKeyDictionary()
+        self._heads: WeakKeyDictionary[Request, _Head] = WeakKeyDictionary()
         crawler.signals.connect(self.headers_received, signal=signals.headers_received)
         crawler.signals.connect(self.bytes_received, signal=signals.bytes_received)
 
@@ -88,24 +97,28 @@ class BinarySniffMiddleware:
         if request.meta.get("binary_sniff") is False:
             return
         content_type = (headers.get(b"Content-Type") or b"").split(b";")[0].strip().lower()
-        response_class = responsetypes.from_args(headers=headers, url=request.url)
+        # responsetypes gives a plain Response whenever Content-Encoding is set: the type of a compressed
+        # page is judged from its headers without the encoding (HttpCompressionMiddleware decodes it later).
+        plain = Headers(headers)
+        encoding = (plain.get(b"Content-Encoding") or b"").strip().lower()
+        plain.pop(b"Content-Encoding", None)
+        response_class = responsetypes.from_args(headers=plain, url=request.url)
         # No type or a generic one: Scrapy decides from the body later (process_response sees its verdict).
         if content_type not in _UNTYPED and not issubclass(response_class, TextResponse):
             request.meta["_msze_binary"] = "content_type"
             raise StopDownload(fail=False)
-        encoding = (headers.get(b"Content-Encoding") or b"").strip().lower()
         if encoding in (b"", b"identity"):  # compressed wire bytes: process_response sniffs the decoded body
-            self._heads[request] = bytearray()
+            self._heads[request] = _Head(charset=declared_charset(plain.get(b"Content-Type")))
 
     def bytes_received(self, data: bytes, request: Request, spider: Any = None) -> None:
         head = self._heads.get(request)
         if head is None:
             return
-        head += data[: HEAD_SIZE - len(head)]
-        if len(head) < HEAD_SIZE:
+        head.data += data[: HEAD_SIZE - len(head.data)]
+        if len(head.data) < HEAD_SIZE:
             return
         del self._heads[request]
-        if is_binary(bytes(head)):
+        if is_binary(bytes(head.data), head.charset):
             request.meta["_msze_binary"] = "sniffed"
             self.stats.inc_value("msze/binary_sniff/stopped_early")
             raise StopDownload(fail=False)
@@ -124,7 +137,7 @@ class BinarySniffMiddleware:
         if reason is None:
             if not isinstance(response, TextResponse):
                 reason = "content_type"
-            elif is_binary(response.body[:HEAD_SIZE]):
+            elif is_binary(response.body[:HEAD_SIZE], declared_charset(response.headers.get("Content-Type"))):
                 reason = "sniffed"
         if reason is None:
             return response

@@ -123,6 +123,38 @@ def test_compressed_body_is_sniffed_after_decompression_only() -> None:
     mw.bytes_received(VIDEO, request)  # gzip bytes look binary: must not stop
 
 
+@pytest.mark.parametrize("encoding", ["gzip", "br", "zstd", "deflate"])
+@pytest.mark.parametrize("path", ["/", "/index.php", "/?p=12", "/msze-swiete/", "/index.php/ogloszenia"])
+def test_compressed_page_without_html_extension_is_not_dropped(path: str, encoding: str) -> None:
+    """Scrapy's responsetypes gives a plain Response whenever Content-Encoding is set: the type must be judged
+    from the headers without the encoding (most parish hosting compresses HTML)."""
+    crawler, mw = sniffer()
+    request = Request("http://parafia.test" + path)
+    headers = Headers({"Content-Type": "text/html; charset=utf-8", "Content-Encoding": encoding})
+    mw.headers_received(headers, None, request)  # no StopDownload
+    mw.bytes_received(VIDEO, request)  # compressed bytes are not sniffed
+    decoded = HtmlResponse(request.url, body=PAGE.encode(), encoding="utf-8", request=request)
+    assert mw.process_response(request, decoded) is decoded
+    assert stat(crawler, "msze/binary_sniff/dropped") is None
+
+
+def test_compressed_video_is_dropped_after_decompression() -> None:
+    crawler, mw = sniffer()
+    request = Request("http://parafia.test/film")
+    mw.headers_received(Headers({"Content-Type": "text/html", "Content-Encoding": "gzip"}), None, request)
+    decoded = HtmlResponse(request.url, body=VIDEO, request=request)
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(request, decoded)
+    assert stat(crawler, "msze/binary_sniff/dropped/sniffed") == 1
+
+
+def test_compressed_non_text_type_still_stops_at_once() -> None:
+    _, mw = sniffer()
+    request = Request("http://parafia.test/film")
+    with pytest.raises(StopDownload):
+        mw.headers_received(Headers({"Content-Type": "video/mp4", "Content-Encoding": "gzip"}), None, request)
+
+
 def test_sniffing_can_be_turned_off() -> None:
     with pytest.raises(NotConfigured):
         BinarySniffMiddleware.from_crawler(crawler_with(BINARY_SNIFF_ENABLED=False))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msze.sniff import CONTROL_BYTES, HEAD_SIZE, HIGH_BYTES, is_binary
+from msze.sniff import CONTROL_BYTES, HEAD_SIZE, HIGH_BYTES, declared_charset, is_binary
 
 INVALID = b"\xff"  # never valid UTF-8: forces the ratio rules
 
@@ -83,3 +83,42 @@ def test_video_header_is_binary() -> None:
 @given(st.binary(max_size=3000))
 def test_any_bytes_get_a_verdict_from_the_head_only(data: bytes) -> None:
     assert is_binary(data) == is_binary(data[:HEAD_SIZE])
+
+
+# "ó" (U+00F3) is the byte F3 in UTF-16: such a head is not UTF-8, so rule 1 alone does not save it.
+UTF16_PAGE = "<html><body>Kościół: Porządek Mszy świętych, niedziela 7:00, 9:30</body></html>" * 20
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-32"])
+def test_wide_unicode_with_bom_is_text(codec: str) -> None:
+    head = UTF16_PAGE.encode(codec)  # Python writes the BOM
+    assert b"\x00" in head[:HEAD_SIZE]
+    assert is_binary(head) is False
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_declared_utf16_without_bom_is_text(codec: str) -> None:
+    head = UTF16_PAGE.encode(codec)
+    assert is_binary(head) is True  # nothing says it is UTF-16: NULs make it binary
+    assert is_binary(head, codec.upper()) is False
+    assert is_binary(head[:1023], codec) is False  # a character cut by the boundary waits
+
+
+def test_bom_or_declared_utf16_does_not_make_a_video_text() -> None:
+    video = b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00" + bytes(range(256)) * 8
+    assert is_binary(video, "utf-16") is True
+    assert is_binary(b"\xff\xfe" + video) is True
+    assert is_binary(b"\xff\xfe" + "\x01\x02\x03 \x04".encode("utf-16-le") * 200) is True  # controls
+
+
+@pytest.mark.parametrize(
+    ("content_type", "charset"),
+    [
+        (b"text/html; charset=UTF-16", "UTF-16"),
+        ("text/html;charset=\"utf-16le\"", "utf-16le"),
+        (b"text/html", None),
+        (None, None),
+    ],
+)
+def test_declared_charset(content_type: bytes | str | None, charset: str | None) -> None:
+    assert declared_charset(content_type) == charset
