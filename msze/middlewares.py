@@ -222,11 +222,13 @@ class ExponentialBackoffMiddleware(RetryMiddleware):
 
 
 class RedirectLoopMiddleware:
-    """Log and drop redirect loops (A -> B -> A) with one clear line, before RedirectMiddleware (600) follows
-    them into the dupefilter silently. Stat: msze/redirect/loops."""
+    """Log and drop redirect loops (A -> B -> A) and chains longer than REDIRECT_MAX_TIMES with one clear
+    line, before RedirectMiddleware (600) drops them silently (into the dupefilter, or at DEBUG level).
+    Stats: msze/redirect/loops, msze/redirect/too_many."""
 
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
+        self.max_redirects = crawler.settings.getint("REDIRECT_MAX_TIMES")
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> RedirectLoopMiddleware:
@@ -234,15 +236,24 @@ class RedirectLoopMiddleware:
 
     def process_response(self, request: Request, response: Response) -> Response:
         location = response.headers.get(b"Location")
-        if not (300 <= response.status < 400 and location):
+        if not (300 <= response.status < 400 and location) or request.meta.get("dont_redirect"):
             return response
         target = urljoin(request.url, location.decode("latin-1").strip())
         chain = [*request.meta.get("redirect_urls", []), request.url]
-        if target.split("#")[0] not in chain:
-            return response
-        self.crawler.stats.inc_value("msze/redirect/loops")
-        logger.warning("Redirect loop: %s -> %s", " -> ".join(chain), target)
-        raise IgnoreRequest(f"redirect loop at {request.url}")
+        if target.split("#")[0] in chain:
+            self.crawler.stats.inc_value("msze/redirect/loops")
+            logger.warning("Redirect loop: %s -> %s", " -> ".join(chain), target)
+            raise IgnoreRequest(f"redirect loop at {request.url}")
+        if request.meta.get("redirect_times", 0) >= request.meta.get("redirect_ttl", self.max_redirects):
+            self.crawler.stats.inc_value("msze/redirect/too_many")
+            logger.warning(
+                "Redirect chain longer than %d hops dropped: %s -> ... -> %s",
+                len(chain) - 1,
+                chain[0],
+                request.url,
+            )
+            raise IgnoreRequest(f"too many redirects at {request.url}")
+        return response
 
 
 class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):

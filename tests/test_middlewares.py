@@ -349,6 +349,25 @@ def test_redirect_loop_is_logged_and_dropped(caplog: pytest.LogCaptureFixture) -
     )
 
 
+def test_redirect_chain_beyond_the_limit_is_logged_and_dropped(caplog: pytest.LogCaptureFixture) -> None:
+    from msze.middlewares import RedirectLoopMiddleware
+
+    crawler = crawler_with(REDIRECT_MAX_TIMES=3)
+    mw = RedirectLoopMiddleware.from_crawler(crawler)
+    urls = [f"http://p.test/hop{n}" for n in range(5)]
+    for hops in range(4):  # RedirectMiddleware sets redirect_times / redirect_urls on each hop
+        request = Request(urls[hops], meta={"redirect_times": hops, "redirect_urls": urls[:hops]})
+        response = Response(request.url, status=301, headers={"Location": urls[hops + 1]}, request=request)
+        if hops < 3:
+            assert mw.process_response(request, response) is response
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(request, response)
+    assert stat(crawler, "msze/redirect/too_many") == 1
+    assert "Redirect chain longer than 3 hops dropped: http://p.test/hop0 -> ... -> http://p.test/hop3" in (
+        caplog.text
+    )
+
+
 @pytest.mark.parametrize("declared", ["utf-8", "iso-8859-1"])
 def test_wrong_declared_charset_is_corrected(declared: str) -> None:
     crawler = crawler_with()
