@@ -57,6 +57,14 @@ _DROP_PARAM_RE = re.compile(
 
 DEFAULT_MAX_QUERIES_PER_PATH = 50
 
+# Inline-script navigation of old parish menus: location(.href) = '...', location.assign/replace('...'),
+# window.open('...'); only string literals (a variable cannot be followed).
+_SCRIPT_NAV_RE = re.compile(
+    r"""\blocation(?:\.href)?\s*=\s*(?P<q1>['"])(?P<assigned>[^'"]*)(?P=q1)"""
+    r"""|\blocation\.(?:assign|replace)\s*\(\s*(?P<q2>['"])(?P<called>[^'"]*)(?P=q2)"""
+    r"""|\bopen\s*\(\s*(?P<q3>['"])(?P<opened>[^'"]*)(?P=q3)"""
+)
+
 
 def _host(url: str) -> str:
     try:
@@ -196,6 +204,20 @@ def canonical_url(url: str) -> str:
         if len(kept) != len(pairs):
             query = urlencode(kept)
     return urlunsplit((scheme, netloc, parts.path or "/", query, ""))
+
+
+def script_targets(code: str) -> list[str]:
+    """The URLs an inline script (an onclick attribute, a javascript: link) navigates to, in order.
+
+    Old parish sites build menus from `onclick="location.href='msze.html'"` and `window.open('x.html')`;
+    these are links like any other. Targets that are script again (javascript:void(0)) are left out.
+    """
+    targets = []
+    for match in _SCRIPT_NAV_RE.finditer(code):
+        target = (match["assigned"] or match["called"] or match["opened"] or "").strip()
+        if target and not target.lower().startswith("javascript:"):
+            targets.append(target)
+    return targets
 
 
 def query_shape(url: str) -> str:

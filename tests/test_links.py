@@ -19,6 +19,7 @@ from msze.links import (
     load_blacklist,
     non_page_extension,
     pages_filename,
+    script_targets,
     site_host,
 )
 
@@ -235,3 +236,21 @@ def test_parishes_on_one_hosting_domain_are_separate_sites() -> None:
 )
 def test_site_host(url: str, host: str) -> None:
     assert site_host(url) == host
+
+
+@pytest.mark.parametrize(
+    ("code", "targets"),
+    [
+        ("location.href='ogloszenia.html'", ["ogloszenia.html"]),
+        ('window.location = "msze.php?id=3";', ["msze.php?id=3"]),
+        ("javascript:window.open('msze.html','okno','width=400')", ["msze.html"]),
+        ("self.location.replace('/a.html'); top.location.assign(\"/b.html\")", ["/a.html", "/b.html"]),
+        ("document.location.href='x.html'; return false", ["x.html"]),
+        ("alert('Szczęść Boże')", []),
+        ("window.open(url)", []),  # a variable: nothing to follow
+        ("location.href='javascript:void(0)'", []),
+        ("", []),
+    ],
+)
+def test_script_targets(code: str, targets: list[str]) -> None:
+    assert script_targets(code) == targets

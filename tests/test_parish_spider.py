@@ -66,3 +66,48 @@ def test_page_redirected_off_the_site_is_dropped() -> None:
     request = s.site_request(site, START + "stara", previous_url=START, button_text="Stara strona")
     assert list(s.parse(response_for(request, MENU, url="http://hosting.test/konto-zawieszone"))) == []
     assert s.crawler.stats.get_value("msze/parish/dropped/offsite_redirect") == 1
+
+
+FRAMESET = """<html><head><title>Parafia</title></head>
+<frameset cols="200,*">
+  <frame src="menu.html" name="menu">
+  <frame src="glowna.html" name="glowna" title="Strona główna">
+  <noframes><body>Twoja przeglądarka nie obsługuje ramek.</body></noframes>
+</frameset></html>"""
+
+OLD_MENU = """<html><body>
+<iframe src="/msze.html" title="Porządek Mszy świętych" width="600"></iframe>
+<iframe src="https://www.youtube.com/embed/xyz"></iframe>
+<div class="m" onclick="location.href='ogloszenia.html'">Ogłoszenia</div>
+<td onClick="window.open('/intencje.html','okno','width=400')">Intencje mszalne</td>
+<a href="javascript:window.location='kontakt.html'">Kontakt</a>
+<a href="#" onclick="document.location.href = &quot;historia.html&quot;; return false;">Historia</a>
+<button onclick="alert('Szczęść Boże')">Pozdrowienie</button>
+<span onclick="window.open('http://inna.test/')">Sąsiedzi</span>
+</body></html>"""
+
+
+def followed_from(body: str, url: str = START) -> dict[str, str | None]:
+    s = spider()
+    site = s.make_site(START)
+    request = s.site_request(site, url, previous_url=START if url != START else None)
+    return {r.url: r.meta["msze_button_text"] for r in list(s.parse(response_for(request, body)))[1:]}
+
+
+def test_frameset_frames_are_followed_with_their_names_as_link_text() -> None:
+    assert followed_from(FRAMESET) == {
+        "http://www.parafia.test/menu.html": "menu",
+        "http://www.parafia.test/glowna.html": "Strona główna",
+    }
+
+
+def test_iframes_and_script_navigation_are_followed_on_the_site() -> None:
+    followed = followed_from(OLD_MENU)
+    followed.pop(START)  # href="#": the page itself (the dupefilter drops it)
+    assert followed == {
+        "http://www.parafia.test/msze.html": "Porządek Mszy świętych",  # iframe title
+        "http://www.parafia.test/ogloszenia.html": "Ogłoszenia",  # onclick location.href
+        "http://www.parafia.test/intencje.html": "Intencje mszalne",  # window.open
+        "http://www.parafia.test/kontakt.html": "Kontakt",  # javascript: href
+        "http://www.parafia.test/historia.html": "Historia",
+    }

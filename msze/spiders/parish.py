@@ -27,6 +27,7 @@ from msze.links import (
     is_blacklisted,
     is_valid_start_url,
     load_blacklist,
+    script_targets,
 )
 
 SITE_META = "msze_site"
@@ -37,15 +38,31 @@ def _clean_text(text: str | None) -> str | None:
     return text or None
 
 
-def _image_link_texts(response: HtmlResponse) -> dict[str, str]:
-    """Text for links without text: an image's alt/title or the link's title (old parish menus are images)."""
+def _fallback_link_texts(response: HtmlResponse) -> dict[str, str]:
+    """Text for links without text: an image's alt/title or the link's title (old parish menus are images),
+    and a frame's or iframe's title or name (a frame is a page of the site, named rather than labelled)."""
     texts: dict[str, str] = {}
     for anchor in response.xpath("//a[@href][not(normalize-space(string()))]"):
         parts = anchor.xpath(".//img/@alt | .//img/@title | @title").getall()
         text = _clean_text(" ".join(parts))
         if text:
             texts.setdefault(response.urljoin(anchor.attrib["href"].strip()), text)
+    for frame in response.xpath("//frame[@src] | //iframe[@src]"):
+        text = _clean_text(frame.attrib.get("title") or frame.attrib.get("name"))
+        if text:
+            texts.setdefault(response.urljoin(frame.attrib["src"].strip()), text)
     return texts
+
+
+def _script_links(response: HtmlResponse) -> Iterator[tuple[str, str | None]]:
+    """(URL, link text) for menu items that navigate by script: onclick handlers and javascript: links."""
+    for element in response.xpath("//*[@onclick] | //a[starts-with(normalize-space(@href), 'javascript:')]"):
+        code = " ".join(element.xpath("@onclick | @href").getall())
+        text = _clean_text(" ".join(element.xpath(".//text()").getall())) or _clean_text(
+            element.attrib.get("title")
+        )
+        for target in script_targets(code):
+            yield response.urljoin(target), text
 
 
 class ParishSpider(scrapy.Spider):
@@ -54,8 +71,11 @@ class ParishSpider(scrapy.Spider):
     def __init__(self, url: str | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.start_url = (url or "").strip()
-        # All links, the decision is links.Site.decide's (deny_extensions=() so .pdf links get counted there).
-        self.link_extractor = LinkExtractor(deny_extensions=(), unique=True, tags=("a", "area"))
+        # All links and frames, the decision is links.Site.decide's (deny_extensions=() so .pdf links get
+        # counted there). Framesets and iframes hold whole pages on old parish sites.
+        self.link_extractor = LinkExtractor(
+            deny_extensions=(), unique=True, tags=("a", "area", "frame", "iframe"), attrs=("href", "src")
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> ParishSpider:
@@ -174,12 +194,21 @@ class ParishSpider(scrapy.Spider):
             yield from self.follow_links(site, response)
 
     def follow_links(self, site: Site, response: HtmlResponse) -> Iterator[Request]:
-        image_texts = _image_link_texts(response)
-        for link in self.link_extractor.extract_links(response):
-            url, reason = site.decide(link.url)
+        fallback_texts = _fallback_link_texts(response)
+        links = [
+            (link.url, _clean_text(link.text) or fallback_texts.get(link.url))
+            for link in self.link_extractor.extract_links(response)
+        ]
+        seen = {url for url, _ in links}
+        for url, text in _script_links(response):
+            if url not in seen:
+                seen.add(url)
+                self.crawler.stats.inc_value("msze/links/script")
+                links.append((url, text))
+        for link_url, text in links:
+            url, reason = site.decide(link_url)
             self.crawler.stats.inc_value(f"msze/links/{reason}")
             if url is not None:
-                text = _clean_text(link.text) or image_texts.get(link.url)
                 yield self.site_request(site, url, previous_url=response.url, button_text=text)
 
     def on_error(self, failure: Failure) -> None:
