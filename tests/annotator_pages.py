@@ -170,11 +170,10 @@ class Device:
 class HttpDevice:
     """A browser over real HTTP: cookie jar, CSRF token from the page."""
 
-    def __init__(self, base: str, width: int) -> None:
+    def __init__(self, base: str, width: int, jar: http.cookiejar.CookieJar | None = None) -> None:
         self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-        )
+        self.jar = jar if jar is not None else http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         html = self.opener.open(base + "/", timeout=30).read().decode()
         self.csrf = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
         self.screen = {"sw": width, "sh": 640}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import os
 import re
 import socket
@@ -195,32 +196,65 @@ def test_double_click_counts_once(app):
         assert conn.execute(select(hours.c.n_answers).where(hours.c.id == item)).scalar_one() == 1
 
 
-def test_cookie_keeps_device_and_fingerprint_recovers_lost_cookie(app):
+def test_cookie_keeps_device_and_lost_cookie_means_a_new_identity(app):
     phone = Device(app)
     item = phone.current()["item"]["id"]
     phone.answer(item, "yes")
     cookie = phone.client.get_cookie("msze_device")
     assert cookie is not None and cookie.http_only and cookie.max_age and cookie.max_age > 365 * 24 * 3600
+    assert phone.current()["answered"] == 1  # the cookie keeps the device
     phone.client.delete_cookie("msze_device")
-    state = phone.current()  # same UA, language and screen: the same device comes back
-    assert state["answered"] == 1 and state["item"]["id"] != item
-    assert phone.client.get_cookie("msze_device").value == cookie.value  # token restored
-    laptop = Device(app, screen={"sw": 1920, "sh": 1080, "dpr": 1, "tz": "Europe/Warsaw"})
-    assert laptop.current()["answered"] == 0
+    state = phone.current()  # same UA, language and screen, no cookie: a new identity, never the old token
+    assert state["answered"] == 0
+    assert phone.client.get_cookie("msze_device").value != cookie.value
     with db(app) as conn:
-        assert conn.execute(select(func.count()).select_from(devices)).scalar_one() == 2
+        rows = conn.execute(select(devices.c.token, devices.c.fingerprint).order_by(devices.c.id)).all()
+    assert len(rows) == 2 and rows[0].token == cookie.value
+    assert rows[0].fingerprint == rows[1].fingerprint  # linked for cheater detection, nothing more
+
+
+def test_same_fingerprint_never_hands_out_another_devices_identity(app):
+    """Take-over: a cookie-less client copying a device's UA, languages and screen facts is a stranger."""
+    victim = Device(app)
+    state = victim.current()
+    first = state["item"]["id"]
+    state = victim.answer(first, "yes")
+    pending = state["item"]["id"]
+    token = victim.client.get_cookie("msze_device").value
+    attacker = Device(app, ip="10.6.6.6")  # same User-Agent, Accept-Language and screen facts
+    # Before loading an item it is an unknown device: it can neither answer nor undo the victim's items.
+    assert attacker.post("/api/answer", {"item": pending, "answer": "no"}).status_code == 403
+    assert attacker.post("/api/undo").status_code == 403
+    assert attacker.client.get_cookie("msze_device") is None
+    own = attacker.current()
+    assert own["answered"] == 0 and not own["can_undo"]
+    assert attacker.client.get_cookie("msze_device").value != token
+    attacker.answer(own["item"]["id"], "no")  # its answers are its own
+    with db(app) as conn:
+        victims = dict(
+            conn.execute(
+                select(assignments.c.hour_id, assignments.c.answer).where(
+                    assignments.c.device_id
+                    == select(devices.c.id).where(devices.c.token == token).scalar_subquery()
+                )
+            ).all()
+        )
+    assert victims == {first: "yes", pending: None}  # nothing of the victim's changed
 
 
 def test_new_identities_per_ip_are_limited(app, clock):
     app.config.update(ANNOTATOR_NEW_DEVICES_PER_IP=2, ANNOTATOR_NEW_DEVICES_WINDOW=600)
-    for width in (1, 2):
-        assert Device(app, screen={"sw": width}).post("/api/current").status_code == 200
+    known = [Device(app, screen={"sw": width}) for width in (1, 2)]
+    for device in known:
+        assert device.post("/api/current").status_code == 200
     blocked = Device(app, screen={"sw": 3})
     response = blocked.post("/api/current")
     assert response.status_code == 429 and "too many" in response.get_json()["error"]
     assert Device(app, ip="10.9.9.9", screen={"sw": 3}).post("/api/current").status_code == 200
-    # A known device is not a new identity: it still works from the limited IP.
-    assert Device(app, screen={"sw": 1}).post("/api/current").status_code == 200
+    # A known device (its cookie) is not a new identity: it still works from the limited IP ...
+    assert known[0].post("/api/current").status_code == 200
+    # ... but the same screen facts without the cookie are one.
+    assert Device(app, screen={"sw": 1}).post("/api/current").status_code == 429
     clock.now += timedelta(seconds=601)
     assert blocked.post("/api/current").status_code == 200
 
@@ -298,6 +332,7 @@ def test_documented_serve_command_starts_and_keeps_data(tmp_path):
     """`python -m msze annotator serve --db ... --port N` (waitress) answers; data survives a restart."""
     db_url = f"sqlite:///{tmp_path / 'served.sqlite3'}"
     root = Path(__file__).resolve().parents[1]
+    jar = http.cookiejar.CookieJar()  # the browser keeps its cookie across the restart (cookies ignore ports)
     for _run in range(2):
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
@@ -315,7 +350,7 @@ def test_documented_serve_command_starts_and_keeps_data(tmp_path):
                     assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()
                     time.sleep(0.2)
             assert ">Tak<" in page
-            device = HttpDevice(f"http://127.0.0.1:{port}", 360)
+            device = HttpDevice(f"http://127.0.0.1:{port}", 360, jar)
             status, state = device.post("/api/current")
             assert status == 200 and state == {"item": None, "answered": 0, "can_undo": False}  # empty DB
         finally:
@@ -323,7 +358,6 @@ def test_documented_serve_command_starts_and_keeps_data(tmp_path):
             proc.wait(timeout=30)
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        # The second run's client (no cookie, same fingerprint) was recognised as the first run's device:
-        # the device row survived the restart.
+        # The second run recognised the first run's cookie: the device row survived the restart.
         assert conn.execute(select(func.count()).select_from(devices)).scalar_one() == 1
     engine.dispose()

@@ -123,32 +123,28 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         return data
 
     def resolve_device(conn: Connection, data: dict, create: bool) -> int:
-        """The requesting device: cookie, else fingerprint, else (if allowed) a new identity."""
-        now = clock()
+        """The requesting device, by its cookie only; without one, a new identity (when `create`).
+
+        The fingerprint never finds a device: anyone can send another browser's User-Agent and screen facts.
+        It is only stored, to link identities for cheater detection.
+        """
         token = request.cookies.get(identity.COOKIE_NAME)
         if identity.valid_token(token):
             device_id = conn.execute(select(devices.c.id).where(devices.c.token == token)).scalar()
             if device_id is not None:
-                conn.execute(update(devices).where(devices.c.id == device_id).values(last_seen=now))
+                conn.execute(update(devices).where(devices.c.id == device_id).values(last_seen=clock()))
                 g.device_token = token
                 return int(device_id)
-        screen = data.get("fp")
-        fp = identity.fingerprint(
-            request.headers.get("User-Agent", ""), request.headers.get("Accept-Language", ""), screen
-        )
-        if isinstance(screen, dict) and screen:
-            row = conn.execute(
-                select(devices.c.id, devices.c.token)
-                .where(devices.c.fingerprint == fp)
-                .order_by(devices.c.last_seen.desc())
-                .limit(1)
-            ).first()
-            if row is not None:
-                conn.execute(update(devices).where(devices.c.id == row.id).values(last_seen=now))
-                g.device_token = row.token  # the cookie was lost: give the device its token back
-                return int(row.id)
         if not create:
             raise serving.NotServed("unknown device: load the page first")
+        return new_device(conn, data)
+
+    def new_device(conn: Connection, data: dict) -> int:
+        """A new identity with a fresh token, unless this address made too many lately."""
+        now = clock()
+        fp = identity.fingerprint(
+            request.headers.get("User-Agent", ""), request.headers.get("Accept-Language", ""), data.get("fp")
+        )
         ip = (request.remote_addr or "unknown")[:64]
         window = timedelta(seconds=int(app.config["ANNOTATOR_NEW_DEVICES_WINDOW"]))
         recent = conn.execute(

@@ -1,9 +1,11 @@
-"""Device identity without login: a long-lived random cookie, and a fingerprint for when the cookie is lost.
+"""Device identity without login: a long-lived random cookie, and a fingerprint that only links identities.
 
-The fingerprint is a hash of what the browser tells anyway (User-Agent, Accept-Language) plus screen facts the
-page's script sends (size, pixel ratio, time zone, ...). It is weak on purpose: it only re-finds a device
-whose cookie was cleared; two identical phones behind one IP may share it, which costs little (they then share
-a "seen" list). New identities are rate-limited per IP so clearing cookies in a loop does not mint devices.
+The cookie is the only thing that identifies a device: a client without it always gets a new identity. The
+fingerprint is a hash of what the browser tells anyway (User-Agent, Accept-Language) plus screen facts the
+page's script sends (size, pixel ratio, time zone, ...). Anyone can send another browser's facts, so it never
+authenticates; it only links identities for cheater detection (identities sharing it are judged together, see
+cheaters.py). New identities are rate-limited per IP so clearing cookies in a loop does not mint
+devices.
 """
 
 from __future__ import annotations

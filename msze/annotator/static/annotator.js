@@ -10,7 +10,7 @@
   var help = $("help"), helpBody = $("help-body"), closeBtn = $("btn-close-help"), hint = $("help-hint");
   var current = null, canUndo = false, busy = false;
 
-  // Screen facts for the fallback fingerprint (used by the server only when the device cookie is lost).
+  // Screen facts for the fingerprint (the server only links identities with it, for cheater detection).
   function screenInfo() {
     var tz = "";
     try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { tz = ""; }
