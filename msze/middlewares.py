@@ -16,12 +16,14 @@ from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Headers, Request, Response, TextResponse
 from scrapy.responsetypes import responsetypes
+from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import load_object
 from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
 
 from msze.backoff import retry_after, retry_delay, should_give_up
 from msze.charset import correct_encoding
 from msze.sniff import HEAD_SIZE, declared_charset, is_binary
+from msze.tls import is_tls_version_failure, legacy_tls_hosts
 
 logger = logging.getLogger(__name__)
 
@@ -254,6 +256,42 @@ class RedirectLoopMiddleware:
             )
             raise IgnoreRequest(f"too many redirects at {request.url}")
         return response
+
+
+class LegacyTLSRetryMiddleware:
+    """Retry a host once with legacy TLS (tls.py) when its handshake failed on the protocol version: old
+    parish hosting speaks only TLS 1.0, which OpenSSL refuses by default. Runs before the backoff (550), so
+    such a failure is not retried in vain. Stats: msze/tls/legacy_retry, msze/tls/legacy_ok,
+    msze/tls/legacy_failed. Off with LEGACY_TLS_RETRY = False."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.stats = crawler.stats
+        self.hosts = legacy_tls_hosts(crawler)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> LegacyTLSRetryMiddleware:
+        if not crawler.settings.getbool("LEGACY_TLS_RETRY"):
+            raise NotConfigured("LEGACY_TLS_RETRY is off")
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if request.meta.get("msze_legacy_tls"):
+            self.stats.inc_value("msze/tls/legacy_ok")
+        return response
+
+    def process_exception(self, request: Request, exception: Exception) -> Request | None:
+        url = urlparse_cached(request)
+        if url.scheme != "https" or not is_tls_version_failure(str(exception)):
+            return None
+        if request.meta.get("msze_legacy_tls"):  # legacy TLS failed too
+            self.stats.inc_value("msze/tls/legacy_failed")
+            return None
+        host = (url.hostname or "").lower()
+        if host not in self.hosts:
+            self.hosts.add(host)
+            self.stats.inc_value("msze/tls/legacy_retry")
+            logger.warning("TLS handshake with %s failed (%s): retrying with legacy TLS", host, exception)
+        return request.replace(meta={**request.meta, "msze_legacy_tls": True}, dont_filter=True)
 
 
 class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):

@@ -64,6 +64,11 @@ DOWNLOADER_MIDDLEWARES = {
     # Sees 3xx answers before RedirectMiddleware (600): a redirect loop gets one clear log line.
     "msze.middlewares.RedirectLoopMiddleware": 610,
 }
+# Old parish hosting speaks only TLS 1.0: after such a handshake failure the host is retried once with
+# legacy TLS (msze/tls.py: the https handler below allows it for the hosts the middleware marked).
+DOWNLOADER_MIDDLEWARES["msze.middlewares.LegacyTLSRetryMiddleware"] = 560  # before the backoff (550)
+DOWNLOAD_HANDLERS = {"https": "msze.tls.LegacyTLSDownloadHandler"}
+LEGACY_TLS_RETRY = True
 BINARY_SNIFF_ENABLED = True  # the thesis's check of the first 1024 bytes; stops video downloads early
 # Retry after 2^t s (t = failures in a row), at most BACKOFF_MAX_WAIT s, giving up after BACKOFF_REPEAT_LIMIT
 # failures in a row. Small for parish sites (a dead parish server should not hold a crawl slot for minutes);
