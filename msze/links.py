@@ -50,10 +50,15 @@ _DATE_VALUE_RE = re.compile(r"^\d{4}[-./]\d{1,2}([-./]\d{1,2})?$|^\d{1,2}[-./]\d
 _DATE_DIR_RE = re.compile(r"/\d{4}/\d{1,2}(/\d{1,2})?/?$")
 _DATE_END_RE = re.compile(r"/\d{4}[-/.]\d{1,2}([-/.]\d{1,2})?(\.\w+)?/?$")
 _CALENDAR_WORD_RE = re.compile(r"kalendar|calendar|wydarzeni|event|terminarz|agenda", re.IGNORECASE)
-# Tracking and session parameters: the same page under another URL.
-_DROP_PARAM_RE = re.compile(
-    r"^(utm_\w+|fbclid|gclid|phpsessid|sid|jsessionid|sessionid|s_id)$", re.IGNORECASE
-)
+# Session ids (Java, PHP, osCommerce, Zen Cart, ColdFusion): the same page under a new URL per visit.
+_SESSION_NAMES = r"phpsessid|sid|jsessionid|sessionid|session_id|sessid|s_id|oscsid|zenid|cfid|cftoken"
+# Tracking and session query parameters: the same page under another URL.
+_DROP_PARAM_RE = re.compile(rf"^(utm_\w+|fbclid|gclid|{_SESSION_NAMES})$", re.IGNORECASE)
+# Session path parameters (/msze.jsp;jsessionid=A1B2.node1, /index.php;phpsessid=...), value up to the next
+# ";", "/" or the query; other path parameters (;type=a) are kept.
+_SESSION_PATH_PARAM_RE = re.compile(rf";(?:{_SESSION_NAMES})=[^/;?#]*", re.IGNORECASE)
+# ASP.NET cookieless sessions: a path segment /(S(lit3py55t21z5v55vlm25s55))/ or /(X(1)S(...))/.
+_ASPNET_SESSION_RE = re.compile(r"/\((?:[A-Za-z]\([^()/]*\))+\)(?=/|$)")
 
 DEFAULT_MAX_QUERIES_PER_PATH = 50
 
@@ -182,7 +187,15 @@ def is_calendar_like(url: str) -> bool:
 
 
 def canonical_url(url: str) -> str:
-    """The URL without fragment, tracking/session parameters and default port; scheme and host lower-cased."""
+    """The URL without fragment, tracking/session parameters (query and path), default port and userinfo;
+    scheme and host lower-cased.
+
+    Session ids in the path (`;jsessionid=`, `;sid=`, `;phpsessid=`, ASP.NET's `/(S(...))/`) make one page a
+    new URL per visit. Userinfo (`http://user:pass@host/`) is dropped: credentials found in a page are never
+    sent nor stored, the page is fetched as any visitor sees it (a private area answers 401, an error count).
+    The query keeps its order (w3lib's canonicalize_url would sort it; Scrapy's request fingerprint already
+    does that for duplicates).
+    """
     parts = urlsplit(url.strip())
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
@@ -195,15 +208,14 @@ def canonical_url(url: str) -> str:
     netloc = host
     if port and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
         netloc = f"{host}:{port}"
-    if parts.username:
-        netloc = f"{parts.username}@{netloc}"
+    path = _ASPNET_SESSION_RE.sub("", _SESSION_PATH_PARAM_RE.sub("", parts.path))
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
         kept = [(k, v) for k, v in pairs if not _DROP_PARAM_RE.match(k)]
         if len(kept) != len(pairs):
             query = urlencode(kept)
-    return urlunsplit((scheme, netloc, parts.path or "/", query, ""))
+    return urlunsplit((scheme, netloc, path or "/", query, ""))
 
 
 def script_targets(code: str) -> list[str]:

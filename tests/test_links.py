@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,39 @@ def test_canonical_url(url: str, canonical: str) -> None:
     assert canonical_url(url) == canonical
 
 
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("http://parafia.pl/msze.jsp;jsessionid=A1B2C3.node1", "http://parafia.pl/msze.jsp"),
+        ("http://parafia.pl/;JSESSIONID=A1B2?id=3", "http://parafia.pl/?id=3"),
+        ("http://parafia.pl/a;jsessionid=x/b;sid=y/c", "http://parafia.pl/a/b/c"),
+        ("http://parafia.pl/index.php;phpsessid=abc;type=a", "http://parafia.pl/index.php;type=a"),
+        ("http://parafia.pl/(S(lit3py55t21z5v55vlm25s55))/msze.aspx", "http://parafia.pl/msze.aspx"),
+        ("http://parafia.pl/(X(1)S(abc))/(S(def))/a/", "http://parafia.pl/a/"),
+        ("http://parafia.pl/plan;type=a", "http://parafia.pl/plan;type=a"),  # not a session: kept
+        ("http://parafia.pl/(S)/msze", "http://parafia.pl/(S)/msze"),
+    ],
+)
+def test_canonical_url_drops_session_path_parameters(url: str, canonical: str) -> None:
+    """Java/PHP servers put the session in the path (;jsessionid=...), ASP.NET in a segment ((S(...))): one
+    page under a new URL per visit, 1 830 copies of one page on a real site."""
+    assert canonical_url(url) == canonical
+
+
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("http://user:pass@parafia.pl/msze", "http://parafia.pl/msze"),
+        ("http://admin@parafia.pl:8080/", "http://parafia.pl:8080/"),
+        ("https://ks.jan@wp.pl@parafia.pl/", "https://parafia.pl/"),
+        ("http://:@parafia.pl/a", "http://parafia.pl/a"),
+    ],
+)
+def test_canonical_url_drops_userinfo(url: str, canonical: str) -> None:
+    """Credentials in a link are never sent (nor stored): the page is fetched as any visitor sees it."""
+    assert canonical_url(url) == canonical
+
+
 def make_site(**kwargs: object) -> Site:
     return Site("http://www.parafia.pl/", blacklist=load_blacklist(), **kwargs)  # type: ignore[arg-type]
 
@@ -191,12 +225,28 @@ urls = st.builds(
     lambda scheme, host, path, query, frag: f"{scheme}://{host}/{path}?{query}#{frag}",
     st.sampled_from(["http", "https", "HTTP"]),
     st.sampled_from(
-        ["parafia.pl", "WWW.Parafia.PL", "a.b.katowice.pl", "127.0.0.1:8080", "x.test", "[::1]:80"]
+        [
+            "parafia.pl",
+            "WWW.Parafia.PL",
+            "a.b.katowice.pl",
+            "127.0.0.1:8080",
+            "x.test",
+            "[::1]:80",
+            "u:p@parafia.pl",
+        ]
     ),
-    st.text(alphabet="abcząś/-._0123456789", max_size=30),
+    st.text(alphabet="abcząś/-._0123456789;=()S", max_size=30),
     st.text(alphabet="abc=&_0123456789-utm", max_size=30),
     st.text(max_size=10),
 )
+
+
+session_paths = st.lists(
+    st.sampled_from(
+        ["/a", "/", ";jsessionid=1", ";sid=", ";SID=x;", "(S(ab))", "/(S(a))", "(X(1)S(b))/", ";x"]
+    ),
+    max_size=8,
+).map("".join)
 
 
 @given(urls)
@@ -204,6 +254,13 @@ def test_canonical_url_is_idempotent_and_decide_never_raises(url: str) -> None:
     canonical = canonical_url(url)
     assert canonical_url(canonical) == canonical and "#" not in canonical
     make_site().decide(url)
+
+
+@given(session_paths)
+def test_canonical_url_without_session_parts_is_idempotent(path: str) -> None:
+    canonical = canonical_url("http://parafia.pl/" + path)
+    assert canonical_url(canonical) == canonical
+    assert ";jsessionid=" not in canonical and not re.search(r"/\(S\(\w*\)\)(/|$)", canonical)
 
 
 @given(st.text(max_size=200))
