@@ -21,7 +21,7 @@ from msze.hours import find_hours  # Extraction
 from msze.links import pages_filename  # Storage
 from msze.rules import decide  # Extraction
 from msze.template import SiteTemplates, TemplateSplit  # Extraction
-from msze.text import html_to_text  # Extraction
+from msze.text import Conversion, convert_html  # Extraction
 
 logger = logging.getLogger(__name__)  # Extraction, Classification
 
@@ -54,7 +54,10 @@ class _ExtractionStage:
 
 
 class TextConversionPipeline(_ExtractionStage):
-    """item["html"] → item["text"] (msze.text.html_to_text, the thesis's html2text set-up)."""
+    """item["html"] → item["text"] (msze.text.convert_html, the thesis's html2text set-up).
+
+    A page html2text cannot convert as it is gets its text from convert_html's fallback, counted as
+    `msze/text/fallback`, instead of being kept without text (and without Mass times)."""
 
     stage = "text"
 
@@ -70,11 +73,17 @@ class TextConversionPipeline(_ExtractionStage):
             return item  # already converted (re-processing stored pages)
         html = adapter.get("html") or ""
         try:
-            text = html_to_text(html)
+            conversion = convert_html(html)
         except Exception as exc:  # noqa: BLE001 - one broken page must not stop a parish crawl
             logger.warning("html_to_text failed on %s: %r; page kept without text", adapter.get("url"), exc)
             self.inc("failed")
-            text = ""
+            conversion = Conversion("")
+        if conversion.fallback:
+            logger.warning(
+                "%s: %s; text from the %s fallback", adapter.get("url"), conversion.error, conversion.fallback
+            )
+            self.inc("fallback")
+        text = conversion.text
         if len(text) > self.max_chars:
             logger.warning(
                 "%s: text of %d characters cut to %d", adapter.get("url"), len(text), self.max_chars

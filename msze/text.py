@@ -9,8 +9,11 @@ by a space (otherwise ``<td>Niedziela</td><td>8:00</td>`` would glue into ``Nied
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import html2text
+import lxml.html
+import w3lib.html
 
 # `7<sup>30</sup>`, `7 <sup><u>30</u></sup>`: minutes written as a superscript (or subscript) after the hour.
 _SUP_MINUTES_RE = re.compile(
@@ -58,15 +61,81 @@ def preprocess_html(html: str) -> str:
     return _OL_TAG_RE.sub(r"<\1ul", html)
 
 
-def html_to_text(html: str) -> str:
-    """Convert a page's HTML to the plain text every extractor works on."""
-    if not html:
-        return ""
+class Conversion(NamedTuple):
+    """A page's text, and how it was got when html2text could not convert the page as it is (counted by
+    the callers as `msze/text/fallback`): a page is never left without its text because a parser choked."""
+
+    text: str
+    fallback: str | None = None  # None, FALLBACK_LXML or FALLBACK_TAGS
+    error: str | None = None  # why html2text's own text was not used, one line
+
+
+# html2text over lxml's re-serialisation of the page (lxml tokenizes as browsers do: `<![ if !IE ]>` is a
+# comment, an unclosed <head> ends where the body starts), then, if even that fails, the page's tags stripped.
+FALLBACK_LXML = "lxml"
+FALLBACK_TAGS = "tags"
+_LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_SPACES_RE = re.compile(r"[ \t\r\f\v\xa0]+")
+
+
+def _html2text(html: str) -> str:
     text = _converter().handle(preprocess_html(html))
     text = text.replace("\xa0", " ")
     text = _HEADING_MARK_RE.sub("", text)
     # html2text leaves the list indentation plus the (empty) mark: "   Msza"; keep lines flush left.
     return "\n".join(line.strip() for line in text.splitlines()).strip() + "\n"
+
+
+def _lxml_markup(html: str) -> str:
+    """The page as lxml parses it, serialised again: markup html.parser can always tokenize."""
+    parser = lxml.html.HTMLParser(encoding="utf-8")  # bytes in: an <?xml encoding=...?> prologue is fine
+    doc = lxml.html.document_fromstring(html.encode("utf-8"), parser=parser)
+    return lxml.html.tostring(doc, encoding="unicode")
+
+
+def _stripped_text(html: str) -> str:
+    """The last resort: every tag a space (w3lib), scripts, styles and comments dropped."""
+    html = w3lib.html.remove_tags_with_content(w3lib.html.remove_comments(html), ("script", "style"))
+    text = w3lib.html.replace_entities(w3lib.html.replace_tags(html, " "))
+    lines = (_SPACES_RE.sub(" ", line).strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def _fallback(html: str, error: str) -> Conversion:
+    try:
+        return Conversion(_html2text(_lxml_markup(html)), FALLBACK_LXML, error)
+    except Exception:  # noqa: BLE001 - lxml finds no document (only a comment, say), or html2text fails again
+        return Conversion(_stripped_text(html), FALLBACK_TAGS, error)
+
+
+def convert_html(html: str) -> Conversion:
+    """A page's HTML → the plain text every extractor works on; never raises, never loses the text.
+
+    html.parser (under html2text) raises on markup it cannot tokenize (`<![ if !IE ]>`), and html2text drops
+    everything after an unclosed <head>: then the text comes from a fallback, and the Conversion says so.
+    Lone surrogates (from JSON escapes) become U+FFFD, so the text can always be written as UTF-8.
+    """
+    if not html:
+        return Conversion("")
+    html = _LONE_SURROGATE_RE.sub("\ufffd", html)
+    try:
+        text = _html2text(html)
+    except Exception as exc:  # noqa: BLE001 - any parser error: the fallback below has the text
+        return _fallback(html, f"html2text: {type(exc).__name__}: {_one_line(str(exc))}")
+    if text.strip() or not _stripped_text(html).strip():
+        return Conversion(text)
+    rescued = _fallback(html, "html2text found no text in a page that has some")
+    return rescued if rescued.text.strip() else Conversion(text)
+
+
+def html_to_text(html: str) -> str:
+    """Convert a page's HTML to the plain text every extractor works on (convert_html without the how)."""
+    return convert_html(html).text
+
+
+def _one_line(message: str, limit: int = 200) -> str:
+    line = " ".join(message.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-]+)""", re.IGNORECASE)
