@@ -8,11 +8,12 @@ import re
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
+import waitress.server
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
@@ -133,6 +134,19 @@ def serve(app) -> Iterator[str]:
         thread.join(10)
 
 
+@contextmanager
+def serve_waitress(app) -> Iterator[str]:
+    """The app on waitress (what `annotator serve` runs) at 127.0.0.1 (free port)."""
+    server = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(10)
+
+
 class Device:
     """One browser against the Flask test client: its own cookie jar, CSRF token and screen facts."""
 
@@ -179,7 +193,10 @@ class HttpDevice:
         self.screen = {"sw": width, "sh": 640}
 
     def post(self, path: str, payload: dict | None = None) -> tuple[int, dict]:
-        data = json.dumps({"fp": self.screen, **(payload or {})}).encode()
+        return self.post_raw(path, json.dumps({"fp": self.screen, **(payload or {})}).encode())
+
+    def post_raw(self, path: str, data: bytes | Iterable[bytes]) -> tuple[int, dict]:
+        """POST `data` as JSON; an iterable of chunks goes out chunked (no Content-Length)."""
         request = urllib.request.Request(
             self.base + path,
             data=data,

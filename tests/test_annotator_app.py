@@ -23,6 +23,7 @@ from annotator_pages import (
     check_parallel_clicks,
     pages_jsonl,
     serve,
+    serve_waitress,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -361,3 +362,42 @@ def test_documented_serve_command_starts_and_keeps_data(tmp_path):
         # The second run recognised the first run's cookie: the device row survived the restart.
         assert conn.execute(select(func.count()).select_from(devices)).scalar_one() == 1
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "[" * 5000 + "]" * 5000,  # the attack: RecursionError in the JSON parser, a 500
+        '{"fp":' + '{"a":' * 2000 + "1" + "}" * 2001,
+        '{"fp": {"a": [[[1]]]}}',
+        "[" * 5000,  # not even closed
+    ],
+)
+def test_deeply_nested_json_is_refused_with_a_clear_400(app, raw):
+    device = Device(app)
+    response = device.client.post(
+        "/api/current",
+        data=raw,
+        headers={"X-CSRFToken": device.csrf, "Content-Type": "application/json"},
+        environ_base=device.environ,
+    )
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "JSON nested too deeply: at most 3 levels"}
+    with db(app) as conn:
+        assert conn.execute(select(func.count()).select_from(devices)).scalar_one() == 0
+
+
+def test_brackets_inside_json_strings_are_not_nesting(app):
+    device = Device(app, screen={"tz": '[[[[{{{{\\"[[[[', "sw": 360})
+    assert device.post("/api/current").status_code == 200
+
+
+@pytest.mark.parametrize("server", [serve, serve_waitress])  # werkzeug (`serve --debug`), waitress (`serve`)
+def test_chunked_body_over_the_size_limit_is_413(app, server):
+    """No Content-Length is no way around MAX_CONTENT_LENGTH (werkzeug alone would cut the body silently)."""
+    with server(app) as url:
+        device = HttpDevice(url, 360)
+        status, answer = device.post_raw("/api/current", iter([b'{"fp": "', b"x" * 20_000, b'"}']))
+        assert status == 413 and answer["error"]
+        status, _ = device.post_raw("/api/current", iter([b'{"fp": ', b'{"sw": 360}}']))
+        assert status == 200  # a small chunked body is fine

@@ -18,7 +18,7 @@ from flask import Flask, Response, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy import Connection, and_, func, insert, select, update
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from msze.annotator import export, identity, serving
 from msze.annotator.db import devices, make_engine, run_transaction, transaction, utcnow
@@ -47,6 +47,34 @@ DEFAULTS: dict[str, Any] = {
     # Reverse proxies in front of the app whose X-Forwarded-For is trusted for the client IP (0 = none).
     "ANNOTATOR_PROXY_COUNT": 0,
 }
+
+
+# A request body is {"fp": {...}, "item": 1, "answer": "yes"}: two levels. Deeper JSON is refused before it
+# is parsed (5000 nested arrays made the parser raise RecursionError, a 500).
+MAX_JSON_DEPTH = 3
+_OPEN, _CLOSE, _QUOTE, _BACKSLASH = b"[{", b"]}", ord('"'), ord("\\")
+
+
+def json_depth(raw: bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text, in one pass without parsing or recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == _BACKSLASH:
+                escaped = True
+            elif byte == _QUOTE:
+                in_string = False
+        elif byte == _QUOTE:
+            in_string = True
+        elif byte in _OPEN:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in _CLOSE:
+            depth -= 1
+    return deepest
 
 
 def env_value(name: str, default: Any) -> Any:
@@ -117,6 +145,12 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         )
 
     def body() -> dict:
+        """The request's JSON object; anything else is a 4xx with a one-line reason."""
+        raw = request.get_data(cache=True)
+        if request.content_length is None and len(raw) >= app.config["MAX_CONTENT_LENGTH"]:
+            raise RequestEntityTooLarge()  # chunked: werkzeug stops reading at the limit without saying so
+        if request.is_json and json_depth(raw) > MAX_JSON_DEPTH:
+            raise serving.ServingError(f"JSON nested too deeply: at most {MAX_JSON_DEPTH} levels")
         data = request.get_json(silent=True)
         if not isinstance(data, dict):
             raise serving.ServingError("expected a JSON object (Content-Type: application/json)")
