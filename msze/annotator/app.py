@@ -17,11 +17,11 @@ from typing import Any
 from flask import Flask, Response, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy import Connection, and_, func, insert, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from msze.annotator import export, identity, serving
-from msze.annotator.db import devices, make_engine, run_transaction, transaction, utcnow
+from msze.annotator.db import describe, devices, make_engine, run_transaction, transaction, utcnow
 
 # Every setting, its default, and why. Each can be set in the environment under the same name.
 DEFAULTS: dict[str, Any] = {
@@ -230,11 +230,15 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     def _serving_error(exc: serving.ServingError) -> tuple[Response, int]:
         return jsonify(error=exc.message), exc.status
 
-    @app.errorhandler(OperationalError)
-    def _db_busy(exc: OperationalError) -> tuple[Response, int]:
-        # SQLite busy past its 30 s timeout, or the database server gone: tell the page to retry, not a 500.
-        app.logger.warning("database unavailable: %s", exc)
-        return jsonify(error="database busy, try again"), 503
+    @app.errorhandler(DBAPIError)
+    def _db_unavailable(exc: DBAPIError) -> tuple[Response, int]:
+        # SQLite busy past its 30 s timeout, the server gone, the file damaged under the running app: a 503
+        # the page can retry, never a 500 with a traceback.
+        app.logger.error("database unavailable on %s: %s", request.path, describe(exc))
+        if request.path.startswith("/api/"):
+            return jsonify(error="database unavailable, try again later"), 503
+        text = "Baza danych jest niedostępna. Spróbuj ponownie za chwilę.\n"
+        return Response(text, mimetype="text/plain"), 503
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc: CSRFError) -> tuple[Response, int]:

@@ -64,7 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return {
+    """Run one action; an unusable database is one line on stderr and exit status 1, never a traceback."""
+    from sqlalchemy.exc import DBAPIError
+
+    from msze.annotator.db import DatabaseProblem, describe
+
+    action = {
         "serve": _serve,
         "import": _import,
         "export": _export,
@@ -72,7 +77,14 @@ def run(args: argparse.Namespace) -> int:
         "gold": _gold,
         "unflag": _unflag,
         "bench": _bench,
-    }[args.action](args)
+    }[args.action]
+    try:
+        return action(args)
+    except DatabaseProblem as exc:  # refused when opened: damaged, not a database, another schema
+        print(f"annotator: {exc}", file=sys.stderr)
+    except DBAPIError as exc:  # failed in the middle of the command
+        print(f"annotator: {getattr(args, 'db', '')}: {describe(exc)}", file=sys.stderr)
+    return 1
 
 
 def _engine(url: str):  # noqa: ANN202 - sqlalchemy Engine
@@ -111,7 +123,12 @@ def _import(args: argparse.Namespace) -> int:
             print(f"{path}: no such file", file=sys.stderr)
             status = 1
             continue
-        stats = import_file(engine, path)
+        try:
+            stats = import_file(engine, path)
+        except OSError as exc:
+            print(f"{path}: {exc.strerror or exc}", file=sys.stderr)
+            status = 1
+            continue
         for message in stats.messages[:50]:
             print(message, file=sys.stderr)
         if len(stats.messages) > 50:

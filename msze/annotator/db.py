@@ -29,8 +29,11 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    inspect,
+    make_url,
 )
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 T = TypeVar("T")
 
@@ -119,28 +122,94 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+class DatabaseProblem(Exception):
+    """The database cannot be the annotator's: unreachable, damaged, not a database, or another schema."""
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for `url` that serialises SQLite writers (BEGIN IMMEDIATE) and creates the schema."""
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30})
+    """An engine for `url` with the annotator's schema in place; DatabaseProblem (one line) if it is unusable.
 
-        @event.listens_for(engine, "connect")
-        def _sqlite_connect(dbapi_connection, _record):  # noqa: ANN001 - DB-API objects
-            dbapi_connection.isolation_level = None  # let SQLAlchemy's "begin" hook emit BEGIN itself
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA foreign_keys=ON")
-            if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
-                cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.close()
-
-        @event.listens_for(engine, "begin")
-        def _sqlite_begin(conn):  # noqa: ANN001
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-    else:
-        engine = create_engine(url, pool_pre_ping=True)
-    metadata.create_all(engine)
+    A new, empty database gets the schema. An existing one is used only when it is whole: a damaged file, or
+    one with some of the annotator's tables or columns missing, is refused rather than "repaired" with empty
+    tables, which would hide the loss. Nothing is written to a database that is refused.
+    """
+    try:
+        engine = _create_engine(make_url(url))
+    except (ArgumentError, ImportError) as exc:
+        raise DatabaseProblem(f"{url!r} is not a database URL we can use ({exc})") from exc
+    name = engine.url.render_as_string(hide_password=True)
+    try:
+        _prepare(engine, name)
+    except DBAPIError as exc:
+        engine.dispose()
+        raise DatabaseProblem(f"{name}: {describe(exc)}") from exc
+    except DatabaseProblem:
+        engine.dispose()
+        raise
     return engine
+
+
+def describe(exc: DBAPIError) -> str:
+    """One line for a database error: the driver's message, and whether the file is not a usable database."""
+    detail = (str(exc.orig) or type(exc.orig).__name__).strip().splitlines()[0]
+    if isinstance(exc, OperationalError):  # unreachable, locked, no such table ...: the message says it
+        return detail
+    return f"damaged or not a database ({detail})"
+
+
+def _create_engine(url: URL) -> Engine:
+    """The engine, with SQLite writers serialised (BEGIN IMMEDIATE) and foreign keys enforced."""
+    if url.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_connect(dbapi_connection, _record):  # noqa: ANN001 - DB-API objects
+        dbapi_connection.isolation_level = None  # let SQLAlchemy's "begin" hook emit BEGIN itself
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _sqlite_begin(conn):  # noqa: ANN001
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _prepare(engine: Engine, name: str) -> None:
+    """Check the database (SQLite: quick_check), then create the schema if it is new; WAL for SQLite files."""
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.begin() as conn:
+        if sqlite:
+            verdict = conn.exec_driver_sql("PRAGMA quick_check").scalars().all()
+            if verdict != ["ok"]:
+                raise DatabaseProblem(f"{name}: damaged database (quick_check: {verdict[0]})")
+        _check_schema(conn, name)
+        metadata.create_all(conn)
+    if sqlite and engine.url.database not in (None, "", ":memory:"):
+        raw = engine.raw_connection()  # journal_mode cannot change inside a transaction; the file keeps it
+        try:
+            raw.cursor().execute("PRAGMA journal_mode=WAL")
+        finally:
+            raw.close()
+
+
+def _check_schema(conn: Connection, name: str) -> None:
+    """Refuse a database with some of the annotator's tables but not all of them, or not all their columns."""
+    inspector = inspect(conn)
+    present = set(inspector.get_table_names()) & set(metadata.tables)
+    if not present:
+        return  # a new database (perhaps shared with other programs' tables): the schema is created
+    refused = f"{name}: not an annotator database, or a damaged one"
+    missing = sorted(set(metadata.tables) - present)
+    if missing:
+        raise DatabaseProblem(f"{refused}: missing tables: {', '.join(missing)}")
+    for table in metadata.sorted_tables:
+        have = {column["name"] for column in inspector.get_columns(table.name)}
+        lacking = [column.name for column in table.columns if column.name not in have]
+        if lacking:
+            raise DatabaseProblem(f"{refused}: table {table.name} lacks columns: {', '.join(lacking)}")
 
 
 # PostgreSQL's deadlock_detected and serialization_failure: the transaction did nothing and may simply rerun.
