@@ -9,7 +9,9 @@ transfer coding is already undone by the HTTP client, so `Transfer-Encoding` is 
 from __future__ import annotations
 
 import io
+import logging
 import os
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -17,10 +19,12 @@ from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.recordloader import ArcWarcRecord
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 SOFTWARE = "msze (Scrapy parish crawler)"
+logger = logging.getLogger(__name__)
 _HOP_BY_HOP = {"transfer-encoding", "content-length"}
 
 
@@ -135,10 +139,104 @@ class WarcResponse:
     record_id: str
 
 
+class WarcReader:
+    """The records of an open WARC file that notice a file cut short (a killed crawl, a partial copy).
+
+    warcio ends quietly at a torn gzip member or record, and fails on a torn header; here the records before
+    are kept and `truncated` says how far the file read (None for a whole file). A file with no readable
+    record at all still raises: that is not a torn WARC but not a WARC.
+    """
+
+    def __init__(self, f: BinaryIO, arc2warc: bool = False) -> None:
+        self._f = f
+        self.iterator = ArchiveIterator(f, arc2warc=arc2warc)
+        self.records = 0
+        self.truncated: str | None = None
+        self._start = 0  # offset of the last record read whole
+        self._end = 0  # where it ends
+
+    def __iter__(self) -> Iterator[ArcWarcRecord]:
+        short = None
+        try:
+            for record in self.iterator:
+                self.records += 1
+                yield record
+                self._start = self.iterator.get_record_offset()  # reads the rest of the record
+                self._end = self._start + self.iterator.get_record_length()
+                if _cut_short(record):
+                    short = record.rec_headers.get_header("WARC-Target-URI") or "no URL"
+        except Exception as exc:  # noqa: BLE001 - warcio fails on torn headers with any error (AttributeError, ...)
+            if not self.records:
+                raise
+            self.truncated = (
+                f"unreadable after record {self.records}, at byte {self._end} of {self._size()} "
+                f"({type(exc).__name__}); the records before it read"
+            )
+            return
+        if short is not None:
+            self.truncated = f"cut short at byte {self._size()}, in record {self.records} ({short})"
+        else:
+            self.truncated = self._torn_tail()
+
+    def get_record_offset(self) -> int:
+        return self.iterator.get_record_offset()
+
+    def _size(self) -> int:
+        return os.fstat(self._f.fileno()).st_size
+
+    def _torn_tail(self) -> str | None:
+        """What is wrong after the last whole record: bytes that form no record (an uncompressed WARC may end
+        in blank lines) or a gzip member without its end; None when nothing is."""
+        fd, size = self._f.fileno(), self._size()
+        if os.pread(fd, 2, 0) == _GZIP_MAGIC:
+            if _gzip_members_whole(fd, self._start, size):
+                return None
+            return f"truncated after record {self.records}: its gzip data ends unfinished at byte {size}"
+        if size - self._end <= 4096 and not os.pread(fd, 4096, self._end).strip():
+            return None
+        return f"truncated after record {self.records}: bytes {self._end}-{size} form no whole record"
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _cut_short(record: ArcWarcRecord) -> bool:
+    """A record read to its end with fewer bytes than its Content-Length, or torn before that header."""
+    if record.format == "warc" and record.rec_headers.get_header("Content-Length") is None:
+        return True
+    return getattr(record.raw_stream, "limit", 0) > 0
+
+
+def _gzip_members_whole(fd: int, start: int, size: int) -> bool:
+    """Whether the gzip members from `start` to the end of the file all reach their end-of-stream marker."""
+    member = zlib.decompressobj(wbits=31)
+    started = False
+    pos = start
+    try:
+        while pos < size:
+            data = os.pread(fd, 1 << 16, pos)
+            if not data:
+                break
+            pos += len(data)
+            while data:
+                started = True
+                member.decompress(data, 1 << 20)
+                while member.unconsumed_tail:  # bounded output: a gzip bomb is not inflated into memory
+                    member.decompress(member.unconsumed_tail, 1 << 20)
+                if not member.eof:
+                    break
+                data, member, started = member.unused_data, zlib.decompressobj(wbits=31), False
+    except zlib.error:  # bytes that are not gzip after the last member
+        return False
+    return not started
+
+
 def iter_responses(path: str | os.PathLike[str], only_status: int | None = None) -> Iterator[WarcResponse]:
-    """Response records of any WARC / WARC.gz file (ours, wget's, Heritrix's, ...)."""
+    """Response records of any WARC / WARC.gz file (ours, wget's, Heritrix's, ...); a file cut short is
+    read up to where it breaks, with a warning."""
     with open(path, "rb") as f:
-        for record in ArchiveIterator(f):
+        reader = WarcReader(f)
+        for record in reader:
             if record.rec_type != "response" or record.http_headers is None:
                 continue
             try:
@@ -155,12 +253,18 @@ def iter_responses(path: str | os.PathLike[str], only_status: int | None = None)
                 date=record.rec_headers.get_header("WARC-Date") or "",
                 record_id=record.rec_headers.get_header("WARC-Record-ID") or "",
             )
+        if reader.truncated:
+            logger.warning("%s: %s", os.fspath(path), reader.truncated)
 
 
 def count_records(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Number of records by WARC-Type (a quick check that a file reads end to end)."""
+    """Number of records by WARC-Type (a quick check that a file reads end to end; "truncated" says how far
+    it got when it does not)."""
     counts: dict[str, Any] = {}
     with open(path, "rb") as f:
-        for record in ArchiveIterator(f):
+        reader = WarcReader(f)
+        for record in reader:
             counts[record.rec_type] = counts.get(record.rec_type, 0) + 1
+    if reader.truncated:
+        counts["truncated"] = reader.truncated
     return counts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 
 import pytest
 from scrapy import Request, Spider
@@ -10,6 +11,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.utils.test import get_crawler
 from warcio.archiveiterator import ArchiveIterator
+from warcio.warcwriter import WARCWriter
 
 from msze.warc import WarcFile, count_records, iter_responses
 from msze.warc_extension import WarcExtension
@@ -74,21 +76,39 @@ def test_request_links_to_response(tmp_path):
     assert concurrent == resp_id
 
 
-def test_truncated_file_keeps_complete_records(tmp_path):
+def test_truncated_file_keeps_complete_records_and_says_so(tmp_path, caplog):
     path = tmp_path / "t.warc.gz"
     w = WarcFile(path)
     for i in range(3):
         w.write_exchange(f"http://t.test/{i}", 200, [], b"x" * 100)
     w.close()
+    assert "truncated" not in count_records(path)
     data = path.read_bytes()
-    path.write_bytes(data[:-20])  # a crawl killed mid-record
-    urls = []
-    try:
-        for r in iter_responses(path):
-            urls.append(r.url)
-    except Exception:
-        pass
+    path.write_bytes(data[:-20])  # a crawl killed mid-record: warcio ends quietly, or raises
+    urls = [r.url for r in iter_responses(path)]  # no exception, whatever warcio does
     assert urls[:2] == ["http://t.test/0", "http://t.test/1"]
+    assert caplog.messages == [f"{path}: {count_records(path)['truncated']}"]
+    assert caplog.messages[0].endswith("in record 7 (http://t.test/2)")  # warcinfo + 3 request/response pairs
+
+
+def test_reader_tells_a_torn_file_from_a_whole_one(tmp_path):
+    path = tmp_path / "t.warc"
+    with open(path, "wb") as f:
+        writer = WARCWriter(f, gzip=False)
+        for i in range(2):
+            writer.write_record(
+                writer.create_warc_record(f"http://t.test/{i}", "resource", payload=io.BytesIO(b"x" * 50))
+            )
+    assert count_records(path) == {"resource": 2}  # whole, its closing blank lines included
+    data = path.read_bytes()
+    path.write_bytes(data[:-30])  # in the last record's block
+    assert (
+        count_records(path)["truncated"]
+        == f"cut short at byte {len(data) - 30}, in record 2 (http://t.test/1)"
+    )
+    path.write_bytes(b"\x1f\x8b not really gzip")
+    with pytest.raises(Exception):  # noqa: B017 - no record at all: not a torn WARC, not a WARC
+        count_records(path)
 
 
 def _decoded(body: bytes) -> str:
