@@ -117,7 +117,7 @@ def convert_html(html: str) -> Conversion:
     """
     if not html:
         return Conversion("")
-    html = _LONE_SURROGATE_RE.sub("\ufffd", html)
+    html = replace_surrogates(html)
     try:
         text = _html2text(html)
     except Exception as exc:  # noqa: BLE001 - any parser error: the fallback below has the text
@@ -126,6 +126,11 @@ def convert_html(html: str) -> Conversion:
         return Conversion(text)
     rescued = _fallback(html, "html2text found no text in a page that has some")
     return rescued if rescued.text.strip() else Conversion(text)
+
+
+def replace_surrogates(text: str) -> str:
+    """Lone surrogates (a JSON `\\ud83d` escape without its pair) → U+FFFD: text that encodes as UTF-8."""
+    return _LONE_SURROGATE_RE.sub("\ufffd", text)
 
 
 def html_to_text(html: str) -> str:

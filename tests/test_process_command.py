@@ -253,3 +253,86 @@ def test_real_wget_warc(tmp_path):
     assert "logo.jpg" not in pages
     assert {"07:00", "18:00"} <= set(pages["msze.html"]["masses"])
     assert "Ogłoszenia duszpasterskie" in pages["ogloszenia.html"]["text"]
+
+
+# --- issue 11, section 7 ------------------------------------------------------------------------------------
+
+
+def write_other_parish(path: Path) -> Path:
+    """A second parish's JSONL (another domain), to tell two outputs apart."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page = {
+        "url": "http://swanna.test/msze.html",
+        "start_url": "http://swanna.test/",
+        "domain": "swanna.test",
+        "html": "<p>Parafia św. Anny. Msze święte w niedziele o 8.30 i 12.00.</p>",
+    }
+    path.write_text(json.dumps(page, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def test_inputs_of_one_name_in_two_crawls_write_two_outputs(tmp_path, capsys):
+    inputs = tmp_path / "in"
+    (inputs / "crawlA" / "pages").mkdir(parents=True)
+    write_pages(inputs / "crawlA" / "pages" / "parafia.jsonl")
+    write_other_parish(inputs / "crawlB" / "pages" / "parafia.jsonl")
+    out = tmp_path / "out"
+    assert main(["process", str(inputs), "--out", str(out), "--workers", "2"]) == 0
+    assert "2/2 files done" in capsys.readouterr().out
+    assert sorted(p.name for p in out.glob("*.jsonl")) == [
+        "crawlA__pages__parafia.jsonl",
+        "crawlB__pages__parafia.jsonl",
+        "results.jsonl",
+    ]
+    assert {p["domain"] for p in read_jsonl(out / "crawlA__pages__parafia.jsonl")} == {"swjozef.test"}
+    assert [p["url"] for p in read_jsonl(out / "crawlB__pages__parafia.jsonl")] == [
+        "http://swanna.test/msze.html"
+    ]
+
+
+def test_jsonl_and_warc_of_one_stem_write_two_outputs(tmp_path, capsys):
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    write_pages(inputs / "x.jsonl")
+    write_project_style(inputs / "x.warc.gz")
+    out = tmp_path / "out"
+    assert main(["process", str(inputs), "--out", str(out), "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert f"-> {out / 'x.jsonl'}:" in printed and f"-> {out / 'x.warc.gz.jsonl'}:" in printed
+    assert {p["domain"] for p in read_jsonl(out / "x.jsonl")} == {"swjozef.test"}
+    assert {p["domain"] for p in read_jsonl(out / "x.warc.gz.jsonl")} == {"parafia-jadwigi.pl"}
+
+
+def test_what_cannot_be_read_is_warned_and_counted_in_the_summary(tmp_path, capsys, monkeypatch):
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    warc = write_wget_style(inputs / "wget.warc.gz")
+    warc.write_bytes(warc.read_bytes()[: warc.stat().st_size // 2])  # a copy cut short
+    pages = write_pages(inputs / "swjozef.test.jsonl")
+    with pages.open("a", encoding="utf-8") as f:  # after the torn line 4: a record of the wrong type
+        f.write('\n{"url": "http://swjozef.test/zly", "html": 5}\n')
+    write_other_parish(inputs / "zamkniety" / "swanna.test.jsonl")
+    (inputs / "stary.jsonl").symlink_to(tmp_path / "nie-ma.jsonl")  # dangling
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # tests run as root, who can list a chmod 000 directory: refuse this one here
+        if os.fspath(path).endswith("zamkniety"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    out = tmp_path / "out"
+    assert main(["process", str(inputs), "--out", str(out), "--workers", "1"]) == 0
+    captured = capsys.readouterr()
+    warnings = [line for line in captured.err.splitlines() if line.startswith("process: warning: ")]
+    assert f"process: warning: {inputs / 'zamkniety'}: cannot list (Permission denied); skipped" in warnings
+    assert (
+        f"process: warning: {inputs / 'stary.jsonl'}: not a readable file (a dangling link?); skipped"
+        in warnings
+    )
+    assert f'process: warning: {pages}:5: "html" is int, not a string; record skipped' in warnings
+    assert any(line.startswith(f"process: warning: {warc}: cut short at byte ") for line in warnings)
+    summary = captured.out.splitlines()[-1]
+    assert summary.startswith("process: 2/2 files done, 0 failed;")
+    assert summary.endswith("; 1 truncated file, 1 bad record, 1 torn line, 2 unreadable paths")
+    assert len(read_jsonl(out / "swjozef.test.jsonl")) == 3 and read_jsonl(out / "wget.jsonl")

@@ -12,13 +12,16 @@ from msze.processing import (
     InputError,
     PageProcessor,
     ProcessOptions,
+    default_converter,
     input_kind,
     iter_jsonl_pages,
     iter_warc_pages,
     output_name,
+    output_names,
     process_file,
 )
 from msze.recrawl_state import RecrawlState
+from msze.text import Conversion
 
 _TIME = re.compile(r"\b(\d{1,2})[.:](\d\d)\b")
 
@@ -44,11 +47,11 @@ def fake_extract(text):
 
 
 def strip_tags(html):
-    return re.sub(r"<[^>]+>", " ", html)
+    return Conversion(re.sub(r"<[^>]+>", " ", html))
 
 
 def processor(**kwargs):
-    return PageProcessor(extractor=fake_extract, html_to_text=strip_tags, **kwargs)
+    return PageProcessor(extractor=fake_extract, convert=strip_tags, **kwargs)
 
 
 def page(url, html, **extra):
@@ -226,3 +229,130 @@ def test_warc_written_by_the_crawl_extension(tmp_path):
     [only] = list(iter_warc_pages(tmp_path / "parafia-jadwigi.pl.warc.gz", counts))
     assert only["html"] == SCHEDULE_HTML and only["domain"] == "parafia-jadwigi.pl"
     assert counts["skipped/non_html"] == 1 and counts["skipped/status"] == 1
+
+
+# --- issue 11, section 7: nothing lost to one bad record, page or cut --------------------------------------
+
+
+def test_output_names_never_collide(tmp_path):
+    paths = [
+        "in/crawlA/pages/parafia.jsonl",
+        "in/crawlB/pages/parafia.jsonl",
+        "in/x.jsonl",
+        "in/x.warc.gz",
+        "in/results.jsonl",
+        "in/jedyny.warc.gz",
+    ]
+    names = output_names(paths)
+    assert names == {
+        "in/crawlA/pages/parafia.jsonl": "crawlA__pages__parafia.jsonl",
+        "in/crawlB/pages/parafia.jsonl": "crawlB__pages__parafia.jsonl",
+        "in/x.jsonl": "x.jsonl",
+        "in/x.warc.gz": "x.warc.gz.jsonl",
+        "in/results.jsonl": names["in/results.jsonl"],
+        "in/jedyny.warc.gz": "jedyny.jsonl",  # unique: the usual name
+    }
+    assert re.fullmatch(r"results-[0-9a-f]{8}\.jsonl", names["in/results.jsonl"])  # not the command's own
+    assert output_names(reversed(paths)) == names  # deterministic, whatever the order
+
+
+def write_jsonl(path, *lines):
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_record_of_the_wrong_type_is_skipped_not_the_file(tmp_path):
+    pages = write_jsonl(
+        tmp_path / "parafia.jsonl",
+        json.dumps(page("http://parafia-jadwigi.pl/", "<p>Msze 7.00</p>")),
+        json.dumps(page("http://parafia-jadwigi.pl/zly", 5)),
+        json.dumps(page("http://parafia-jadwigi.pl/msze", "<p>Msze 18.00</p>")),
+        '{"url": "http://parafia-jadwigi.pl/ur',
+    )
+    report = process_file(pages, ProcessOptions(out_dir=str(tmp_path / "out")), processor())
+    assert report.error is None and report.pages_in == 2 and report.pages_out == 2
+    assert report.counts["skipped/bad_record"] == 1 and report.counts["skipped/bad_line"] == 1
+    assert report.warnings == [
+        f'{pages}:2: "html" is int, not a string; record skipped',
+        f"{pages}:4: not a JSON object (a torn line?); skipped",
+    ]
+    assert {m["time"] for m in report.summaries[0]["masses"]} == {"07:00", "18:00"}
+
+
+def test_page_that_fails_is_skipped_not_the_file(tmp_path):
+    def extract_or_crash(text):
+        if "zepsuta" in text:
+            raise ValueError("extractor crashed")
+        return fake_extract(text)
+
+    pages = write_jsonl(
+        tmp_path / "parafia.jsonl",
+        json.dumps(page("http://parafia-jadwigi.pl/zepsuta", "<p>zepsuta 9.00</p>")),
+        json.dumps(page("http://parafia-jadwigi.pl/msze", "<p>Msze 18.00</p>")),
+    )
+    proc = PageProcessor(extract_or_crash, strip_tags)
+    report = process_file(pages, ProcessOptions(out_dir=str(tmp_path / "out")), proc)
+    assert report.error is None and report.pages_out == 1 and report.counts["failed/page"] == 1
+    assert report.warnings == [
+        f"{pages}: http://parafia-jadwigi.pl/zepsuta: ValueError: extractor crashed; page skipped"
+    ]
+    assert [p["url"] for p in map(json.loads, Path(report.output).read_text().splitlines())] == [
+        "http://parafia-jadwigi.pl/msze"
+    ]
+
+
+def test_page_html2text_chokes_on_is_converted_and_counted(tmp_path):
+    """The real converter: `<![ if !IE ]>` failed the whole parish file."""
+    html = "<p>Msze święte w niedzielę: 9.00</p><![ if !IE ]><p>W dni powszednie: 18.00</p>"
+    pages = write_jsonl(tmp_path / "parafia.jsonl", json.dumps(page("http://parafia-jadwigi.pl/msze", html)))
+    proc = PageProcessor(fake_extract, default_converter())
+    report = process_file(pages, ProcessOptions(out_dir=str(tmp_path / "out")), proc)
+    assert report.error is None and report.counts["text/fallback"] == 1
+    assert {m["time"] for m in report.summaries[0]["masses"]} == {"09:00", "18:00"}
+    [warning] = report.warnings
+    assert warning.startswith(f"{pages}: http://parafia-jadwigi.pl/msze: html2text: AssertionError")
+
+
+def test_lone_surrogate_in_stored_html_is_written_losslessly(tmp_path):
+    pages = tmp_path / "parafia.jsonl"
+    pages.write_text(
+        '{"url": "http://parafia-jadwigi.pl/", "html": "<p>Msze \\ud83d 18.00</p>"}\n', encoding="utf-8"
+    )
+    report = process_file(pages, ProcessOptions(out_dir=str(tmp_path / "out")), processor())
+    assert report.error is None and report.pages_out == 1
+    [done] = map(json.loads, Path(report.output).read_text(encoding="utf-8").splitlines())
+    assert done["html"] == "<p>Msze \ud83d 18.00</p>" and done["masses"] == ["18:00"]
+
+
+def _cut_in_a_body(warc: Path) -> Path:
+    warc.write_bytes(warc.read_bytes()[: warc.stat().st_size // 2])
+    return warc
+
+
+def _cut_in_a_header(warc: Path) -> Path:
+    """Uncompressed, and cut in the WARC headers of en.html's response, right after `WARC-Type: response`:
+    warcio then fails with an AttributeError (no target URI), which failed the whole file."""
+    raw = gzip.decompress(warc.read_bytes())
+    uri = raw.rindex(b"WARC-Target-URI: http://parafia-jadwigi.pl/en.html")  # the response, after the request
+    type_line = raw.index(b"WARC-Type: response\r\n", raw.rindex(b"WARC/1.0\r\n", 0, uri))
+    out = warc.with_name("cut.warc")
+    out.write_bytes(raw[: type_line + len(b"WARC-Type: response\r\n")])
+    return out
+
+
+def _cut_in_the_gzip_trailer(warc: Path) -> Path:
+    warc.write_bytes(warc.read_bytes()[:-4])
+    return warc
+
+
+@pytest.mark.parametrize("cut", [_cut_in_a_body, _cut_in_a_header, _cut_in_the_gzip_trailer])
+def test_truncated_warc_keeps_its_pages_and_says_how_far_it_got(tmp_path, cut):
+    whole = [p["url"] for p in iter_warc_pages(write_wget_style(tmp_path / "w.warc.gz"), Counter())]
+    warc = cut(write_wget_style(tmp_path / "wget.warc.gz"))
+    report = process_file(warc, ProcessOptions(out_dir=str(tmp_path / "out")), processor())
+    assert report.error is None and report.counts["truncated"] == 1
+    urls = [p["url"] for p in map(json.loads, Path(report.output).read_text().splitlines())]
+    assert urls and urls == whole[: len(urls)]
+    [warning] = report.warnings
+    assert warning.startswith(f"{warc}: ") and re.search(r"record \d+", warning)  # how far it got
+    assert re.search(r"at byte \d+", warning)
