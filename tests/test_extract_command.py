@@ -130,3 +130,39 @@ def test_saved_announcements_page(capsys):
     assert row["masses"] == ["07:00", "08:00", "09:00", "11:00", "18:00", "19:00"]
     others = {h["time"] for h in row["hours"] if h["label"] == "other"}
     assert others == {"16:00", "19:00"}  # the concert, the confirmation meeting
+
+
+def test_page_html_parser_chokes_on_is_extracted_and_counted(tmp_path, capsys):
+    """`<![ if !IE ]>` made html.parser raise: a traceback, and the inputs after it never extracted."""
+    ie = tmp_path / "ie.html"
+    ie.write_text(
+        "<p>Msze święte: niedziela 9:00</p><![ if !IE ]><p>Dni powszednie 18:00</p>", encoding="utf-8"
+    )
+    page = tmp_path / "msze.html"
+    page.write_text(HTML, encoding="utf-8")
+    status, rows, err = run_extract(capsys, str(ie), str(page))
+    assert status == 0
+    assert [r["masses"] for r in rows] == [["09:00", "18:00"], ["08:00", "10:30", "18:00"]]
+    assert f"warning: {ie}: text fallback: html2text: AssertionError" in err
+    assert err.splitlines()[-1] == "extract: 2 inputs, 0 failed, 1 text fallbacks"
+
+
+def test_an_input_that_fails_does_not_stop_the_others(tmp_path, capsys, monkeypatch):
+    import msze.commands.extract as command
+
+    real = command.extract
+
+    def failing(text, classifier=None):
+        if "zepsuta" in text:
+            raise RuntimeError("rules crashed\non two lines")
+        return real(text, classifier)
+
+    monkeypatch.setattr(command, "extract", failing)
+    bad = tmp_path / "zepsuta.txt"
+    bad.write_text("zepsuta strona 7:00", encoding="utf-8")
+    good = tmp_path / "dobra.txt"
+    good.write_text("Msze św.: 7.00", encoding="utf-8")
+    status, rows, err = run_extract(capsys, str(bad), str(good))
+    assert status == 1 and [r["path"] for r in rows] == [str(good)]
+    assert f"error: {bad}: RuntimeError: rules crashed on two lines\n" in err
+    assert "Traceback" not in err and "extract: 2 inputs, 1 failed, 0 text fallbacks" in err

@@ -2,6 +2,8 @@
 
 PATH is an .html/.htm file (converted with html_to_text), a .txt file (taken as already-converted text; spans
 index into it unchanged) or ``-`` for stdin (HTML if it looks like HTML). Other suffixes are read as HTML.
+An input that cannot be read or processed is one `error:` line, and the next input is processed; a last
+`extract:` line on stderr counts the failures and the pages whose text came from convert_html's fallback.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from msze.extraction import HourScorer, extract
-from msze.text import decode_bytes, html_to_text, looks_like_html
+from msze.text import convert_html, decode_bytes, looks_like_html
 
 BINARY_PROBE = 1024  # bytes looked at to decide a file is binary (a NUL byte there: not a text page)
+TEXT_FALLBACK = "text fallback"  # the warning (and count) of a page html2text could not convert as it is
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,7 +58,7 @@ def process(path: str, classifier: HourScorer | None = None, with_text: bool = F
             warnings.append(warning)
         if path == "-":
             is_text = not looks_like_html(decoded)
-        text = decoded if is_text else html_to_text(decoded)
+        text = decoded if is_text else _converted(decoded, warnings)
     result = extract(text, classifier)
     warnings.extend(result.warnings)
     out: dict[str, Any] = {"path": path, "masses": result.masses, "hours": result.hours}
@@ -64,6 +67,13 @@ def process(path: str, classifier: HourScorer | None = None, with_text: bool = F
     if warnings:
         out["warnings"] = warnings
     return out
+
+
+def _converted(html: str, warnings: list[str]) -> str:
+    conversion = convert_html(html)
+    if conversion.fallback:
+        warnings.append(f"{TEXT_FALLBACK}: {conversion.error}; text from the {conversion.fallback} fallback")
+    return conversion.text
 
 
 def default_model() -> str | None:
@@ -89,15 +99,24 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # noqa: BLE001 - any load failure is reported the same way
             print(f"error: cannot load model {model}: {exc}", file=sys.stderr)
             return 2
-    status = 0
+    failed = fallbacks = 0
     for path in args.paths:
         try:
             out = process(path, classifier, args.text)
         except OSError as exc:
             print(f"error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
-            status = 1
+            failed += 1
+            continue
+        except Exception as exc:  # noqa: BLE001 - one bad input must not stop the others
+            print(f"error: {path}: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}", file=sys.stderr)
+            failed += 1
             continue
         for w in out.get("warnings", []):
             print(f"warning: {path}: {w}", file=sys.stderr)
+        fallbacks += any(w.startswith(TEXT_FALLBACK) for w in out.get("warnings", []))
         print(json.dumps(out, ensure_ascii=False), flush=True)
-    return status
+    if failed or fallbacks:
+        print(
+            f"extract: {len(args.paths)} inputs, {failed} failed, {fallbacks} text fallbacks", file=sys.stderr
+        )
+    return 1 if failed else 0
