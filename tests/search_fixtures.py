@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
 import json
+import re
+import threading
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 DEON_TSV = """Parafia\tMiejscowość\tAdres\tDiecezja\tDekanat\tWojewództwo
@@ -108,3 +116,68 @@ def write_results(path: Path, result_objects: list[dict]) -> Path:
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result_objects), encoding="utf-8"
     )
     return path
+
+
+def load_database(directory: Path, db_url: str | None = None) -> str:
+    """A results database (SQLite file in `directory`, or `db_url`) loaded from the fixture inputs."""
+    from msze.search.db import create_schema, make_engine
+    from msze.search.loader import load
+
+    db_url = db_url or str(directory / "search.sqlite")
+    engine = make_engine(db_url)
+    create_schema(engine)
+    paths = write_inputs(directory)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    engine.dispose()
+    return db_url
+
+
+@contextmanager
+def running(app, threads: int = 8) -> Iterator[str]:
+    """`app` behind the waitress server of `search serve`, on 127.0.0.1:0 in a thread; yields its root URL."""
+    from msze.search.cli import make_server
+
+    server = make_server(app, "127.0.0.1", 0, threads)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        # Closed inside the server's own loop (its trigger runs the call there): closing it from this thread
+        # while the loop is in select() would make that select fail on a closed descriptor.
+        server.trigger.pull_trigger(server.close)
+        thread.join(10)
+
+
+def report_session(root: str, parish_id: int) -> tuple[str, str]:
+    """(session cookie, CSRF token) of a visitor who opened the parish page: what a report post needs."""
+    with urllib.request.urlopen(f"{root}/parafia/{parish_id}", timeout=30) as response:
+        cookie = response.headers["Set-Cookie"].split(";", 1)[0]
+        page = response.read().decode()
+    return cookie, re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def post_reports_at_once(root: str, parish_id: int, count: int) -> list[int]:
+    """HTTP statuses of `count` correction reports from one visitor, each on its own connection, all sent at
+    the same moment (a barrier releases the threads together)."""
+    cookie, token = report_session(root, parish_id)
+    body = urllib.parse.urlencode({"csrf_token": token, "kind": "missing", "day": "sunday", "time": "21:00"})
+    port = int(root.rsplit(":", 1)[1])
+    barrier = threading.Barrier(count)
+
+    def post(_index: int) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection.connect()
+        barrier.wait()
+        connection.request(
+            "POST",
+            f"/parafia/{parish_id}/zgloszenie",
+            body=body,
+            headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+        )
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(post, range(count)))

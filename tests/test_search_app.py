@@ -8,11 +8,11 @@ import json
 import re
 
 import pytest
-from search_fixtures import write_inputs
-from sqlalchemy import select
+from search_fixtures import load_database, post_reports_at_once, running, write_inputs
+from sqlalchemy import func, select, update
 
 from msze.search.app import create_app, csv_cell, safe_url
-from msze.search.db import corrections, create_schema, make_engine
+from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
 from msze.search.loader import load
 
 
@@ -252,3 +252,134 @@ def test_demo_app_serves_generated_data():
     body = demo.get("/api/parishes?city=krakow").get_json()
     assert body["total"] == 10
     assert all(p["website"].endswith(".example/") for p in body["parishes"])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "page=%C2%B2",  # "²".isdigit() is True, int("²") raises
+        "per_page=%C2%B2",
+        "page=%D9%A3",  # Arabic-Indic 3: int() reads it, but it is no page number anyone typed
+        "page=" + "9" * 5000,  # int() of 5 000 digits raises
+        "per_page=" + "9" * 5000,
+        "page=1000001",  # past the last page that can exist
+        "page=1.0",
+        "page=%2B1",
+    ],
+)
+def test_integer_parameters_are_ascii_digits_in_bounds(client, query):
+    for path in ("/api/parishes", "/", "/eksport.csv"):
+        response = client.get(f"{path}?{query}")
+        assert response.status_code == 400, path
+    assert "liczbą całkowitą od 1 do" in client.get(f"/api/parishes?{query}").get_json()["error"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/parafia/99999999999999999999",  # too large for the database driver
+        "/api/parishes/99999999999999999999",
+        "/parafia/2147483648",  # one past a PostgreSQL INTEGER
+        "/parafia/%D9%A1",  # Arabic-Indic 1: int() would read parish 1
+        "/api/parishes/%D9%A1",
+        "/parafia/0",
+    ],
+)
+def test_parish_ids_that_cannot_exist_are_404(client, path):
+    assert client.get(path).status_code == 404
+    assert client.post(path + "/zgloszenie", data={"kind": "wrong"}).status_code == 404
+
+
+def test_big_request_body_is_413(client):
+    pid = jozef_id(client)
+    form = {"csrf_token": csrf_token(client, pid), "kind": "wrong", "day": "sunday", "time": "07:00"}
+    big = client.post(f"/parafia/{pid}/zgloszenie", data={**form, "comment": "x" * 200_000})
+    assert big.status_code == 413
+    assert "najwyżej 64 kB" in big.get_data(as_text=True)
+    upload = client.post(f"/parafia/{pid}/zgloszenie", data={**form, "file": (io.BytesIO(b"x" * 10**6), "a")})
+    assert upload.status_code == 413
+
+
+def test_pages_cannot_be_framed_and_the_session_cookie_is_same_site(client):
+    response = client.get(f"/parafia/{jozef_id(client)}")
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
+    cookie = response.headers["Set-Cookie"]  # the session that holds the report form's CSRF token
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie
+    assert "Secure" not in cookie  # no BASE_URL: the demo is served over plain http on 127.0.0.1
+
+
+def test_the_host_header_is_never_written_into_a_url(client):
+    host = {"Host": "evil.example"}
+    pid = jozef_id(client)
+    search = client.get("/api/parishes?per_page=1", headers=host).get_json()
+    assert search["next"] == "/api/parishes?page=2&per_page=1"
+    assert search["parishes"][0]["url"] == f"/api/parishes/{search['parishes'][0]['id']}"
+    for path in ("/api/parishes?per_page=1", f"/api/parishes/{pid}", "/api/openapi.json", f"/parafia/{pid}"):
+        assert "evil.example" not in client.get(path, headers=host).get_data(as_text=True), path
+    assert client.get("/api/openapi.json", headers=host).get_json()["servers"] == [{"url": "/"}]
+    page = client.get(f"/parafia/{pid}", headers=host).get_data(as_text=True)  # the cookie is evil.example's
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    form = {"csrf_token": token, "kind": "wrong", "day": "sunday", "time": "07:00"}
+    posted = client.post(f"/parafia/{pid}/zgloszenie", data=form, headers=host)
+    assert posted.status_code == 303 and posted.headers["Location"] == f"/parafia/{pid}#zglos"
+
+
+def test_base_url_makes_api_and_jsonld_links_absolute(tmp_path):
+    db = load_database(tmp_path)
+    app = create_app(db, config={"TESTING": True, "BASE_URL": "https://msze.example.org/"})
+    client = app.test_client()
+    host = {"Host": "evil.example"}
+    body = client.get("/api/parishes?per_page=1", headers=host).get_json()
+    pid = body["parishes"][0]["id"]
+    assert body["parishes"][0]["url"] == f"https://msze.example.org/api/parishes/{pid}"
+    assert body["next"] == "https://msze.example.org/api/parishes?page=2&per_page=1"
+    detail = client.get(f"/api/parishes/{pid}", headers=host).get_json()
+    assert detail["jsonld"]["@id"] == detail["html_url"] == f"https://msze.example.org/parafia/{pid}"
+    spec = client.get("/api/openapi.json", headers=host).get_json()
+    assert spec["servers"] == [{"url": "https://msze.example.org"}]
+    assert "Secure" in client.get(f"/parafia/{pid}").headers["Set-Cookie"]  # served over https
+    for bad in ("javascript:alert(1)", "msze.example.org", "https://msze.example.org/?x=1"):
+        with pytest.raises(ValueError, match="BASE_URL"):
+            create_app(db, config={"BASE_URL": bad})
+
+
+def test_only_absolute_http_urls_are_published(tmp_path):
+    """Rows with bad URLs, as a loader before this check stored them: no output publishes them."""
+    db = load_database(tmp_path)
+    engine = make_engine(db)
+    with engine.begin() as conn:
+        pid = conn.execute(select(parishes.c.id).where(parishes.c.name == "Świętego Józefa")).scalar_one()
+        conn.execute(update(parishes).where(parishes.c.id == pid).values(website="javascript:alert(1)"))
+        bad = ["data:text/html,<b>x</b>", "//evil.example/x", "http://[::1", "JAVASCRIPT:alert(2)"]
+        ids = conn.execute(select(mass_times.c.id).where(mass_times.c.parish_id == pid)).scalars().all()
+        for mass_id, url in zip(ids, bad, strict=False):
+            conn.execute(update(mass_times).where(mass_times.c.id == mass_id).values(source_url=url))
+    client = create_app(db, config={"TESTING": True, "BASE_URL": "https://msze.example.org"}).test_client()
+    detail = client.get(f"/api/parishes/{pid}").get_json()
+    assert detail["website"] is None and "sameAs" not in detail["jsonld"]
+    assert [t["source_url"] for t in detail["times"]].count(None) == 4
+    event_urls = [event.get("url") for event in detail["jsonld"]["event"]]
+    assert event_urls.count(None) == 4
+    assert all(url is None or url.startswith("http://www.jozef-lodz.pl/") for url in event_urls)
+    outputs = [
+        client.get("/api/parishes?city=Łódź").get_data(as_text=True),
+        client.get(f"/parafia/{pid}").get_data(as_text=True),
+        client.get("/?city=Łódź").get_data(as_text=True),
+        client.get("/eksport.csv?city=Łódź").get_data(as_text=True),
+    ]
+    for text in outputs:
+        for url in [*bad, "javascript:alert(1)"]:
+            assert url not in text and url.replace("<", "&lt;") not in text
+
+
+def test_parallel_reports_store_exactly_the_limit(tmp_path):
+    app = create_app(load_database(tmp_path), config={"CORRECTIONS_PER_WINDOW": 5})
+    with running(app, threads=20) as root:
+        pid = jozef_id(app.test_client())
+        statuses = post_reports_at_once(root, pid, 20)
+    assert sorted(statuses) == [303] * 5 + [429] * 15
+    with app.extensions["msze_engine"].connect() as conn:
+        assert conn.execute(select(func.count()).select_from(corrections)).scalar_one() == 5

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 import urllib.request
+from contextlib import contextmanager
 
 from search_fixtures import write_inputs
 
@@ -64,3 +66,74 @@ def test_serve_without_db_serves_the_demo_data():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_load_skips_malformed_lines_reports_each_and_exits_0(tmp_path):
+    paths = write_inputs(tmp_path / "in")
+    good = paths["results"].read_text(encoding="utf-8")
+    paths["results"].write_text(
+        good + '{"start_url": "http://[::1", "masses": []}\n{"start_url": 7}\n', encoding="utf-8"
+    )
+    args = ["load", "--parishes", str(paths["parishes"]), "--places", str(paths["places"])]
+    result = run(*args, "--results", str(paths["results"]), "--db", str(tmp_path / "db.sqlite"))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["results_loaded"] == 2 and report["bad_lines"] == 2 and report["urls_dropped"] == 1
+    lines = result.stderr.splitlines()
+    ipv6 = "start_url/domain is not a URL (Invalid IPv6 URL)"
+    assert lines[0] == f"skipped {paths['results']}:5: {ipv6}: 'http://[::1'"
+    assert lines[1] == f"skipped {paths['results']}:6: 'start_url' is int, not text"
+    assert lines[2] == "search load: skipped 2 malformed line(s), loaded 12"
+    assert len(lines) == 3 and "Traceback" not in result.stderr
+
+
+def test_load_fails_only_when_no_line_could_be_loaded(tmp_path):
+    bad = tmp_path / "results.jsonl"
+    bad.write_text("{broken\n[1]\n", encoding="utf-8")
+    result = run("load", "--results", str(bad), "--db", str(tmp_path / "db.sqlite"))
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == "search load: no line could be loaded"
+    assert json.loads(result.stdout)["bad_lines"] == 2
+
+
+def test_load_names_a_file_it_cannot_read(tmp_path):
+    # A regular file whose read fails (EIO), even for root; chmod 000 would not stop root.
+    result = run("load", "--results", "/proc/self/mem", "--db", str(tmp_path / "db.sqlite"))
+    assert result.returncode == 1
+    assert result.stderr.startswith("search load: cannot read /proc/self/mem: ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+@contextmanager
+def serve(*args: str):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "msze", "search", "serve", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"serving demo data on http://(127\.0\.0\.1):(\d+)/", line)
+        assert match, line
+        yield match.group(1), int(match.group(2))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_answers_a_big_body_413_before_reading_it():
+    with serve() as (host, port), socket.create_connection((host, port), timeout=30) as sock:
+        # Only the headers: a server that waited for the 50 MB would never answer.
+        sock.sendall(
+            b"POST /parafia/1/zgloszenie HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 52428800\r\n\r\n"
+        )
+        assert sock.recv(100).startswith(b"HTTP/1.1 413 ")
+
+
+def test_serve_refuses_a_base_url_that_is_not_http():
+    result = run("serve", "--port", "0", "--base-url", "javascript:alert(1)")
+    assert result.returncode == 2
+    assert result.stderr.startswith("search serve: BASE_URL must be an absolute http(s) URL")
+    assert "Traceback" not in result.stderr

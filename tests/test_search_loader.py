@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from search_fixtures import results, write_inputs, write_results
+from search_fixtures import DEON_TSV, results, write_inputs, write_results
 from sqlalchemy import func, select
 
 from msze.search.db import create_schema, fold, make_engine, mass_times, parishes, time_history
@@ -193,3 +193,116 @@ def test_seasonal_dates_are_kept_when_a_result_has_them(tmp_path, engine):
     assert (summer["start_date"], summer["end_date"]) == ("2026-07-01", "2026-08-31")
     unreadable = next(t for t in parish["times"] if t["time"] == "21:00")
     assert "start_date" not in unreadable
+
+
+def malformed_results(tmp_path):
+    """results.jsonl: the fixture's four crawls with malformed lines between them (numbers in comments)."""
+    good = [json.dumps(r, ensure_ascii=False) for r in results()]
+    jozef = results()[0]
+    bad = [
+        json.dumps({**jozef, "start_url": "http://[::1"}),  # 2: urlsplit raises "Invalid IPv6 URL"
+        json.dumps({**jozef, "start_url": 42}),  # 3: a number where the URL belongs
+        json.dumps({**jozef, "masses": "07:00"}),  # 4
+        json.dumps({**jozef, "crawled_at": 20261120}),  # 5
+        '{"start_url": "http://jozef-lodz.pl/", "error": "\\ud800"}',  # 6: lone surrogate, not UTF-8-able
+        "[" * 100_000,  # 7: nested past the parser's recursion limit
+        '{"start_url": "http://jozef-lodz.pl/", "pages": ' + "9" * 5000 + "}",  # 8: int() of 5 000 digits
+    ]
+    lines = [good[0], *bad, good[1], good[2], good[3]]
+    path = tmp_path / "results.jsonl"
+    path.write_bytes(("\n".join(lines) + "\n").encode() + b'{"start_url": "http://a.pl/\xff"}\n')  # 12
+    return path
+
+
+def test_malformed_lines_are_skipped_reported_and_the_rest_loads(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    path = malformed_results(tmp_path)
+    report = load(engine, paths["parishes"], paths["places"], path)
+    assert (report.results_loaded, report.results_failed, report.results_unmatched) == (2, 1, 1)
+    reasons = {int(line.split(":")[1]): line.split(": ", 1)[1] for line in report.bad_lines}
+    assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8, 12]
+    assert "Invalid IPv6 URL" in reasons[2]
+    assert reasons[3] == "'start_url' is int, not text"
+    assert reasons[4] == "'masses' is str, not a list"
+    assert reasons[5] == "'crawled_at' is int, not text"
+    assert "not valid Unicode" in reasons[6]
+    assert reasons[7] == "JSON nested too deeply"
+    assert "not JSON" in reasons[8]
+    assert "not UTF-8" in reasons[12]
+    assert all(line.startswith(f"{path}:") for line in report.bad_lines)
+    assert report.lines_ok == 4 + 4 + 4  # deon, places, the four good results
+    assert len(times_of(engine, parish_id(engine, "Świętego Józefa"))) == 5
+
+
+def test_malformed_masses_are_skipped_not_their_crawl(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    objects = results()
+    objects[0]["masses"] += [
+        {"time": 730, "day": "sunday"},  # a number, not a time: skipped
+        {"time": "07:00", "day": "sunday", "score": "high"},  # the same Mass again, with a score not a number
+        {"time": "20:00", "day": "sunday", "score": float("nan"), "source": "x" * 50, "context": "a\x00b"},
+        {"time": "21:00", "day": "sunday", "score": 10**400, "url": "javascript:alert(1)"},
+    ]
+    write_results(paths["results"], objects)
+    report = load(engine, paths["parishes"], paths["places"], paths["results"])
+    assert report.bad_lines == [] and report.results_loaded == 2
+    assert report.times_skipped == 2  # "25:99" of the fixture and 730
+    with engine.connect() as conn:
+        rows = {
+            r.time: r
+            for r in conn.execute(
+                select(mass_times).where(mass_times.c.parish_id == parish_id(engine, "Świętego Józefa"))
+            )
+        }
+    assert rows["07:00"].score == 1.0  # the scored duplicate kept
+    assert (rows["20:00"].score, rows["20:00"].source, rows["20:00"].context) == (None, None, "a b")
+    assert rows["21:00"].score is None and rows["21:00"].source_url is None
+
+
+def test_non_http_urls_are_dropped_and_counted(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    places = paths["places"].read_text(encoding="utf-8")
+    places = places.replace("http://www.jozef-lodz.pl/", "javascript:alert(1)")
+    places = places.replace("http://trojca.opole.example/", "http://[::1")
+    paths["places"].write_text(places, encoding="utf-8")
+    report = load(engine, paths["parishes"], paths["places"], paths["results"])
+    # Two websites; 19:30's javascript: source; the mass-less failed crawl has no source to drop.
+    assert report.urls_dropped == 3
+    assert report.bad_lines == [] and report.websites_set == 1
+    with engine.connect() as conn:
+        websites = dict(conn.execute(select(parishes.c.name, parishes.c.website)).all())
+        sources = set(conn.execute(select(mass_times.c.source_url)).scalars())
+    assert websites["Świętego Józefa"] is None and websites["Świętej Trójcy"] is None
+    assert sources == {"https://rozaniec.parafie.com.pl/msze", None}
+
+
+def test_parish_lines_with_wrong_types_or_lengths_are_skipped(tmp_path, engine):
+    jsonl = tmp_path / "parishes.jsonl"
+    lines = [
+        {"name": "Świętego Józefa", "city": "Łódź", "website": "https://jozef.example/"},
+        {"name": 5, "city": "Łódź"},
+        {"name": "Długa", "city": "Łódź", "address": ["ul. Polna 1", 7]},
+        {"name": "x" * 301, "city": "Łódź"},
+        {"name": "Świętej Anny", "city": "Łódź", "website": ["https://anna.example/"]},
+    ]
+    jsonl.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    report = load(engine, parishes_path=jsonl)
+    assert report.parishes_inserted == 1 and report.lines_ok == 1
+    assert [line.split(": ", 1)[1] for line in report.bad_lines] == [
+        "'name' is int, not text",
+        "'address' is neither text nor a list of text",
+        "'name' is longer than 300 characters",
+        "'website' is list, not text",
+    ]
+
+
+def test_tsv_with_a_bom_and_stray_control_characters_loads(tmp_path, engine):
+    tsv = tmp_path / "deon.tsv"
+    body = "\ufeff" + DEON_TSV.replace("ul. Ogrodowa 22", "ul. Ogrodowa\r22\x00")
+    tsv.write_text(body, encoding="utf-8")
+    report = load(engine, parishes_path=tsv)
+    assert report.parishes_inserted == 4 and report.bad_lines == []
+    with engine.connect() as conn:
+        jozef = parishes.c.name == "Świętego Józefa"
+        address = conn.execute(select(parishes.c.address).where(jozef)).scalar_one()
+    assert address.split("\n")[1] == "ul. Ogrodowa 22"

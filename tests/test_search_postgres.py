@@ -6,15 +6,26 @@ Skipped with a reason when PostgreSQL's server binaries or the psycopg driver ar
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from postgres_cluster import postgres_cluster, requires_postgres
-from search_fixtures import results, write_inputs, write_results
+from search_fixtures import load_database, post_reports_at_once, results, running, write_inputs, write_results
 from sqlalchemy import func, select
 
 from msze.search.app import create_app
-from msze.search.db import corrections, create_schema, make_engine, metadata, time_history
+from msze.search.db import (
+    corrections,
+    create_schema,
+    make_engine,
+    mass_times,
+    metadata,
+    parishes,
+    time_history,
+)
 from msze.search.loader import load
 
 pytestmark = requires_postgres
@@ -65,3 +76,68 @@ def test_load_search_api_and_corrections_on_postgresql(pg_url, tmp_path):
     assert "10:30" in client.get("/eksport.csv?city=Łódź").get_data(as_text=True)
     engine.dispose()
     app.extensions["msze_engine"].dispose()
+
+
+@pytest.fixture
+def fresh_db(pg_url, tmp_path):
+    """The fixture inputs loaded into an emptied database on the module's cluster."""
+    engine = make_engine(pg_url)
+    metadata.drop_all(engine)
+    engine.dispose()
+    return load_database(tmp_path, pg_url)
+
+
+def test_parallel_reports_store_exactly_the_limit_on_postgresql(fresh_db):
+    app = create_app(fresh_db, config={"CORRECTIONS_PER_WINDOW": 5})
+    engine = app.extensions["msze_engine"]
+    with engine.connect() as conn:
+        pid = conn.execute(select(parishes.c.id).where(parishes.c.name == "Świętego Józefa")).scalar_one()
+    with running(app, threads=20) as root:
+        statuses = post_reports_at_once(root, pid, 20)
+    assert sorted(statuses) == [303] * 5 + [429] * 15
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(corrections)).scalar_one() == 5
+    engine.dispose()
+
+
+def test_malformed_lines_do_not_abort_a_load_on_postgresql(pg_url, tmp_path):
+    """What PostgreSQL refuses (NUL in text, a name longer than its column, a 20-character `source`) and
+    SQLite takes: each is skipped or cleaned before the database sees it, so one line cannot roll back all."""
+    engine = make_engine(pg_url)
+    metadata.drop_all(engine)
+    create_schema(engine)
+    paths = write_inputs(tmp_path)
+    with paths["parishes"].open("a", encoding="utf-8") as handle:
+        handle.write("x" * 301 + "\tŁódź\t\t\t\t\n")
+    objects = results()
+    objects[0]["masses"].append({"time": "20:00", "day": "sunday", "context": "a\x00b", "source": "s" * 30})
+    objects[0]["error"] = "\x00"
+    lines = [json.dumps(r) for r in objects] + ['{"start_url": "http://[::1"}']
+    paths["results"].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = load(engine, paths["parishes"], paths["places"], paths["results"])
+    assert report.results_loaded == 2 and len(report.bad_lines) == 2
+    with engine.connect() as conn:
+        row = conn.execute(select(mass_times).where(mass_times.c.time == "20:00")).one()
+    assert (row.context, row.source) == ("a b", None)
+    engine.dispose()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    route=st.sampled_from(["/", "/api/parishes", "/eksport.csv"]),
+    name=st.sampled_from(["q", "city", "diocese", "day"]),
+    value=st.text(alphabet=st.characters(codec="utf-8"), max_size=20),
+)
+def test_text_parameters_never_5xx_on_postgresql(pg_url, route, name, value):
+    """NUL and other control characters in a text filter: PostgreSQL refuses a NUL in a text parameter."""
+    client = pg_search_client(pg_url)
+    assert client.get(route, query_string={name: value}).status_code < 500
+
+
+_CLIENTS: dict = {}
+
+
+def pg_search_client(pg_url: str):
+    if pg_url not in _CLIENTS:
+        _CLIENTS[pg_url] = create_app(pg_url, config={"TESTING": True}).test_client()
+    return _CLIENTS[pg_url]

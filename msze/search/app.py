@@ -2,7 +2,9 @@
 
 `create_app(db_url)` builds a Flask app over a results database; `create_app()` with no URL serves the bundled
 demo data (loaded into a temporary SQLite file through the real loader). Every page is rendered by Jinja with
-autoescape; links taken from crawled data are shown only when they are http(s) URLs.
+autoescape; links taken from crawled data are shown only when they are http(s) URLs. Every request is taken as
+hostile: integers are parsed strictly, bodies are capped, pages cannot be framed, and the Host header is never
+written into a URL (links are relative, or absolute under the configured BASE_URL).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import hmac
 import io
 import json
 import os
+import re
 import secrets
 import tempfile
 import time
@@ -24,12 +27,14 @@ from urllib.parse import urlencode, urlsplit
 
 from flask import Flask, Response, abort, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import BigInteger, Connection, Engine, func, insert, literal, select
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter, Map
 
 from msze.search import query
 from msze.search.db import DAYS, corrections, create_schema, make_engine, mass_times, parishes
 from msze.search.jsonld import parish_jsonld, script_json
+from msze.search.urls import safe_url
 
 DEMO_DIR = Path(__file__).parent / "demo"
 
@@ -40,19 +45,28 @@ DEFAULTS = {
     "CSV_MAX_PARISHES": 5000,  # [MSZE_SEARCH_CSV_MAX_PARISHES] one export never walks more parishes than this
     "PROXY_HOPS": 0,  # [MSZE_SEARCH_PROXY_HOPS] reverse proxies in front: X-Forwarded-For hops to trust
     "FRESHNESS_CACHE_SECONDS": 60,  # the freshness note aggregates all parishes: once a minute
+    # [MSZE_SEARCH_MAX_CONTENT_LENGTH] the largest request body: a report is a few kB (1000-character comment
+    # percent-encoded); `search serve` refuses a longer Content-Length before reading any of the body.
+    "MAX_CONTENT_LENGTH": 64 * 1024,
 }
+# [MSZE_SEARCH_BASE_URL] public root of the site ("https://msze.example.org"): the API's `url`/`next`, OpenAPI
+# `servers` and JSON-LD `@id` are absolute under it; unset, they are relative (JSON-LD then has no `@id`).
+BASE_URL = ""
 MAX_COMMENT = 1000
+MAX_ID = 2**31 - 1  # the ids are INTEGER columns (32 bits on PostgreSQL): a larger one cannot exist
+_COMMENT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL & co.; newlines and tabs stay
 
 
-def safe_url(value: str | None) -> str | None:
-    """The URL when it is http(s), else None: a crawled `javascript:` link must never become an href."""
-    if not value:
-        return None
-    try:
-        scheme = urlsplit(value.strip()).scheme.lower()
-    except ValueError:
-        return None
-    return value.strip() if scheme in ("http", "https") else None
+class IdConverter(IntegerConverter):
+    """`<id:…>`: a row id in 1..MAX_ID written in ASCII digits; anything else is no route (404).
+
+    Werkzeug's `int` matches `\\d+`, which takes "١" (read as 1) and ids too large for the database driver.
+    """
+
+    regex = "[0-9]{1,10}"
+
+    def __init__(self, map: Map) -> None:  # noqa: A002 - Werkzeug's name
+        super().__init__(map, min=1, max=MAX_ID)
 
 
 def csv_cell(value) -> str:
@@ -83,18 +97,24 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
     """The Flask app over `db_url` (SQLAlchemy URL or SQLite path); the bundled demo data without one."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
-    for key in DEFAULTS:
-        env = os.environ.get(f"MSZE_SEARCH_{key}")
-        if env:
-            app.config[key] = int(env)
+    app.config.update(_environment())
     # The secret signs CSRF tokens and salts the IP hashes; a random one per process is safe but resets both.
     app.config["SECRET_KEY"] = os.environ.get("MSZE_SEARCH_SECRET_KEY") or secrets.token_hex(32)
     app.config["ADMIN_TOKEN"] = os.environ.get("MSZE_SEARCH_ADMIN_TOKEN", "")
+    app.config["BASE_URL"] = os.environ.get("MSZE_SEARCH_BASE_URL", BASE_URL)
     app.config["WTF_CSRF_TIME_LIMIT"] = None  # a parish page may stay open for hours before a report
     app.config["JSON_SORT_KEYS"] = False
+    app.config["MAX_FORM_MEMORY_SIZE"] = 32 * 1024  # one form field (the comment) at most
+    app.config["MAX_FORM_PARTS"] = 20  # the report form has five fields
+    # SameSite: another site cannot post a report with the visitor's session (the CSRF token's cookie).
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     app.config.update(config or {})
+    app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
+    if "SESSION_COOKIE_SECURE" not in (config or {}):  # served over https: the cookie goes only there
+        app.config["SESSION_COOKIE_SECURE"] = app.config["BASE_URL"].startswith("https:")
     if engine is None:
         if db_url:
             engine = make_engine(db_url)
@@ -110,6 +130,7 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
         hops = app.config["PROXY_HOPS"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     CSRFProtect(app)
+    app.url_map.converters["id"] = IdConverter
     app.jinja_env.filters["safe_url"] = safe_url
     app.jinja_env.filters["day_label"] = lambda day: query.DAY_LABELS.get(day or "unknown", day)
     app.jinja_env.filters["date_pl"] = _date_pl
@@ -139,6 +160,12 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
 
     def freshness() -> dict:
         return cached("freshness", query.freshness)
+
+    def public_url(endpoint: str, **values) -> str:
+        """A URL for the API and JSON-LD: under BASE_URL when set, else relative; never from the Host."""
+        path = url_for(endpoint, **values)
+        base = app.config["BASE_URL"]
+        return base + path.removeprefix(request.script_root) if base else path
 
     def dioceses() -> list[str]:
         return cached("dioceses", query.dioceses)
@@ -173,27 +200,26 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
         )
         return html, (400 if error else 200)
 
-    @app.get("/parafia/<int:parish_id>")
+    @app.get("/parafia/<id:parish_id>")
     def parish_page(parish_id: int):
         parish = query.get_parish(conn(), parish_id)
         if parish is None:
             abort(404)
-        page_url = url_for("parish_page", parish_id=parish_id, _external=True)
         return render_template(
             "parish.html",
             parish=parish,
-            jsonld=script_json(parish_jsonld(parish, page_url)),
+            jsonld=script_json(parish_jsonld(parish, public_url("parish_page", parish_id=parish_id))),
             freshness=freshness(),
             today=datetime.now(UTC),
         )
 
-    @app.post("/parafia/<int:parish_id>/zgloszenie")
+    @app.post("/parafia/<id:parish_id>/zgloszenie")
     def report_correction(parish_id: int):
         if conn().execute(select(parishes.c.id).where(parishes.c.id == parish_id)).first() is None:
             abort(404)
         kind = request.form.get("kind", "")
         day = request.form.get("day", "")
-        comment = (request.form.get("comment") or "").strip()
+        comment = _COMMENT_CONTROLS.sub("", request.form.get("comment") or "").strip()
         problems = []
         if kind not in ("wrong", "missing"):
             problems.append("Wybierz, czy godzina jest błędna, czy brakuje jej.")
@@ -209,33 +235,26 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
             problems.append(f"Komentarz może mieć najwyżej {MAX_COMMENT} znaków.")
         if problems:
             return render_template("message.html", title="Zgłoszenie niepoprawne", messages=problems), 400
-        client = _client_hash(app.config["SECRET_KEY"], request.remote_addr or "")
-        since = datetime.now(UTC) - timedelta(seconds=app.config["CORRECTIONS_WINDOW_SECONDS"])
-        with engine.begin() as tx:
-            recent = tx.execute(
-                select(func.count())
-                .select_from(corrections)
-                .where(corrections.c.client == client, corrections.c.created_at >= since)
-            ).scalar_one()
-            if recent >= app.config["CORRECTIONS_PER_WINDOW"]:
-                message = "Za dużo zgłoszeń z tego adresu. Spróbuj ponownie za godzinę."
-                response = Response(
-                    render_template("message.html", title="Za dużo zgłoszeń", messages=[message]), status=429
-                )
-                response.headers["Retry-After"] = str(app.config["CORRECTIONS_WINDOW_SECONDS"])
-                return response
-            tx.execute(
-                insert(corrections).values(
-                    parish_id=parish_id,
-                    created_at=datetime.now(UTC),
-                    client=client,
-                    kind=kind,
-                    day=day,
-                    time=query.format_minute(minute),
-                    comment=comment,
-                    status="new",
-                )
+        report = {
+            "parish_id": parish_id,
+            "created_at": datetime.now(UTC),
+            "client": _client_hash(app.config["SECRET_KEY"], request.remote_addr or ""),
+            "kind": kind,
+            "day": day,
+            "time": query.format_minute(minute),
+            "comment": comment,
+            "status": "new",
+        }
+        connection = conn()
+        connection.commit()  # end the parish lookup's read: the report is one transaction of its own
+        if not store_report(connection, report, app.config["CORRECTIONS_PER_WINDOW"],
+                            app.config["CORRECTIONS_WINDOW_SECONDS"]):  # fmt: skip
+            message = "Za dużo zgłoszeń z tego adresu. Spróbuj ponownie za godzinę."
+            response = Response(
+                render_template("message.html", title="Za dużo zgłoszeń", messages=[message]), status=429
             )
+            response.headers["Retry-After"] = str(app.config["CORRECTIONS_WINDOW_SECONDS"])
+            return response
         flash("Dziękujemy! Zgłoszenie zapisano; sprawdzimy je przed zmianą danych.")
         return redirect(url_for("parish_page", parish_id=parish_id) + "#zglos", code=303)
 
@@ -309,14 +328,14 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
                     "parish_id": row.parish_id,
                     "name": row.name,
                     "city": row.city,
-                    "website": row.website,
+                    "website": safe_url(row.website),
                     "kind": row.kind,
                     "day": row.day,
                     "time": row.time,
                     "comment": row.comment,
                     "status": row.status,
                     "created_at": query._aware(row.created_at),
-                    "source_url": stored.source_url if stored else None,
+                    "source_url": safe_url(stored.source_url) if stored else None,
                     "context": stored.context if stored else None,
                 }
             )
@@ -331,8 +350,8 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
             return jsonify(error=str(exc)), 400
         result = query.search(conn(), params)
         for item in result.parishes:
-            item["url"] = url_for("api_parish", parish_id=item["id"], _external=True)
-            item["html_url"] = url_for("parish_page", parish_id=item["id"], _external=True)
+            item["url"] = public_url("api_parish", parish_id=item["id"])
+            item["html_url"] = public_url("parish_page", parish_id=item["id"])
         body = {
             "total": result.total,
             "page": params.page,
@@ -341,22 +360,22 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
             "parishes": result.parishes,
         }
         if params.page < result.pages:
-            body["next"] = url_for("api_search", _external=True, **params.as_args(page=params.page + 1))
+            body["next"] = public_url("api_search", **params.as_args(page=params.page + 1))
         return jsonify(body)
 
-    @app.get("/api/parishes/<int:parish_id>")
+    @app.get("/api/parishes/<id:parish_id>")
     def api_parish(parish_id: int):
         parish = query.get_parish(conn(), parish_id)
         if parish is None:
             return jsonify(error=f"Nie ma parafii o id {parish_id}"), 404
         parish.pop("schedule")
-        parish["html_url"] = url_for("parish_page", parish_id=parish_id, _external=True)
+        parish["html_url"] = public_url("parish_page", parish_id=parish_id)
         parish["jsonld"] = parish_jsonld(parish, parish["html_url"])
         return jsonify(parish)
 
     @app.get("/api/openapi.json")
     def openapi():
-        return jsonify(openapi_document(request.host_url.rstrip("/")))
+        return jsonify(openapi_document(app.config["BASE_URL"] or "/"))
 
     @app.get("/eksport.csv")
     def export_csv():
@@ -426,6 +445,13 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
             "message.html", title="Nie znaleziono", messages=["Nie ma takiej strony."]
         ), 404
 
+    @app.errorhandler(413)
+    def _too_large(_exc):
+        if request.path.startswith("/api/"):
+            return jsonify(error="Za duże żądanie"), 413
+        message = f"Zgłoszenie może mieć najwyżej {app.config['MAX_CONTENT_LENGTH'] // 1024} kB."
+        return render_template("message.html", title="Za duże żądanie", messages=[message]), 413
+
     @app.errorhandler(405)
     def _not_allowed(_exc):
         if request.path.startswith("/api/"):
@@ -435,10 +461,12 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
     @app.after_request
     def _headers(response: Response) -> Response:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")  # browsers without CSP frame-ancestors
         response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
         response.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' data:",
+            "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' data:; "
+            "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
         )
         return response
 
@@ -470,6 +498,55 @@ def _filename(name: str) -> str:
 
 def _client_hash(secret: str, ip: str) -> str:
     return hashlib.sha256(f"{secret}|{ip}".encode()).hexdigest()[:32]
+
+
+def store_report(connection: Connection, report: dict, limit: int, window_seconds: int) -> bool:
+    """Insert a correction unless its client sent `limit` in the last `window_seconds`; False when limited.
+
+    Runs on the request's own connection (not in a transaction yet): a second pooled connection per report
+    would let a burst of reports hold every connection while each waits for one more.
+
+    The count and the insert are one `INSERT … SELECT … WHERE (count) < limit`, so parallel posts cannot all
+    read the same count: SQLite takes its write lock before the statement reads, and PostgreSQL (which reads
+    a snapshot) first takes a transaction-scoped advisory lock on the client, held until the commit.
+    """
+    since = report["created_at"] - timedelta(seconds=window_seconds)
+    recent = (
+        select(func.count())
+        .select_from(corrections)
+        .where(corrections.c.client == report["client"], corrections.c.created_at >= since)
+        .scalar_subquery()
+    )
+    row = select(*(literal(value, corrections.c[key].type).label(key) for key, value in report.items()))
+    statement = insert(corrections).from_select(list(report), row.where(recent < limit))
+    with connection.begin():
+        if connection.dialect.name == "postgresql":
+            key = int(report["client"][:15], 16)  # 60 bits of the client hash: a bigint lock id
+            connection.execute(select(func.pg_advisory_xact_lock(literal(key, BigInteger))))
+        return connection.execute(statement.execution_options(preserve_rowcount=True)).rowcount == 1
+
+
+def check_base_url(value: str) -> str:
+    """BASE_URL without its trailing "/"; "" when unset; ValueError unless it is an absolute http(s) URL."""
+    value = (value or "").strip()
+    if not value:
+        return ""
+    if safe_url(value) is None or urlsplit(value).query or urlsplit(value).fragment:
+        raise ValueError(f"BASE_URL must be an absolute http(s) URL (https://msze.example.org): {value!r}")
+    return value.rstrip("/")
+
+
+def _environment() -> dict:
+    """The integer settings given as MSZE_SEARCH_<NAME>; ValueError naming the one that is not a number."""
+    values = {}
+    for key in DEFAULTS:
+        env = os.environ.get(f"MSZE_SEARCH_{key}", "").strip()
+        if not env:
+            continue
+        if not (env.isascii() and env.isdigit()):
+            raise ValueError(f"MSZE_SEARCH_{key}={env!r}: expected a whole number")
+        values[key] = int(env)
+    return values
 
 
 _MONTHS = ["stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",

@@ -1,7 +1,7 @@
 """`python -m msze search serve|load|corrections`: run the search app and fill its database.
 
 python -m msze search serve                       # bundled demo data on http://127.0.0.1:8080/
-python -m msze search serve --db results.sqlite --port 8080
+python -m msze search serve --db results.sqlite --port 8080 --base-url https://msze.example.org
 python -m msze search load --parishes deon.tsv --places places.tsv --results results.jsonl --db results.sqlite
 python -m msze search corrections --db results.sqlite > labels.jsonl
 """
@@ -11,6 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from waitress.server import BaseWSGIServer
 
 DEFAULT_DB = "output/search.sqlite"
 
@@ -22,6 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
     serve.add_argument("--threads", type=int, default=8, help="waitress worker threads (default 8)")
+    serve.add_argument(
+        "--base-url",
+        help="public root of the site (https://msze.example.org): API and JSON-LD links are absolute "
+        "under it; without it they are relative (env MSZE_SEARCH_BASE_URL)",
+    )
 
     load = sub.add_parser("load", help="load parishes, websites and batch results into the database")
     load.add_argument("--parishes", help="deon stage output: TSV (thesis layout) or JSONL of ParishItem")
@@ -41,13 +51,25 @@ def run(args: argparse.Namespace) -> int:
     return _corrections(args)
 
 
-def _serve(args: argparse.Namespace) -> int:
+def make_server(app: Flask, host: str, port: int, threads: int) -> BaseWSGIServer:
+    """The waitress server `serve` runs: a body longer than the app's MAX_CONTENT_LENGTH is answered 413 from
+    its Content-Length alone, before waitress reads (and buffers) any of it."""
     from waitress.server import create_server
 
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    # waitress refuses a Content-Length >= max_request_body_size; the app takes up to MAX_CONTENT_LENGTH.
+    return create_server(app, host=host, port=port, threads=threads, max_request_body_size=limit + 1)
+
+
+def _serve(args: argparse.Namespace) -> int:
     from msze.search.app import create_app
 
-    app = create_app(args.db)
-    server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+    try:
+        app = create_app(args.db, config={"BASE_URL": args.base_url} if args.base_url else None)
+    except ValueError as exc:  # a bad setting: one line, not a traceback
+        print(f"search serve: {exc}", file=sys.stderr)
+        return 2
+    server = make_server(app, args.host, args.port, args.threads)
     where = f"http://{server.effective_host}:{server.effective_port}/"
     print(f"msze search: serving {'demo data' if not args.db else args.db} on {where}", flush=True)
     try:
@@ -79,12 +101,20 @@ def _load(args: argparse.Namespace) -> int:
     create_schema(engine)
     try:
         report = load(engine, args.parishes, args.places, args.results)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError) as exc:  # a TSV without its columns, a file that cannot be read
         print(f"search load: {exc} (nothing was changed)", file=sys.stderr)
         return 1
-    for line in report.bad_lines[:20]:
+    for line in report.bad_lines:
         print(f"skipped {line}", file=sys.stderr)
     print(json.dumps(report.as_dict(), ensure_ascii=False))
+    if report.bad_lines:
+        print(
+            f"search load: skipped {len(report.bad_lines)} malformed line(s), loaded {report.lines_ok}",
+            file=sys.stderr,
+        )
+        if not report.lines_ok:
+            print("search load: no line could be loaded", file=sys.stderr)
+            return 1
     return 0
 
 
@@ -92,6 +122,7 @@ def _corrections(args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
+    from msze.search.urls import safe_url
 
     engine = make_engine(args.db)
     create_schema(engine)
@@ -110,11 +141,11 @@ def _corrections(args: argparse.Namespace) -> int:
         for row in rows:
             label = {
                 "parish_id": row.parish_id,
-                "website": row.website,
+                "website": safe_url(row.website),
                 "time": row.time,
                 "day": row.day,
                 "label": "other" if row.kind == "wrong" else "mass",
-                "source_url": row.source_url,
+                "source_url": safe_url(row.source_url),
                 "context": row.context,
                 "comment": row.comment,
                 "reported_at": row.created_at.isoformat() if row.created_at else None,

@@ -37,6 +37,7 @@ from sqlalchemy import (
 DAYS = ("sunday", "holiday", "saturday", "weekday")
 """Day categories of a Mass time, in the order a schedule is shown. A time with no known day is "unknown"."""
 UNKNOWN_DAY = "unknown"
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 metadata = MetaData()
 
@@ -131,6 +132,12 @@ def fold(text: str | None) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(stripped.split())
+
+
+def clean_text(value: str) -> str:
+    """Whitespace collapsed, control characters taken as spaces: PostgreSQL refuses a NUL in text, and no
+    name, sentence or query needs a control character."""
+    return " ".join(_CONTROL_RE.sub(" ", value).split())
 
 
 def town_key(city_key: str) -> str:

@@ -3,12 +3,15 @@
 The parish is a `Church`; each Mass time is an `Event` whose `eventSchedule` is a weekly `Schedule`
 (`byDay`, `startTime`, `repeatFrequency`, `scheduleTimezone`; seasonal `startDate`/`endDate` where a time
 carries them). Times whose day is a feast (holiday) or unknown get no `byDay`: schema.org has no day of the
-week for them, and inventing one would publish a wrong time.
+week for them, and inventing one would publish a wrong time. Only absolute http(s) URLs are written into
+`url`, `@id` and `sameAs`: a crawled `javascript:` link, or a page URL that is relative, is left out.
 """
 
 from __future__ import annotations
 
 import json
+
+from msze.search.urls import safe_url
 
 TIMEZONE = "Europe/Warsaw"
 _WEEK = "https://schema.org/"
@@ -57,11 +60,10 @@ def parish_jsonld(parish: dict, page_url: str | None = None) -> dict:
             "addressCountry": "PL",
         },
     }
-    if page_url:
-        place["@id"] = page_url
-        place["url"] = page_url
-    if parish.get("website"):
-        place["sameAs"] = parish["website"]
+    if safe_url(page_url):
+        place["@id"] = place["url"] = safe_url(page_url)
+    if safe_url(parish.get("website")):
+        place["sameAs"] = safe_url(parish["website"])
     events = []
     for time in parish.get("times", []):
         event: dict = {
@@ -70,8 +72,8 @@ def parish_jsonld(parish: dict, page_url: str | None = None) -> dict:
             "eventSchedule": schedule(time),
             "location": {"@type": "Church", "name": place["name"], "address": place["address"]},
         }
-        if time.get("source_url"):
-            event["url"] = time["source_url"]
+        if safe_url(time.get("source_url")):
+            event["url"] = safe_url(time["source_url"])
         events.append(event)
     place["event"] = events
     place["address"] = {key: value for key, value in place["address"].items() if value}

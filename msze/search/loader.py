@@ -10,14 +10,18 @@ A crawl result is joined to parishes by the host of its start URL, and when no p
 by the registered domain (many parish sites are subdomains of one diocesan domain, so the host goes first).
 Loading a crawl newer than the one stored replaces that parish's times and writes a `time_history` row when
 the set of (day, time) changed; an older or equal crawl is skipped, so re-running a load is harmless.
+
+Input comes from the internet, so one malformed line (not UTF-8, not JSON, a number where text belongs, a URL
+`urlsplit` refuses, a name too long for its column) is skipped and reported as `file:line: reason`; the rest
+loads. Websites and source URLs that are not absolute http(s) URLs are dropped and counted (`urls_dropped`).
 """
 
 from __future__ import annotations
 
-import csv
 import json
+import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -26,9 +30,26 @@ from urllib.parse import urlsplit
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from msze.links import registered_domain as _registered_domain
-from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, minute_of, parishes, time_history, town_key
+from msze.search.db import (
+    DAYS,
+    UNKNOWN_DAY,
+    clean_text,
+    fold,
+    mass_times,
+    minute_of,
+    parishes,
+    time_history,
+    town_key,
+)
+from msze.search.urls import safe_url
 
-_TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:.]([0-5]\d)$")
+_TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:.]([0-5]\d)$", re.ASCII)
+SOURCES = ("rules", "classifier")
+JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
+
+
+class BadLine(ValueError):
+    """Why one input line is skipped; reported as `file:line: reason` and the load goes on."""
 
 
 def host_of(url: str | None) -> str:
@@ -51,9 +72,9 @@ def registered_domain(url_or_host: str | None) -> str:
     return _registered_domain(host_of(url_or_host))
 
 
-def normalize_time(value: str | None) -> str | None:
-    """ "7.30" / "07:30" -> "07:30"; None for anything that is not a clock time."""
-    if not value:
+def normalize_time(value: object) -> str | None:
+    """ "7.30" / "07:30" -> "07:30"; None for anything that is not a clock time (a number included)."""
+    if not isinstance(value, str):
         return None
     match = _TIME_RE.match(value.strip())
     if not match:
@@ -61,17 +82,17 @@ def normalize_time(value: str | None) -> str | None:
     return f"{int(match.group(1)):02d}:{match.group(2)}"
 
 
-def parse_timestamp(value: str | None) -> datetime | None:
+def parse_timestamp(value: object) -> datetime | None:
     """ISO 8601 (with "Z" or an offset; naive is taken as UTC) -> aware UTC datetime; None when unparsable."""
-    if not value:
+    if not isinstance(value, str) or not value.strip():
         return None
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=UTC)
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError):  # OverflowError: "9999-12-31T23:00:00-02:00" is past year 9999 in UTC
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
 
 
 @dataclass
@@ -106,7 +127,9 @@ class LoadReport:
     times_loaded: int = 0
     times_skipped: int = 0  # masses without a valid time
     history_rows: int = 0
-    bad_lines: list[str] = field(default_factory=list)
+    urls_dropped: int = 0  # websites and source URLs that are not absolute http(s) URLs: never published
+    lines_ok: int = 0  # input lines read and accepted (bad ones are listed in bad_lines)
+    bad_lines: list[str] = field(default_factory=list)  # "file:line: reason", one per skipped line
 
     def as_dict(self) -> dict:
         data = dict(self.__dict__)
@@ -114,16 +137,42 @@ class LoadReport:
         return data
 
 
-def _address(value) -> str:
-    if isinstance(value, list):
-        lines = [str(line).strip() for line in value]
-    else:
-        lines = [line.strip() for line in str(value or "").split("|")]
-    return "\n".join(line for line in lines if line)
+def _text(item: dict, key: str, column: str | None = None) -> str:
+    """The text field `key` cleaned ("" when absent); BadLine for a number, list… or text too long for its
+    `parishes` column (PostgreSQL would refuse it and with it the whole load)."""
+    value = item.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadLine(f"{key!r} is {type(value).__name__}, not text")
+    value = clean_text(value)
+    limit = parishes.c[column].type.length if column else None
+    if limit and len(value) > limit:
+        raise BadLine(f"{key!r} is longer than {limit} characters")
+    return value
 
 
-def _clean(value) -> str:
-    return " ".join(str(value or "").split())
+def _address(value: object) -> str:
+    lines = value if isinstance(value, list) else [] if value is None else [value]
+    if not all(isinstance(line, str) for line in lines):
+        raise BadLine("'address' is neither text nor a list of text")
+    if not isinstance(value, list):
+        lines = lines[0].split("|") if lines else []
+    return "\n".join(line for line in (clean_text(line) for line in lines) if line)
+
+
+def _website(item: dict, report: LoadReport) -> str:
+    """The website when it is an absolute http(s) URL whose domain fits its column; else "" (counted)."""
+    value = item.get("website") or item.get("url")
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str):
+        raise BadLine(f"'website' is {type(value).__name__}, not text")
+    url = safe_url(value)
+    if url is None or len(registered_domain(url)) > (parishes.c.domain.type.length or 0):
+        report.urls_dropped += 1
+        return ""
+    return url
 
 
 _TSV_COLUMNS = {
@@ -137,54 +186,96 @@ _TSV_COLUMNS = {
 }
 
 
-def read_parish_file(path: str | Path, report: LoadReport | None = None) -> Iterator[ParishRecord]:
-    """Parish records from a deon/places TSV (by header names) or a JSONL of ParishItem/PlaceItem."""
-    path = Path(path)
-    with path.open(encoding="utf-8", newline="") as handle:
-        if path.suffix in (".jsonl", ".json", ".ndjson"):
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
+def _numbered_lines(path: Path, report: LoadReport) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line of a UTF-8 file (a BOM is dropped); a line that is not UTF-8 is reported
+    and skipped. OSError (no such file, no permission, a read error) names the file and ends the load."""
+    try:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
                 try:
-                    item = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    if report is not None:
-                        report.bad_lines.append(f"{path}:{number}: {exc}")
+                    text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+                    report.bad_lines.append(f"{path}:{number}: {reason}")
                     continue
-                record = _record(item)
+                yield number, text.rstrip("\r\n")
+    except OSError as exc:  # a read error names no file: say which one
+        raise OSError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def _accepted(path: Path, number: int, report: LoadReport, parse: Callable, *args):
+    """`parse(*args)`, counted in lines_ok; None (and the line listed in bad_lines) when it raises BadLine."""
+    try:
+        value = parse(*args)
+    except BadLine as exc:
+        report.bad_lines.append(f"{path}:{number}: {exc}")
+        return None
+    report.lines_ok += 1
+    return value
+
+
+def _json_object(line: str) -> dict:
+    """One JSONL line as a dict; BadLine for anything else (not JSON, an array, a lone surrogate escape)."""
+    try:
+        item = json.loads(line)
+    except RecursionError:
+        raise BadLine("JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, and int() of a number with thousands of digits
+        raise BadLine(f"not JSON: {exc}") from None
+    if not isinstance(item, dict):
+        raise BadLine(f"a JSON {type(item).__name__}, not an object")
+    if "\\u" in line:
+        try:
+            json.dumps(item, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadLine("text with a lone surrogate (\\ud800…), not valid Unicode") from None
+    return item
+
+
+def read_parish_file(path: str | Path, report: LoadReport | None = None) -> Iterator[ParishRecord]:
+    """Parish records from a deon/places TSV (by header names) or a JSONL of ParishItem/PlaceItem; a
+    malformed line is listed in `report.bad_lines` and skipped. ValueError for a TSV without the name and
+    city columns (the file is not what it was said to be: nothing of it is loaded)."""
+    path = Path(path)
+    report = report if report is not None else LoadReport()
+    lines = _numbered_lines(path, report)
+    if path.suffix in JSON_SUFFIXES:
+        for number, line in lines:
+            if line.strip():
+                record = _accepted(path, number, report, _json_record, line, report)
                 if record is not None:
                     yield record
-                elif report is not None:
-                    report.bad_lines.append(f"{path}:{number}: no parish name or city")
-            return
-        reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        header = next(reader, None)
-        if header is None:
-            return
-        keys = [_TSV_COLUMNS.get(column.strip()) for column in header]
-        if "name" not in keys or "city" not in keys:
-            raise ValueError(f"{path}: expected a TSV with columns Parafia and Miejscowość, got {header!r}")
-        for number, row in enumerate(reader, 2):
-            item = {key: value for key, value in zip(keys, row, strict=False) if key}
-            record = _record(item)
-            if record is not None:
-                yield record
-            elif report is not None:
-                report.bad_lines.append(f"{path}:{number}: no parish name or city")
+        return
+    _, header = next(lines, (0, None))
+    if header is None:
+        return
+    keys = [_TSV_COLUMNS.get(column.strip()) for column in header.split("\t")]
+    if "name" not in keys or "city" not in keys:
+        raise ValueError(f"{path}: expected a TSV with columns Parafia and Miejscowość, got {header[:200]!r}")
+    for number, line in lines:
+        # QUOTE_NONE TSV: a row is its tab-separated fields (csv.reader would stop at a stray "\r" or NUL).
+        item = {key: value for key, value in zip(keys, line.split("\t"), strict=False) if key}
+        record = _accepted(path, number, report, _record, item, report)
+        if record is not None:
+            yield record
 
 
-def _record(item: dict) -> ParishRecord | None:
-    name, city = _clean(item.get("name")), _clean(item.get("city"))
+def _json_record(line: str, report: LoadReport) -> ParishRecord:
+    return _record(_json_object(line), report)
+
+
+def _record(item: dict, report: LoadReport) -> ParishRecord:
+    name, city = _text(item, "name", "name"), _text(item, "city", "city")
     if not name or not city:
-        return None
+        raise BadLine("no parish name or city")
     return ParishRecord(
         name=name,
         city=city,
         address=_address(item.get("address")),
-        decanate=_clean(item.get("decanate")),
-        diocese=_clean(item.get("diocese")),
-        voivodeship=_clean(item.get("voivodeship")),
-        website=(item.get("website") or item.get("url") or "").strip(),
+        decanate=_text(item, "decanate", "decanate"),
+        diocese=_text(item, "diocese", "diocese"),
+        voivodeship=_text(item, "voivodeship", "voivodeship"),
+        website=_website(item, report),
     )
 
 
@@ -256,25 +347,69 @@ def load_websites(conn: Connection, records: Iterable[ParishRecord], report: Loa
         report.websites_set += 1
 
 
-def _read_results(path: str | Path, report: LoadReport) -> Iterator[dict]:
-    with Path(path).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                result = json.loads(line)
-            except json.JSONDecodeError as exc:
-                report.bad_lines.append(f"{path}:{number}: {exc}")
-                continue
-            if not isinstance(result, dict) or not (result.get("start_url") or result.get("domain")):
-                report.bad_lines.append(f"{path}:{number}: no start_url or domain")
-                continue
-            yield result
+@dataclass
+class CrawlResult:
+    """One checked line of results.jsonl: its join keys computed; its masses are checked one by one later."""
+
+    host: str
+    domain: str
+    start_url: str  # as written; the source of a mass that names no page, when it is an http(s) URL
+    crawled_at: datetime | None
+    failed: bool
+    error: str
+    masses: list = field(default_factory=list)
 
 
-def _mass_rows(result: dict, parish_id: int, crawled_at: datetime | None, report: LoadReport) -> list[dict]:
-    rows: dict[tuple[str, str], dict] = {}
-    for mass in result.get("masses") or []:
+def _crawl_result(line: str) -> CrawlResult:
+    item = _json_object(line)
+    start_url, domain = _text(item, "start_url"), _text(item, "domain")
+    if not (start_url or domain):
+        raise BadLine("no start_url or domain")
+    try:
+        host = host_of(start_url)
+        domain = registered_domain(domain or host)
+    except ValueError as exc:  # urlsplit: "http://[::1" -> "Invalid IPv6 URL"
+        raise BadLine(f"start_url/domain is not a URL ({exc}): {(start_url or domain)[:80]!r}") from None
+    crawled_at, masses = _text(item, "crawled_at"), item.get("masses")
+    if masses is not None and not isinstance(masses, list):
+        raise BadLine(f"'masses' is {type(masses).__name__}, not a list")
+    error = item.get("error")
+    return CrawlResult(
+        host=host,
+        domain=domain,
+        start_url=start_url,
+        crawled_at=parse_timestamp(crawled_at),
+        failed=_text(item, "status") == "failed",
+        error=clean_text(str(error))[:2000] if error else "",
+        masses=masses or [],
+    )
+
+
+def _read_results(path: str | Path, report: LoadReport) -> Iterator[CrawlResult]:
+    path = Path(path)
+    for number, line in _numbered_lines(path, report):
+        if line.strip():
+            result = _accepted(path, number, report, _crawl_result, line)
+            if result is not None:
+                yield result
+
+
+def _score(value: object) -> float | None:
+    """A finite number, else None (JSON allows NaN and Infinity; the API's JSON does not)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer with hundreds of digits
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _mass_rows(
+    result: CrawlResult, parish_id: int, crawled_at: datetime | None, report: LoadReport
+) -> list[dict]:
+    rows: dict[tuple, dict] = {}
+    for mass in result.masses:
         if not isinstance(mass, dict):
             report.times_skipped += 1
             continue
@@ -285,18 +420,23 @@ def _mass_rows(result: dict, parish_id: int, crawled_at: datetime | None, report
         day = mass.get("day") if mass.get("day") in DAYS else UNKNOWN_DAY
         start_date, end_date = _iso_date(mass.get("start_date")), _iso_date(mass.get("end_date"))
         key = (day, time, start_date, end_date)
-        score = mass.get("score")
+        score = _score(mass.get("score"))
         if key in rows and (rows[key]["score"] or 0) >= (score or 0):
             continue  # the same Mass found on two pages: keep the surer one
+        written = mass.get("url") or result.start_url
+        source_url = safe_url(written)
+        if written and source_url is None:
+            report.urls_dropped += 1
+        context = mass.get("context")
         rows[key] = {
             "parish_id": parish_id,
             "day": day,
             "minute": minute_of(time),
             "time": time,
-            "source_url": mass.get("url") or result.get("start_url"),
-            "context": " ".join(str(mass.get("context") or "").split()),
-            "source": mass.get("source"),
-            "score": float(score) if isinstance(score, int | float) else None,
+            "source_url": source_url,
+            "context": clean_text(context if isinstance(context, str) else str(context or "")),
+            "source": mass.get("source") if mass.get("source") in SOURCES else None,
+            "score": score,
             "crawled_at": crawled_at,
             "start_date": start_date,
             "end_date": end_date,
@@ -314,7 +454,7 @@ def _iso_date(value) -> str | None:
         return None
 
 
-def load_results(conn: Connection, results: Iterable[dict], report: LoadReport, now: datetime) -> None:
+def load_results(conn: Connection, results: Iterable[CrawlResult], report: LoadReport, now: datetime) -> None:
     """Replace the times of each matched parish with those of a newer crawl, recording what changed."""
     by_host: dict[str, list[int]] = {}
     by_domain: dict[str, list[int]] = {}
@@ -329,28 +469,25 @@ def load_results(conn: Connection, results: Iterable[dict], report: LoadReport, 
             parishes.c.crawled_at,
         ).where(parishes.c.website.is_not(None))
     ):
-        by_host.setdefault(host_of(row.website), []).append(row.id)
+        by_host.setdefault(_stored_host(row.website), []).append(row.id)
         if row.domain:
             by_domain.setdefault(row.domain, []).append(row.id)
         stored[row.id] = _aware(row.attempted_at)
         times_from[row.id] = _aware(row.crawled_at)
 
     for result in results:
-        host = host_of(result.get("start_url"))
-        domain = registered_domain(result.get("domain") or host)
-        parish_ids = by_host.get(host) or by_domain.get(domain) or []
+        parish_ids = (result.host and by_host.get(result.host)) or by_domain.get(result.domain) or []
         if not parish_ids:
             report.results_unmatched += 1
             continue
-        crawled_at = parse_timestamp(result.get("crawled_at")) or now
-        failed = result.get("status") == "failed"
+        crawled_at = result.crawled_at or now
         for parish_id in parish_ids:
             previous = stored.get(parish_id)
             if previous is not None and crawled_at <= previous:
                 report.results_stale += 1
                 continue
             stored[parish_id] = crawled_at
-            if failed:
+            if result.failed:
                 # A failed crawl says nothing about the times: keep them, note the failure.
                 conn.execute(
                     update(parishes)
@@ -358,13 +495,21 @@ def load_results(conn: Connection, results: Iterable[dict], report: LoadReport, 
                     .values(
                         attempted_at=crawled_at,
                         crawl_status="failed",
-                        crawl_error=str(result.get("error") or "")[:2000],
+                        crawl_error=result.error,
                     )
                 )
                 report.results_failed += 1
                 continue
             _replace_times(conn, parish_id, result, crawled_at, times_from.get(parish_id), report, now)
             times_from[parish_id] = crawled_at
+
+
+def _stored_host(website: str) -> str:
+    """host_of a website already in the database; "" for one an older loader stored unparsable."""
+    try:
+        return host_of(website)
+    except ValueError:
+        return ""
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -376,7 +521,7 @@ def _aware(value: datetime | None) -> datetime | None:
 def _replace_times(
     conn: Connection,
     parish_id: int,
-    result: dict,
+    result: CrawlResult,
     crawled_at: datetime,
     previous: datetime | None,
     report: LoadReport,

@@ -13,10 +13,21 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, and_, exists, func, or_, select
 
-from msze.search.db import DAYS, UNKNOWN_DAY, fold, mass_times, parishes, time_history, town_key
+from msze.search.db import (
+    DAYS,
+    UNKNOWN_DAY,
+    clean_text,
+    fold,
+    mass_times,
+    parishes,
+    time_history,
+    town_key,
+)
+from msze.search.urls import safe_url
 
 MAX_PER_PAGE = 100
 DEFAULT_PER_PAGE = 20
+MAX_PAGE = 1_000_000  # (MAX_PAGE - 1) * MAX_PER_PAGE is still an offset every backend takes
 MAX_QUERY_LENGTH = 200
 
 DAY_LABELS = {
@@ -45,7 +56,8 @@ _WORD_RE = re.compile(r"\w+")
 STOP_WORDS = frozenset(
     {"parafia", "parafii", "parafie", "pw", "p", "w", "wezwaniem", "kosciol", "rzymskokatolicka"}
 )
-_TIME_RE = re.compile(r"^([01]?\d|2[0-3])(?:[:.]([0-5]\d))?$")
+# ASCII digits only: `\d` alone also matches "١" or "٣", which int() would quietly read as 1 and 3.
+_TIME_RE = re.compile(r"^([01]?\d|2[0-3])(?:[:.]([0-5]\d))?$", re.ASCII)
 
 
 class InvalidQuery(ValueError):
@@ -117,20 +129,28 @@ def parse_days(value: str) -> tuple[str, ...]:
     return tuple(days)
 
 
-def _positive_int(value: str, name: str, default: int, maximum: int) -> int:
+def parse_int(value: str, name: str, default: int, maximum: int, clamp: bool = False) -> int:
+    """A whole number 1..`maximum` written in ASCII digits ("" -> `default`); InvalidQuery otherwise.
+
+    `str.isdigit` alone accepts "²" (which int() refuses) and int() of 5 000 digits raises, so only up to
+    nine ASCII digits are read at all. Above `maximum`: `maximum` when `clamp`, else InvalidQuery.
+    """
     value = value.strip()
     if not value:
         return default
-    if not value.isdigit() or int(value) < 1:
-        raise InvalidQuery(f"Parametr „{name}” musi być liczbą całkowitą ≥ 1, a jest: {value[:20]!r}")
-    return min(int(value), maximum)
+    number = int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else 0
+    if number < 1 or (number > maximum and not clamp):
+        raise InvalidQuery(
+            f"Parametr „{name}” musi być liczbą całkowitą od 1 do {maximum}, a jest: {value[:20]!r}"
+        )
+    return min(number, maximum)
 
 
 def parse_params(args: Mapping[str, str]) -> SearchParams:
     """Validate request arguments (a Flask `request.args` or a dict); raise InvalidQuery with a message."""
 
     def text(name: str) -> str:
-        value = " ".join((args.get(name) or "").split())
+        value = clean_text(args.get(name) or "")
         if len(value) > MAX_QUERY_LENGTH:
             raise InvalidQuery(f"Parametr „{name}” jest za długi (najwyżej {MAX_QUERY_LENGTH} znaków)")
         return value
@@ -146,8 +166,10 @@ def parse_params(args: Mapping[str, str]) -> SearchParams:
         days=parse_days(args.get("day") or ""),
         time_from=time_from,
         time_to=time_to,
-        page=_positive_int(args.get("page") or "", "page", 1, 10**6),
-        per_page=_positive_int(args.get("per_page") or "", "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE),
+        page=parse_int(args.get("page") or "", "page", 1, MAX_PAGE),
+        per_page=parse_int(
+            args.get("per_page") or "", "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE, clamp=True
+        ),
     )
 
 
@@ -217,7 +239,7 @@ def time_dict(row) -> dict:
     item = {
         "time": row.time,
         "day": None if row.day == UNKNOWN_DAY else row.day,
-        "source_url": row.source_url,
+        "source_url": safe_url(row.source_url),
         "context": row.context,
         "source": row.source,
         "score": row.score,
@@ -246,7 +268,7 @@ def parish_dict(row) -> dict:
         "decanate": row.decanate,
         "diocese": row.diocese,
         "voivodeship": row.voivodeship,
-        "website": row.website,
+        "website": safe_url(row.website),
         "crawled_at": _aware(row.crawled_at),
         "crawl_status": row.crawl_status,
     }
