@@ -65,3 +65,10 @@ def test_script_json_cannot_close_the_script_block():
     text = script_json(doc)
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text) == doc
+
+
+def test_only_absolute_http_urls_go_into_jsonld():
+    times = [{"time": "07:00", "day": "sunday", "source_url": "data:text/html,<b>x</b>"}]
+    doc = parish_jsonld({**PARISH, "website": "javascript:alert(1)", "times": times}, "/parafia/7")
+    assert "sameAs" not in doc and "@id" not in doc and "url" not in doc  # a relative page URL too
+    assert "url" not in doc["event"][0]

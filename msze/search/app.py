@@ -65,7 +65,7 @@ class IdConverter(IntegerConverter):
 
     regex = "[0-9]{1,10}"
 
-    def __init__(self, map: Map) -> None:  # noqa: A002 - Werkzeug's name
+    def __init__(self, map: Map) -> None:  # `map`: Werkzeug passes it by that name
         super().__init__(map, min=1, max=MAX_ID)
 
 
@@ -217,32 +217,14 @@ def create_app(db_url: str | None = None, config: dict | None = None, engine: En
     def report_correction(parish_id: int):
         if conn().execute(select(parishes.c.id).where(parishes.c.id == parish_id)).first() is None:
             abort(404)
-        kind = request.form.get("kind", "")
-        day = request.form.get("day", "")
-        comment = _COMMENT_CONTROLS.sub("", request.form.get("comment") or "").strip()
-        problems = []
-        if kind not in ("wrong", "missing"):
-            problems.append("Wybierz, czy godzina jest błędna, czy brakuje jej.")
-        if day not in DAYS:
-            problems.append("Wybierz dzień.")
-        try:
-            minute = query.parse_time(request.form.get("time") or "", "time")
-        except query.InvalidQuery:
-            minute = None
-        if minute is None:
-            problems.append("Podaj godzinę w formacie GG:MM, np. 18:30.")
-        if len(comment) > MAX_COMMENT:
-            problems.append(f"Komentarz może mieć najwyżej {MAX_COMMENT} znaków.")
+        fields, problems = _report_fields(request.form)
         if problems:
             return render_template("message.html", title="Zgłoszenie niepoprawne", messages=problems), 400
         report = {
             "parish_id": parish_id,
             "created_at": datetime.now(UTC),
             "client": _client_hash(app.config["SECRET_KEY"], request.remote_addr or ""),
-            "kind": kind,
-            "day": day,
-            "time": query.format_minute(minute),
-            "comment": comment,
+            **fields,
             "status": "new",
         }
         connection = conn()
@@ -498,6 +480,27 @@ def _filename(name: str) -> str:
 
 def _client_hash(secret: str, ip: str) -> str:
     return hashlib.sha256(f"{secret}|{ip}".encode()).hexdigest()[:32]
+
+
+def _report_fields(form) -> tuple[dict, list[str]]:
+    """The report form's kind, day, time and comment, and what is wrong with them (for the visitor)."""
+    kind, day = form.get("kind", ""), form.get("day", "")
+    comment = _COMMENT_CONTROLS.sub("", form.get("comment") or "").strip()
+    problems = []
+    if kind not in ("wrong", "missing"):
+        problems.append("Wybierz, czy godzina jest błędna, czy brakuje jej.")
+    if day not in DAYS:
+        problems.append("Wybierz dzień.")
+    try:
+        minute = query.parse_time(form.get("time") or "", "time")
+    except query.InvalidQuery:
+        minute = None
+    if minute is None:
+        problems.append("Podaj godzinę w formacie GG:MM, np. 18:30.")
+    if len(comment) > MAX_COMMENT:
+        problems.append(f"Komentarz może mieć najwyżej {MAX_COMMENT} znaków.")
+    time_ = query.format_minute(minute) if minute is not None else ""
+    return {"kind": kind, "day": day, "time": time_, "comment": comment}, problems
 
 
 def store_report(connection: Connection, report: dict, limit: int, window_seconds: int) -> bool:

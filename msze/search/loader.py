@@ -566,7 +566,9 @@ def load(
     results_path: str | Path | None = None,
     now: datetime | None = None,
 ) -> LoadReport:
-    """Load whichever inputs are given, in one transaction (a bad file leaves the database as it was)."""
+    """Load whichever inputs are given, in one transaction. A malformed line is skipped and listed in
+    `bad_lines`; a file that cannot be read or is not what it was said to be (OSError, ValueError) leaves the
+    database as it was."""
     report = LoadReport()
     now = now or datetime.now(UTC)
     with engine.begin() as conn:
