@@ -118,6 +118,46 @@ def pages_jsonl(path: Path) -> Path:
     )
 
 
+# A generated parish page for the cheater simulations (many hours): 4 rule Mass hours (gold "yes"), 3 hours
+# the rules are sure are not a Mass (gold "no": office hours, rosary), 6 unlabelled hours (2 of them Masses).
+PARISH_LINES = [
+    "Parafia pw. św. Jana Chrzciciela, wspólnota nr {k}",
+    "Msze święte w niedziele: 7:00, 9:30, 11:00, 18:00",
+    "W tygodniu o 7:00 i 18:00",
+    "Kancelaria parafialna czynna we wtorki 16:00–17:30.",
+    "Różaniec codziennie o 17:15",
+    "Festyn parafialny w sobotę o 15:00 w ogrodzie.",
+    "Zapraszamy na kiermasz o 10:00 i 12:00 przed kościołem.",
+    "Autokar na pielgrzymkę odjeżdża o 6:45.",
+]
+PARISH_HOURS = [
+    ("7:00", 0, "mass", "rules"),
+    ("9:30", 0, "mass", "rules"),
+    ("11:00", 0, "mass", "rules"),
+    ("18:00", 0, "mass", "rules"),
+    ("7:00", 1, "mass", "classifier"),
+    ("18:00", 1, "mass", "classifier"),
+    ("16:00", 0, "other", "classifier"),
+    ("17:30", 0, "other", "classifier"),
+    ("17:15", 0, "other", "classifier"),
+    ("15:00", 0, "other", "classifier"),
+    ("10:00", 0, "other", "classifier"),
+    ("12:00", 0, "other", "classifier"),
+    ("6:45", 0, "other", "classifier"),
+]
+
+
+def parish_pages_jsonl(path: Path, n: int) -> Path:
+    """`n` generated parish pages as crawl output (13 hours each: 4 gold "yes", 3 gold "no", 6 unlabelled)."""
+    return write_jsonl(
+        path,
+        [
+            page_item(f"https://parafia-{k}.example.pl/", "\n".join(PARISH_LINES).format(k=k), PARISH_HOURS)
+            for k in range(n)
+        ],
+    )
+
+
 CSRF_RE = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 
 

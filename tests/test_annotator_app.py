@@ -254,10 +254,19 @@ def test_new_identities_per_ip_are_limited(app, clock):
     assert Device(app, ip="10.9.9.9", screen={"sw": 3}).post("/api/current").status_code == 200
     # A known device (its cookie) is not a new identity: it still works from the limited IP ...
     assert known[0].post("/api/current").status_code == 200
-    # ... but the same screen facts without the cookie are one.
+    # ... but the same screen facts without the cookie are one, and so is another address of the same /24.
     assert Device(app, screen={"sw": 1}).post("/api/current").status_code == 429
+    assert Device(app, ip="10.0.0.254", screen={"sw": 4}).post("/api/current").status_code == 429
     clock.now += timedelta(seconds=601)
     assert blocked.post("/api/current").status_code == 200
+
+
+def test_new_identities_are_limited_per_ipv6_64(app):
+    app.config.update(ANNOTATOR_NEW_DEVICES_PER_IP=2)
+    for host in (1, 2):  # one household's /64: any number of addresses
+        assert Device(app, ip=f"2001:db8:1:2::{host}").post("/api/current").status_code == 200
+    assert Device(app, ip="2001:db8:1:2:ffff::9").post("/api/current").status_code == 429
+    assert Device(app, ip="2001:db8:1:3::1").post("/api/current").status_code == 200  # another /64
 
 
 def test_stats_page_and_api(app):

@@ -178,3 +178,22 @@ def test_database_broken_while_serving_is_a_503_not_a_500(tmp_path):
     assert page.status_code == 503 and "Baza danych jest niedostępna" in page.get_data(as_text=True)
     api = device.post("/api/current")
     assert api.status_code == 503 and api.get_json() == {"error": "database unavailable, try again later"}
+
+
+def test_database_from_before_the_cheater_groups_gets_the_new_columns(tmp_path):
+    """ip_group and flag_reason came later: an older database gets them, address groups filled in."""
+    db = _annotator_db(tmp_path / "annotator.sqlite3")
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("DROP INDEX ix_devices_ip_group_created")
+        conn.execute("ALTER TABLE devices DROP COLUMN ip_group")
+        conn.execute("ALTER TABLE devices DROP COLUMN flag_reason")
+        conn.execute("UPDATE devices SET ip = '192.0.2.77'")
+        conn.commit()
+    engine = make_engine(f"sqlite:///{db}")
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT ip_group, flag_reason, flagged FROM devices")).all()
+        indexes = {row[1] for row in conn.execute(text("PRAGMA index_list(devices)"))}
+    assert rows == [("192.0.2.0/24", None, 0)]
+    assert "ix_devices_ip_group_created" in indexes
+    engine.dispose()
+    assert make_engine(f"sqlite:///{db}").url.database == str(db)  # opening it again changes nothing

@@ -40,7 +40,11 @@ def label(engine, answers: dict[int, str]) -> int:
         now = utcnow()
         device = conn.execute(
             insert(devices).values(
-                token=identity.new_token(), fingerprint="x", ip="1", created_at=now, last_seen=now
+                token=identity.new_token(),
+                fingerprint=identity.new_token(),  # a browser of its own: not linked to the others
+                ip="1",
+                created_at=now,
+                last_seen=now,
             )
         ).inserted_primary_key[0]
     with transaction(engine) as conn:  # serve exactly these hours, in this order
@@ -53,18 +57,21 @@ def label(engine, answers: dict[int, str]) -> int:
 
 
 def labelled(engine):
-    """9:30 (gold): 2 yes; 16:00: 1 yes 2 no; 17:30: 1 yes 1 no (tie); a cheater: no to 2 gold."""
-    h930, h1600, h1730, h700 = (
+    """9:30 (gold): 2 yes; weekday 7:00: 1 yes 2 no; weekday 18:00: 1 yes 1 no (tie); a cheater: no to 2 gold.
+
+    The weekday hours (the schedule's second 7:00 and 18:00) are not gold: the classifier labelled them.
+    """
+    h930, h700b, h1800b, h700 = (
         hour_id(engine, "9:30"),
-        hour_id(engine, "16:00"),
-        hour_id(engine, "17:30"),
+        hour_id(engine, "7:00", 1),
+        hour_id(engine, "18:00", 1),
         hour_id(engine, "7:00"),
     )
-    label(engine, {h930: "yes", h1600: "no", h1730: "yes"})
-    label(engine, {h930: "yes", h1600: "no", h1730: "no"})
-    label(engine, {h1600: "yes"})
-    cheater = label(engine, {h930: "no", h700: "no", h1600: "yes", h1730: "yes"})
-    return {"9:30": h930, "16:00": h1600, "17:30": h1730, "7:00": h700, "cheater": cheater}
+    label(engine, {h930: "yes", h700b: "no", h1800b: "yes"})
+    label(engine, {h930: "yes", h700b: "no", h1800b: "no"})
+    label(engine, {h700b: "yes"})
+    cheater = label(engine, {h930: "no", h700: "no", h700b: "yes", h1800b: "yes"})
+    return {"9:30": h930, "7:00b": h700b, "18:00b": h1800b, "7:00": h700, "cheater": cheater}
 
 
 def test_flagged_device_is_excluded_but_kept(engine):
@@ -73,14 +80,14 @@ def test_flagged_device_is_excluded_but_kept(engine):
         assert conn.execute(select(devices.c.flagged).where(devices.c.id == ids["cheater"])).scalar_one()
         rows = {r.id: r for r in export.label_rows(conn)}
         stats = export.stats(conn)
-    assert set(rows) == {ids["9:30"], ids["16:00"], ids["17:30"]}  # the cheater's 7:00 answer is not counted
+    assert set(rows) == {ids["9:30"], ids["7:00b"], ids["18:00b"]}  # the cheater's 7:00 answer is not counted
     assert (rows[ids["9:30"]].yes, rows[ids["9:30"]].no, rows[ids["9:30"]].label) == (2, 0, "mass")
-    assert (rows[ids["16:00"]].yes, rows[ids["16:00"]].no, rows[ids["16:00"]].label) == (1, 2, "other")
-    assert (rows[ids["17:30"]].yes, rows[ids["17:30"]].no, rows[ids["17:30"]].label) == (1, 1, "")
+    assert (rows[ids["7:00b"]].yes, rows[ids["7:00b"]].no, rows[ids["7:00b"]].label) == (1, 2, "other")
+    assert (rows[ids["18:00b"]].yes, rows[ids["18:00b"]].no, rows[ids["18:00b"]].label) == (1, 1, "")
     assert stats["answers"] == 7 and stats["answers_all_devices"] == 11
     assert stats["devices"] == 4 and stats["devices_answering"] == 3 and stats["devices_flagged"] == 1
     assert stats["labelled_hours"] == 3 and stats["labelled_mass"] == 1 and stats["labelled_tie"] == 1
-    # pairs: 9:30 1 of 1 agree, 16:00 1 of 3, 17:30 0 of 1
+    # pairs: 9:30 1 of 1 agree, weekday 7:00 1 of 3, weekday 18:00 0 of 1
     assert stats["pairwise_agreement"] == pytest.approx(2 / 5)
     assert stats["gold_answers"] == 4 and stats["gold_agreement"] == pytest.approx(2 / 4)
 
@@ -126,8 +133,8 @@ def test_fasttext_export_uses_issue6_features_on_page_text(engine):
     lines = out.getvalue().splitlines()
     start = SCHEDULE_TEXT.index("9:30")
     assert lines[0] == "__label__mass " + hour_features(SCHEDULE_TEXT, start, start + 4)
-    start = SCHEDULE_TEXT.index("16:00")
-    assert lines[1] == "__label__other " + hour_features(SCHEDULE_TEXT, start, start + 5)
+    start = SCHEDULE_TEXT.index("7:00", SCHEDULE_TEXT.index("Dni powszednie"))
+    assert lines[1] == "__label__other " + hour_features(SCHEDULE_TEXT, start, start + 4)
 
 
 def test_fasttext_line_falls_back_to_context():
@@ -164,11 +171,12 @@ def test_cli_export_stats_gold_unflag(engine, tmp_path, capsys):
     assert main(["annotator", "stats", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "labelled_hours\t3" in out and "devices_flagged\t1" in out
-    # An admin says 16:00 is not a Mass: the third device (yes to it, its only gold answer) is not judged yet.
-    assert main(["annotator", "gold", "--db", db, str(ids["16:00"]), "no"]) == 0
+    # An admin says weekday 7:00 is not a Mass: the third device (yes to it, its only gold answer) is not
+    # judged yet.
+    assert main(["annotator", "gold", "--db", db, str(ids["7:00b"]), "no"]) == 0
     with transaction(engine) as conn:
         gold = conn.execute(
-            select(hours.c.gold_label, hours.c.gold_origin).where(hours.c.id == ids["16:00"])
+            select(hours.c.gold_label, hours.c.gold_origin).where(hours.c.id == ids["7:00b"])
         ).one()
     assert tuple(gold) == ("no", "admin")
     assert main(["annotator", "gold", "--db", db, "999999", "yes"]) == 1

@@ -32,13 +32,13 @@ def count(engine, table, *where) -> int:
 def test_import_page_items_marks_rule_hours_gold(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'a.sqlite3'}")
     stats = import_file(engine, pages_jsonl(tmp_path / "pages.jsonl"))
-    assert (stats.lines, stats.candidates, stats.added, stats.existing, stats.gold_added) == (2, 12, 12, 0, 4)
+    assert (stats.lines, stats.candidates, stats.added, stats.existing, stats.gold_added) == (2, 12, 12, 0, 7)
     assert stats.bad_lines == stats.invalid_hours == 0 and stats.messages == []
     assert count(engine, hours) == 12 and count(engine, documents) == 2
     with transaction(engine) as conn:
         gold = conn.execute(
             select(hours.c.hour_text, hours.c.gold_label, hours.c.gold_origin).where(
-                hours.c.gold_label.is_not(None)
+                hours.c.gold_label == "yes"
             )
         ).all()
         texts = conn.execute(select(documents.c.source, documents.c.text)).all()
@@ -144,6 +144,6 @@ def test_cli_import_prints_summary(tmp_path, capsys):
     assert main(["annotator", "import", "--db", db, str(path)]) == 0
     assert main(["annotator", "import", "--db", db, str(path), str(tmp_path / "missing.jsonl")]) == 1
     out, err = capsys.readouterr()
-    assert "added=12 existing=0 gold_added=4" in out
+    assert "added=12 existing=0 gold_added=7" in out
     assert "added=0 existing=12" in out
     assert "missing.jsonl: no such file" in err

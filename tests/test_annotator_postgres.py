@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, select, text
 
 from msze.annotator import export
 from msze.annotator.app import create_app
-from msze.annotator.db import devices, metadata, transaction
+from msze.annotator.db import DatabaseProblem, devices, make_engine, metadata, transaction
 from msze.annotator.importer import import_file
 
 pytestmark = requires_postgres
@@ -55,7 +55,7 @@ def test_flow_undo_and_cheater_flag_on_postgresql(app):
     cheater = Device(app)
     state = cheater.current()
     ids = []
-    for _ in range(3):  # the gold answer is "yes" for all of them
+    for _ in range(3):  # gold "yes", "no", "yes": Nie to all agrees with one of three
         ids.append(state["item"]["id"])
         state = cheater.answer(ids[-1], "no")
     for expected in reversed(ids):
@@ -80,3 +80,31 @@ def test_parallel_annotators_on_postgresql(
 
 def test_parallel_clicks_on_postgresql(app, server):
     check_parallel_clicks(server, app.extensions["msze_annotator_engine"])
+
+
+def test_older_schema_gets_the_new_columns_and_a_partial_one_is_refused(pg_url):
+    engine = create_engine(pg_url)
+    metadata.drop_all(engine)
+    metadata.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE devices DROP COLUMN ip_group"))
+        conn.execute(text("ALTER TABLE devices DROP COLUMN flag_reason"))
+        conn.execute(
+            text(
+                "INSERT INTO devices (token, fingerprint, ip, created_at, last_seen, flagged, gold_answers,"
+                " gold_agree) VALUES ('t', 'f', '2001:db8:5:6::7', now(), now(), false, 0, 0)"
+            )
+        )
+    upgraded = make_engine(pg_url)
+    with upgraded.connect() as conn:
+        assert conn.execute(select(devices.c.ip_group, devices.c.flag_reason)).one() == (
+            "2001:db8:5:6::/64",
+            None,
+        )
+    upgraded.dispose()
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE events"))
+    with pytest.raises(DatabaseProblem, match="missing tables: events$"):
+        make_engine(pg_url)
+    metadata.drop_all(engine)
+    engine.dispose()

@@ -64,13 +64,30 @@ def test_device_gets_every_hour_once_unlabelled_pool_first(engine):
         served.append(state["item"]["id"])
         state = answer(engine, device, state["item"]["id"], "no")
     assert len(served) == 12 and len(set(served)) == 12  # all hours, none twice
-    assert set(served[:8]).isdisjoint(gold) and set(served[8:]) == gold  # gold only when nothing else is left
+    unlabelled = 12 - len(gold)  # gold only when nothing else is left
+    assert set(served[:unlabelled]).isdisjoint(gold) and set(served[unlabelled:]) == gold
     assert state == {"item": None, "answered": 12, "can_undo": True}
 
 
 def test_prefer_gold_serves_known_answers(engine):
     device = new_device(engine)
     assert current(engine, device, prefer_gold=True)["item"]["id"] in gold_ids(engine)
+
+
+def gold_label(engine, hour_id: int) -> str | None:
+    with transaction(engine) as conn:
+        return conn.execute(select(hours.c.gold_label).where(hours.c.id == hour_id)).scalar_one()
+
+
+def test_gold_comes_yes_and_no_in_turn(engine):
+    """Every device meets both kinds of gold, so one answer to everything fails half of it."""
+    device = new_device(engine)
+    state, labels = current(engine, device, prefer_gold=True), []
+    for _ in range(7):  # the pages have 4 "yes" and 3 "no" gold hours
+        labels.append(gold_label(engine, state["item"]["id"]))
+        state = answer(engine, device, state["item"]["id"], "yes", prefer_gold=True)
+    assert labels == ["yes", "no", "yes", "no", "yes", "no", "yes"]
+    assert gold_label(engine, state["item"]["id"]) is None  # gold used up: the unlabelled pool
 
 
 def test_next_hour_is_least_served(engine):
@@ -170,9 +187,12 @@ def test_refused_answers(engine):
 
 def test_cheater_flagged_after_enough_wrong_gold_answers(engine):
     cheater, honest = new_device(engine, "c"), new_device(engine, "h")
-    for device, label in [(cheater, "no"), (honest, "yes")]:
+    opposite = {"yes": "no", "no": "yes"}
+    for device, wrong in [(cheater, True), (honest, False)]:
         state = current(engine, device, prefer_gold=True)
         for _ in range(3):
+            right = gold_label(engine, state["item"]["id"])
+            label = opposite[right] if wrong else right
             state = answer(engine, device, state["item"]["id"], label, prefer_gold=True)
     with transaction(engine) as conn:
         flags = dict(conn.execute(select(devices.c.id, devices.c.flagged)).all())
@@ -192,11 +212,12 @@ def test_cheater_flagged_after_enough_wrong_gold_answers(engine):
 def test_too_few_gold_answers_never_flag(engine):
     device = new_device(engine)
     state = current(engine, device, prefer_gold=True)
-    for _ in range(2):
-        state = answer(engine, device, state["item"]["id"], "no", prefer_gold=True)
+    for wrong in ["no", "yes"]:  # gold "yes", then gold "no": both wrong
+        state = answer(engine, device, state["item"]["id"], wrong, prefer_gold=True)
     with transaction(engine) as conn:
         assert not conn.execute(select(devices.c.flagged).where(devices.c.id == device)).scalar_one()
-        assert cheaters.gold_counts(conn, device) == (2, 0)
+        tally = cheaters.tallies(conn, [device])[device]
+    assert (tally.gold, tally.agree) == (2, 0)
 
 
 @pytest.mark.parametrize(
@@ -234,7 +255,10 @@ def test_identity_helpers():
     assert identity.may_create_identity(100, 0)  # 0 = no limit
 
 
-def test_always_tak_device_is_flagged_although_rule_gold_agrees(engine):
+def test_always_tak_device_is_flagged_even_where_all_gold_is_yes(engine):
+    """Without "no" gold (an `extract` import, an old database) the same-answer check still catches it."""
+    with transaction(engine) as conn:
+        conn.execute(hours.update().where(hours.c.gold_label == "no").values(gold_label=None))
     cfg = serving.ServingConfig(gold_fraction=0.0, min_gold=3, min_agreement=0.7, same_min_answers=6)
     clicker, honest = new_device(engine, "c"), new_device(engine, "h")
     for device, labels in [(clicker, ["yes"] * 6), (honest, ["yes", "yes", "yes", "yes", "no", "no"])]:
@@ -245,7 +269,8 @@ def test_always_tak_device_is_flagged_although_rule_gold_agrees(engine):
                 state = serving.answer(conn, device, state["item"]["id"], label, True, cfg)
     with transaction(engine) as conn:
         flags = dict(conn.execute(select(devices.c.id, devices.c.flagged)).all())
-        assert cheaters.gold_counts(conn, clicker) == (4, 4)  # perfect agreement with the rule gold ...
+        tally = cheaters.tallies(conn, [clicker])[clicker]
+    assert (tally.gold, tally.agree) == (4, 4)  # perfect agreement with the rule gold ...
     assert flags == {clicker: True, honest: False}  # ... yet six Tak out of six is flagged
 
 

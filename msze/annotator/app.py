@@ -20,7 +20,7 @@ from sqlalchemy import Connection, and_, func, insert, select, update
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from msze.annotator import export, identity, serving
+from msze.annotator import cheaters, export, identity, serving
 from msze.annotator.db import describe, devices, make_engine, run_transaction, transaction, utcnow
 
 # Every setting, its default, and why. Each can be set in the environment under the same name.
@@ -33,11 +33,22 @@ DEFAULTS: dict[str, Any] = {
     "ANNOTATOR_CHEATER_MIN_GOLD": 5,
     # ... and flagged when it agrees with fewer than this share of them.
     "ANNOTATOR_CHEATER_MIN_AGREEMENT": 0.7,
-    # Also flagged: this many answers (0 = off) of which at least this share are the same answer. Rule gold is
-    # all "Tak", so an always-Tak device agrees with it; honest answers on the mostly-"Nie" pool are mixed.
+    # A device is cleared of suspicion by association (see below) with this many gold answers of each label
+    # and this agreement on each.
+    "ANNOTATOR_CHEATER_CLEAR_MIN_GOLD": 10,
+    "ANNOTATOR_CHEATER_CLEAR_AGREEMENT": 0.85,
+    # Also flagged: this many answers (0 = off) of which at least this share are the same answer (honest
+    # answers on the mostly-"Nie" pool are mixed).
     "ANNOTATOR_CHEATER_SAME_MIN_ANSWERS": 50,
     "ANNOTATOR_CHEATER_SAME_MAX_SHARE": 0.98,
-    # New device identities one IP may create per window (stops cookie-clearing loops; 0 = no limit).
+    # Identities created within this many seconds of each other with the same fingerprint or from the same
+    # address group are judged together (cheaters.py): rotating identities does not shed a flag.
+    "ANNOTATOR_GROUP_WINDOW": 86400,
+    # Share of gold served to a device flagged only as one of such a group: its answers do not count while
+    # flagged anyway, and its own gold (enough "yes" and "no", passing) clears it.
+    "ANNOTATOR_PROBATION_GOLD_FRACTION": 0.5,
+    # New device identities one address group (IPv4 /24, IPv6 /64) may create per window (stops
+    # cookie-clearing loops; 0 = no limit).
     "ANNOTATOR_NEW_DEVICES_PER_IP": 20,
     "ANNOTATOR_NEW_DEVICES_WINDOW": 3600,
     # Device cookie lifetime in seconds (volunteers come back months later).
@@ -141,7 +152,10 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
             min_agreement=float(app.config["ANNOTATOR_CHEATER_MIN_AGREEMENT"]),
             same_min_answers=int(app.config["ANNOTATOR_CHEATER_SAME_MIN_ANSWERS"]),
             same_max_share=float(app.config["ANNOTATOR_CHEATER_SAME_MAX_SHARE"]),
+            clear_min_gold=int(app.config["ANNOTATOR_CHEATER_CLEAR_MIN_GOLD"]),
+            clear_agreement=float(app.config["ANNOTATOR_CHEATER_CLEAR_AGREEMENT"]),
             window_chars=int(app.config["ANNOTATOR_WINDOW_CHARS"]),
+            group_window=int(app.config["ANNOTATOR_GROUP_WINDOW"]),
         )
 
     def body() -> dict:
@@ -174,15 +188,18 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         return new_device(conn, data)
 
     def new_device(conn: Connection, data: dict) -> int:
-        """A new identity with a fresh token, unless this address made too many lately."""
+        """A new identity with a fresh token, unless this address group made too many lately."""
         now = clock()
         fp = identity.fingerprint(
             request.headers.get("User-Agent", ""), request.headers.get("Accept-Language", ""), data.get("fp")
         )
         ip = (request.remote_addr or "unknown")[:64]
+        group = identity.ip_group(ip)
         window = timedelta(seconds=int(app.config["ANNOTATOR_NEW_DEVICES_WINDOW"]))
         recent = conn.execute(
-            select(func.count()).where(and_(devices.c.ip == ip, devices.c.created_at >= now - window))
+            select(func.count()).where(
+                and_(devices.c.ip_group == group, devices.c.created_at >= now - window)
+            )
         ).scalar_one()
         if not identity.may_create_identity(recent, int(app.config["ANNOTATOR_NEW_DEVICES_PER_IP"])):
             raise TooManyIdentities("too many new devices from this address; try again later")
@@ -192,6 +209,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
                 token=token,
                 fingerprint=fp,
                 ip=ip,
+                ip_group=group,
                 created_at=now,
                 last_seen=now,
                 flagged=False,
@@ -202,8 +220,12 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         g.device_token = token
         return int(device_id)
 
-    def prefer_gold() -> bool:
-        return rng.random() < float(app.config["ANNOTATOR_GOLD_FRACTION"])
+    def prefer_gold(conn: Connection, device_id: int) -> bool:
+        """Gold now and then; more often for a device under a group flag, so an honest one clears itself."""
+        share = float(app.config["ANNOTATOR_GOLD_FRACTION"])
+        if cheaters.on_probation(conn, device_id):
+            share = max(share, float(app.config["ANNOTATOR_PROBATION_GOLD_FRACTION"]))
+        return rng.random() < share
 
     @app.after_request
     def _headers(response: Response) -> Response:
@@ -270,7 +292,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         data = body()
 
         def work(conn: Connection) -> dict:
-            return serving.current(conn, resolve_device(conn, data, create=True), prefer_gold(), cfg())
+            device_id = resolve_device(conn, data, create=True)
+            return serving.current(conn, device_id, prefer_gold(conn, device_id), cfg())
 
         return jsonify(run_transaction(engine, work))
 
@@ -280,7 +303,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
 
         def work(conn: Connection) -> dict:
             device_id = resolve_device(conn, data, create=False)
-            return serving.answer(conn, device_id, data.get("item"), data.get("answer"), prefer_gold(), cfg())
+            gold = prefer_gold(conn, device_id)
+            return serving.answer(conn, device_id, data.get("item"), data.get("answer"), gold, cfg())
 
         return jsonify(run_transaction(engine, work))
 

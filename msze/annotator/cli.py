@@ -54,7 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gold.add_argument("hour_id", type=int)
     gold.add_argument("label", choices=["yes", "no", "clear"])
 
-    unflag = sub.add_parser("unflag", parents=[common], help="clear a device's cheater flag")
+    unflag = sub.add_parser(
+        "unflag",
+        parents=[common],
+        help="clear a device's cheater flag and vouch for it (no group flag again)",
+    )
     unflag.add_argument("device_id", type=int)
 
     bench = sub.add_parser("bench", help="time Tak/Nie requests on a throwaway database of FILES")
@@ -179,6 +183,21 @@ def _setting(name: str) -> int | float:
     return env_value(name, DEFAULTS[name])
 
 
+def _cheater_rules():  # noqa: ANN202 - cheaters.Rules, imported lazily
+    """The cheater thresholds from the environment, else the app's defaults."""
+    from msze.annotator.serving import ServingConfig
+
+    return ServingConfig(
+        min_gold=int(_setting("ANNOTATOR_CHEATER_MIN_GOLD")),
+        min_agreement=float(_setting("ANNOTATOR_CHEATER_MIN_AGREEMENT")),
+        same_min_answers=int(_setting("ANNOTATOR_CHEATER_SAME_MIN_ANSWERS")),
+        same_max_share=float(_setting("ANNOTATOR_CHEATER_SAME_MAX_SHARE")),
+        clear_min_gold=int(_setting("ANNOTATOR_CHEATER_CLEAR_MIN_GOLD")),
+        clear_agreement=float(_setting("ANNOTATOR_CHEATER_CLEAR_AGREEMENT")),
+        group_window=int(_setting("ANNOTATOR_GROUP_WINDOW")),
+    ).cheater_rules
+
+
 def _gold(args: argparse.Namespace) -> int:
     from msze.annotator import cheaters
     from msze.annotator.db import hours, transaction
@@ -191,15 +210,9 @@ def _gold(args: argparse.Namespace) -> int:
         conn.execute(
             update(hours)
             .where(hours.c.id == args.hour_id)
-            .values(gold_label=label, gold_origin="admin" if label else None)
+            .values(gold_label=label, gold_origin="admin")  # cleared stays cleared on re-import
         )
-        flagged = cheaters.recheck_all(
-            conn,
-            _setting("ANNOTATOR_CHEATER_MIN_GOLD"),
-            _setting("ANNOTATOR_CHEATER_MIN_AGREEMENT"),
-            _setting("ANNOTATOR_CHEATER_SAME_MIN_ANSWERS"),
-            _setting("ANNOTATOR_CHEATER_SAME_MAX_SHARE"),
-        )
+        flagged = cheaters.recheck_all(conn, _cheater_rules())
     print(f"hour {args.hour_id}: gold={label or '-'}; flagged devices now {flagged}")
     return 0
 
@@ -209,7 +222,9 @@ def _unflag(args: argparse.Namespace) -> int:
 
     with transaction(_engine(args.db)) as conn:
         done = conn.execute(
-            update(devices).where(devices.c.id == args.device_id).values(flagged=False, flagged_at=None)
+            update(devices)
+            .where(devices.c.id == args.device_id)
+            .values(flagged=False, flagged_at=None, flag_reason="admin")  # vouched: no group flag again
         )
     if done.rowcount != 1:
         print(f"no device with id {args.device_id}", file=sys.stderr)

@@ -31,6 +31,8 @@ from sqlalchemy import (
     event,
     inspect,
     make_url,
+    select,
+    update,
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
@@ -73,7 +75,7 @@ hours = Table(
 )
 Index("ix_hours_serving", hours.c.gold_label, hours.c.n_answers, hours.c.n_served, hours.c.id)
 
-# One device (browser): random cookie token, plus a fingerprint used when the cookie is lost.
+# One device (browser): random cookie token; fingerprint and address group link identities (cheaters.py).
 devices = Table(
     "devices",
     metadata,
@@ -87,8 +89,13 @@ devices = Table(
     Column("flagged_at", DateTime),
     Column("gold_answers", Integer, nullable=False, default=0),
     Column("gold_agree", Integer, nullable=False, default=0),
+    Column("ip_group", String(64)),  # identity.ip_group(ip): IPv4 /24, IPv6 /64
+    Column("flag_reason", String(8)),  # "gold" | "same" | "group" | "admin" (vouched, not flagged)
 )
 Index("ix_devices_ip_created", devices.c.ip, devices.c.created_at)
+Index("ix_devices_ip_group_created", devices.c.ip_group, devices.c.created_at)
+# Columns added after the first release: a database made before them gets them (ALTER TABLE) on opening.
+ADDED_COLUMNS = (devices.c.ip_group, devices.c.flag_reason)
 
 # An hour served to a device, and the device's current answer to it (None = pending or undone).
 # The unique constraint is the "never the same hour twice to a device" guarantee.
@@ -187,6 +194,7 @@ def _prepare(engine: Engine, name: str) -> None:
                 raise DatabaseProblem(f"{name}: damaged database (quick_check: {verdict[0]})")
         _check_schema(conn, name)
         metadata.create_all(conn)
+        _add_columns(conn)
     if sqlite and engine.url.database not in (None, "", ":memory:"):
         raw = engine.raw_connection()  # journal_mode cannot change inside a transaction; the file keeps it
         try:
@@ -207,9 +215,28 @@ def _check_schema(conn: Connection, name: str) -> None:
         raise DatabaseProblem(f"{refused}: missing tables: {', '.join(missing)}")
     for table in metadata.sorted_tables:
         have = {column["name"] for column in inspector.get_columns(table.name)}
-        lacking = [column.name for column in table.columns if column.name not in have]
+        lacking = [c.name for c in table.columns if c.name not in have and c not in ADDED_COLUMNS]
         if lacking:
             raise DatabaseProblem(f"{refused}: table {table.name} lacks columns: {', '.join(lacking)}")
+
+
+def _add_columns(conn: Connection) -> None:
+    """Give a database made before ADDED_COLUMNS those columns, their index, and the address groups."""
+    from msze.annotator.identity import ip_group
+
+    inspector = inspect(conn)
+    quote = conn.dialect.identifier_preparer.quote
+    for column in ADDED_COLUMNS:
+        if column.name not in {c["name"] for c in inspector.get_columns(column.table.name)}:
+            kind = column.type.compile(dialect=conn.dialect)
+            conn.exec_driver_sql(
+                f"ALTER TABLE {quote(column.table.name)} ADD COLUMN {quote(column.name)} {kind}"
+            )
+    for index in devices.indexes:
+        index.create(conn, checkfirst=True)
+    missing = conn.execute(select(devices.c.id, devices.c.ip).where(devices.c.ip_group.is_(None))).all()
+    for device_id, ip in missing:
+        conn.execute(update(devices).where(devices.c.id == device_id).values(ip_group=ip_group(ip)))
 
 
 # PostgreSQL's deadlock_detected and serialization_failure: the transaction did nothing and may simply rerun.

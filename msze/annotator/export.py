@@ -166,6 +166,9 @@ def stats(conn: Connection) -> dict:
     rows = list(label_rows(conn))
     n_devices = conn.execute(select(func.count()).select_from(devices)).scalar_one()
     flagged = conn.execute(select(func.count()).where(devices.c.flagged.is_(True))).scalar_one()
+    by_group = conn.execute(
+        select(func.count()).where(and_(devices.c.flagged.is_(True), devices.c.flag_reason == "group"))
+    ).scalar_one()
     active = conn.execute(
         select(func.count(assignments.c.device_id.distinct()))
         .select_from(assignments.join(devices, devices.c.id == assignments.c.device_id))
@@ -190,6 +193,7 @@ def stats(conn: Connection) -> dict:
         "devices": n_devices,
         "devices_answering": active,
         "devices_flagged": flagged,
+        "devices_flagged_group": by_group,  # only as one of linked identities that fail together
         "gold_answers": int(gold[0]),
         "gold_agreement": (int(gold[1]) / int(gold[0])) if gold[0] else None,
         "pairwise_agreement": pairwise_agreement([(r.yes, r.no) for r in rows]),

@@ -4,13 +4,14 @@ The cookie is the only thing that identifies a device: a client without it alway
 fingerprint is a hash of what the browser tells anyway (User-Agent, Accept-Language) plus screen facts the
 page's script sends (size, pixel ratio, time zone, ...). Anyone can send another browser's facts, so it never
 authenticates; it only links identities for cheater detection (identities sharing it are judged together, see
-cheaters.py). New identities are rate-limited per IP so clearing cookies in a loop does not mint
+cheaters.py). New identities are rate-limited per address group so clearing cookies in a loop does not mint
 devices.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import re
 import secrets
@@ -43,3 +44,19 @@ def fingerprint(user_agent: str, accept_language: str, screen_info: object) -> s
 def may_create_identity(recent_from_ip: int, limit: int) -> bool:
     """Whether an IP that created `recent_from_ip` devices in the current window may create one more."""
     return limit <= 0 or recent_from_ip < limit
+
+
+def ip_group(ip: str) -> str:
+    """The address block one household, office or phone usually has: IPv4 /24, IPv6 /64 (else `ip` itself).
+
+    An IPv6 client gets a whole /64 and an IPv4 one often several addresses of a /24: limits and cheater
+    groups keyed on the single address would be dodged by changing it.
+    """
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip[:64]
+    if address.version == 6 and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if address.version == 4 else 64
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))

@@ -2,7 +2,9 @@
 
 A candidate's identity is sha256(page URL or path, start, end, sha256(context)): re-importing the same file
 adds nothing, a re-crawl adds only hours whose place or context changed. Hours the rule extractor labelled
-"mass" become gold "yes" answers for cheater detection (it is the high-precision component). Bad lines and
+"mass" become gold "yes" answers for cheater detection (it is the high-precision component); hours the rules
+are certain are not a Mass start (office hours, ranges, ...: gold.py) become gold "no". Re-importing gives
+rule gold to hours imported before it existed (never to an hour an admin set or cleared). Bad lines and
 hours whose offsets do not match their text are skipped and counted with a message, never half-imported.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
+from msze.annotator import gold
 from msze.annotator.db import documents, hours, transaction, utcnow
 
 _TIME_RE = re.compile(r"^(([01]\d|2[0-3]):[0-5]\d|24:00)$")  # 24:00: midnight Mass (Pasterka)
@@ -37,11 +40,14 @@ class Candidate:
     day: str | None
     import_label: str | None
     import_source: str | None
+    certain_no: bool = False  # the rules are sure it is not a Mass start (gold.certain_no)
 
     @property
     def gold_label(self) -> str | None:
-        """The rule extractor's Mass hours are known answers ("yes"); nothing else is."""
-        return "yes" if self.import_label == "mass" and self.import_source == "rules" else None
+        """Known answers: "yes" for the rule extractor's Mass hours, "no" for the rules' sure non-Masses."""
+        if self.import_label == "mass":
+            return "yes" if self.import_source == "rules" else None
+        return "no" if self.certain_no else None
 
 
 @dataclass
@@ -100,6 +106,12 @@ def parse_hour(source: str, page_text: str | None, raw: object) -> Candidate | s
         return f"hour time {time!r} is not HH:MM"
     day = raw.get("day") if isinstance(raw.get("day"), str) else None
     label = raw.get("label") if isinstance(raw.get("label"), str) else None
+    if label == "mass":
+        rule_no = False
+    elif page_text is not None:
+        rule_no = gold.certain_no(page_text, start, end)
+    else:  # only the context: its first line is whole only when it starts the page
+        rule_no = gold.certain_no(context, hl_start, hl_end, page_start=cstart == 0, page_end=False)
     origin = raw.get("source") if isinstance(raw.get("source"), str) else None
     return Candidate(
         key=candidate_key(source, start, end, context),
@@ -113,6 +125,7 @@ def parse_hour(source: str, page_text: str | None, raw: object) -> Candidate | s
         day=day,
         import_label=label,
         import_source=origin,
+        certain_no=rule_no,
     )
 
 
@@ -174,6 +187,7 @@ def import_lines(engine: Engine, lines: Iterable[str], name: str = "<input>") ->
             for cand in found:
                 if cand.key in existing:
                     stats.existing += 1
+                    stats.gold_added += _add_rule_gold(conn, cand)
                     continue
                 existing.add(cand.key)
                 conn.execute(
@@ -199,6 +213,18 @@ def import_lines(engine: Engine, lines: Iterable[str], name: str = "<input>") ->
                 stats.added += 1
                 stats.gold_added += cand.gold_label is not None
     return stats
+
+
+def _add_rule_gold(conn: Connection, cand: Candidate) -> bool:
+    """Rule gold for an hour imported before it had any; never over an admin's answer (or clearing)."""
+    if cand.gold_label is None:
+        return False
+    done = conn.execute(
+        update(hours)
+        .where(hours.c.key == cand.key, hours.c.gold_label.is_(None), hours.c.gold_origin.is_(None))
+        .values(gold_label=cand.gold_label, gold_origin="rules")
+    )
+    return done.rowcount == 1
 
 
 def import_file(engine: Engine, path: Path) -> ImportStats:

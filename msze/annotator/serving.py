@@ -4,6 +4,8 @@ A device works through its own queue of assignments (hours served to it, in serv
 is its earliest pending assignment; when there is none, the next hour is chosen in one query: the
 least-annotated hour the device has never been served (ties: fewest devices it is served to, so parallel
 devices spread; then id), from the gold pool with probability `gold_fraction`, else from the unlabelled pool.
+Gold comes as "yes" and "no" in turn (the label this device was served less of first), so that every device
+meets both and one answer given to everything fails half of its gold.
 Cofnij (undo) clears the answer of the latest answered assignment before the current one, so pressing it many
 times walks back through the history and the device then re-answers forward.
 
@@ -14,9 +16,11 @@ per answer.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 
-from sqlalchemy import Connection, Row, and_, exists, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, insert, select, update
 
 from msze.annotator import cheaters
 from msze.annotator.db import assignments, devices, documents, events, hours, utcnow
@@ -59,7 +63,22 @@ class ServingConfig:
     min_agreement: float = 0.7
     same_min_answers: int = 50
     same_max_share: float = 0.98
+    clear_min_gold: int = 10
+    clear_agreement: float = 0.85
     window_chars: int = 300
+    group_window: int = 86400  # seconds: identities created this close are judged together
+
+    @property
+    def cheater_rules(self) -> cheaters.Rules:
+        return cheaters.Rules(
+            min_gold=self.min_gold,
+            min_agreement=self.min_agreement,
+            same_min_answers=self.same_min_answers,
+            same_max_share=self.same_max_share,
+            clear_min_gold=self.clear_min_gold,
+            clear_agreement=self.clear_agreement,
+            group_window=timedelta(seconds=self.group_window),
+        )
 
 
 def text_window(text: str, start: int, end: int, chars: int) -> tuple[str, int, int, bool, bool]:
@@ -104,14 +123,34 @@ def _previous_answered(conn: Connection, device_id: int, before_id: int | None) 
     return conn.execute(select(assignments).where(cond).order_by(assignments.c.id.desc()).limit(1)).first()
 
 
+def _gold_order(conn: Connection, device_id: int) -> list[str]:
+    """The gold labels, the one this device was served less of first (ties: "yes")."""
+    served = dict(
+        conn.execute(
+            select(hours.c.gold_label, func.count())
+            .select_from(assignments.join(hours, hours.c.id == assignments.c.hour_id))
+            .where(and_(assignments.c.device_id == device_id, hours.c.gold_label.is_not(None)))
+            .group_by(hours.c.gold_label)
+        ).all()
+    )
+    return sorted(ANSWERS, key=lambda label: served.get(label, 0))
+
+
+def _pools(conn: Connection, device_id: int, prefer_gold: bool) -> Iterator[ColumnElement[bool]]:
+    """Where to look for the next hour, in order; the gold order is only asked for when it is reached."""
+    unlabelled = hours.c.gold_label.is_(None)
+    if not prefer_gold:
+        yield unlabelled
+    for label in _gold_order(conn, device_id):
+        yield hours.c.gold_label == label
+    if prefer_gold:
+        yield unlabelled
+
+
 def assign_next(conn: Connection, device_id: int, prefer_gold: bool) -> int | None:
     """Serve the device a new hour: least-annotated, never served to it; the hour id, or None when done."""
     seen = exists().where(and_(assignments.c.hour_id == hours.c.id, assignments.c.device_id == device_id))
-    gold_pool = hours.c.gold_label.is_not(None)
-    pools = [gold_pool, hours.c.gold_label.is_(None)]
-    if not prefer_gold:
-        pools.reverse()
-    for pool in pools:
+    for pool in _pools(conn, device_id, prefer_gold):
         query = (
             select(hours.c.id)
             .where(and_(pool, ~seen))
@@ -230,9 +269,7 @@ def answer(
 
 def _recheck(conn: Connection, device_id: int, cfg: ServingConfig) -> None:
     """Every answer and undo re-judges the device (the answer mix changes even when no gold is involved)."""
-    cheaters.recheck_device(
-        conn, device_id, cfg.min_gold, cfg.min_agreement, cfg.same_min_answers, cfg.same_max_share
-    )
+    cheaters.recheck_device(conn, device_id, cfg.cheater_rules)
 
 
 def undo(conn: Connection, device_id: int, cfg: ServingConfig) -> dict:
