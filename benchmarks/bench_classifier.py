@@ -1,15 +1,15 @@
 """Hour-classifier speed: 100 000 hour candidates scored on one core, against baselines in the same run.
 
     .venv/bin/python benchmarks/bench_classifier.py       # the committed model, realpages texts
-    .venv/bin/python benchmarks/bench_classifier.py --hours 100000 --model models/hours.ftz \\
+    .venv/bin/python benchmarks/bench_classifier.py --hours 100000 --model msze/models/hours.ftz \\
         --realpages ../shared/data/realpages
 
-Candidates are the hours msze.hours.find_hours finds in the page texts (the labelled pages of
+Candidates are the hours msze.extraction.hours.find_hours finds in the page texts (the labelled pages of
 ../shared/data/realpages when present, else template pages made here), the texts cycled until there are
 --hours of them. Printed, each as hours/s and as a ratio to the hour extractor:
 - baseline 1: a trivial regex pass (`\\d{1,2}[:.]\\d{2}`) over the same texts;
 - baseline 2: find_hours (the extractor whose candidates the classifier scores);
-- features: msze.features.page_features (each text tokenised once) for every candidate;
+- features: msze.classifier.features.page_features (each text tokenised once) for every candidate;
 - classifier: HourClassifier.score_hours (features + one batched fastText predict per page).
 The process is pinned to one CPU (sched_setaffinity) and fastText predicts on one thread.
 """
@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from msze.classifier import DEFAULT_MODEL_PATH, HourClassifier  # noqa: E402
-from msze.features import page_features  # noqa: E402
-from msze.hours import find_hours  # noqa: E402
+from msze.classifier.features import page_features  # noqa: E402
+from msze.classifier.model import DEFAULT_MODEL_PATH, HourClassifier  # noqa: E402
+from msze.extraction.hours import find_hours  # noqa: E402
 
 TRIVIAL_RE = re.compile(r"\d{1,2}[:.]\d{2}")
 

@@ -30,11 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from msze.extraction import extract  # noqa: E402
-from msze.features import page_features  # noqa: E402
-from msze.hours import find_hours, find_hours_thesis  # noqa: E402
-from msze.rules import decide  # noqa: E402
-from msze.text import html_to_text  # noqa: E402
+from msze.classifier.features import page_features  # noqa: E402
+from msze.extraction.hours import find_hours, find_hours_thesis  # noqa: E402
+from msze.extraction.page import extract  # noqa: E402
+from msze.extraction.rules import decide  # noqa: E402
+from msze.extraction.text import html_to_text  # noqa: E402
 
 
 def load_texts(paths: list[str]) -> list[str]:
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--html-pages", type=int, default=100, help="generated HTML pages for part 2 (0: skip)"
     )
-    parser.add_argument("--model", help="hour classifier model (default: the committed models/hours.ftz)")
+    parser.add_argument("--model", help="hour classifier model (default: the committed msze/models/hours.ftz)")
     parser.add_argument("--no-model", action="store_true", help="rules only: no classifier figures")
     parser.add_argument("--rounds", type=int, default=5, help="passes per figure; the best counts")
     parser.add_argument("--no-linearity", action="store_true", help="skip part 3 (0.5 vs 5 MB)")
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     classifier = None
     if not args.no_model:
-        from msze.classifier import HourClassifier
+        from msze.classifier.model import HourClassifier
 
         classifier = HourClassifier.load(args.model)
     texts = load_texts(paths)

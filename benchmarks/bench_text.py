@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from msze.extraction import extract  # noqa: E402
-from msze.hours import find_hours  # noqa: E402
-from msze.text import html_to_text, preprocess_html  # noqa: E402
+from msze.extraction.hours import find_hours  # noqa: E402
+from msze.extraction.page import extract  # noqa: E402
+from msze.extraction.text import html_to_text, preprocess_html  # noqa: E402
 
 _WORD_TEXT = (
     "parafia kościół wspólnota zapraszamy wszystkich wiernych modlitwa rodzina dzieci młodzież spotkanie "
@@ -140,7 +140,7 @@ def resiliparse_text(html: str) -> str:
 
 
 CONVERTERS: dict[str, Callable[[str], str]] = {
-    "html2text (msze.text, baseline)": html_to_text,
+    "html2text (msze.extraction.text, baseline)": html_to_text,
     "lxml text_content": lambda h: lxml_text(preprocess_html(h)),
     "selectolax (lexbor)": lambda h: selectolax_text(preprocess_html(h)),
     "resiliparse": lambda h: resiliparse_text(preprocess_html(h)),

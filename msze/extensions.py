@@ -1,13 +1,27 @@
-"""Crawl extensions: StatsFileExtension writes the final crawl stats as JSON (tests, batch jobs read it)."""
+"""Crawl extensions: StatsFileExtension writes the final crawl stats as JSON (tests, batch jobs read it);
+WarcExtension writes every downloaded HTTP exchange to a WARC file (adapter over msze/archive/warc.py).
+
+WarcExtension listens to `response_downloaded`, which the downloader sends before any downloader middleware
+sees the response: redirects, errors and robots.txt are archived as the server sent them, and the body is
+still Content-Encoded (WARC stores the payload as transferred; readers decode it).
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
+
+from msze.archive.warc import WarcFile
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
 
 
 class StatsFileExtension:
@@ -34,3 +48,81 @@ class StatsFileExtension:
             json.dumps(stats, default=str, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8"
         )
         tmp.replace(self.path)
+
+
+def _headers(headers: object) -> list[tuple[str, str]]:
+    out = []
+    for name, values in headers.items():  # type: ignore[attr-defined]
+        for value in values:
+            out.append((name.decode("latin-1"), value.decode("latin-1")))
+    return out
+
+
+def truncation(flags: list[str]) -> str | None:
+    """WARC-Truncated for a response Scrapy did not receive whole: stopped on purpose (binary sniffing stops
+    videos after their first bytes) or cut by the server."""
+    if "download_stopped" in flags:
+        return "unspecified"
+    if "dataloss" in flags or "partial" in flags:
+        return "disconnect"
+    return None
+
+
+class WarcExtension:
+    """On when WARC_ENABLED; file WARC_FILE, else <WARC_DIR>/<domain>.warc.gz (domain of the start URL)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        settings = crawler.settings
+        self.warc_dir = settings.get("WARC_DIR") or "output/warc"
+        self.warc_file = settings.get("WARC_FILE") or ""
+        self.writer: WarcFile | None = None
+        crawler.signals.connect(self.response_downloaded, signal=signals.response_downloaded)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WarcExtension:
+        if not crawler.settings.getbool("WARC_ENABLED"):
+            raise NotConfigured("WARC_ENABLED is off")
+        return cls(crawler)
+
+    def _path_for(self, request: Request) -> str:
+        if self.warc_file:
+            return self.warc_file
+        from msze.crawling.links import domain_of, pages_filename
+
+        spider = self.crawler.spider
+        start_url = getattr(spider, "start_url", None) or getattr(spider, "url", None) or request.url
+        name = pages_filename(domain_of(start_url)).removesuffix(".jsonl")
+        return os.path.join(self.warc_dir, f"{name}.warc.gz")
+
+    def response_downloaded(self, response: Response, request: Request, spider: Spider | None = None) -> None:
+        stats = self.crawler.stats
+        if self.writer is None:
+            spider_obj = self.crawler.spider
+            info = {"start_url": str(getattr(spider_obj, "start_url", "") or getattr(spider_obj, "url", ""))}
+            self.writer = WarcFile(self._path_for(request), info=info)
+        ip = getattr(response, "ip_address", None)
+        try:
+            self.writer.write_exchange(
+                response.url,
+                response.status,
+                _headers(response.headers),
+                response.body,
+                method=request.method,
+                request_headers=_headers(request.headers),
+                request_body=request.body,
+                protocol=getattr(response, "protocol", None) or "HTTP/1.1",
+                ip_address=str(ip) if ip else None,
+                truncated=truncation(response.flags),
+            )
+        except OSError as exc:  # a full disk must not stop the crawl; the stat tells the batch
+            stats.inc_value("msze/warc/write_errors")
+            self.crawler.spider.logger.error("WARC write failed for %s: %s", response.url, exc)
+            return
+        stats.inc_value("msze/warc/records", 2)
+
+    def spider_closed(self, spider: Spider | None = None) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.crawler.stats.set_value("msze/warc/file", self.writer.path)

@@ -12,20 +12,23 @@ from typing import Any
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
+from itemadapter import ItemAdapter, is_item
 from scrapy import signals
 from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
-from scrapy.http import Headers, Request, Response, TextResponse
+from scrapy.http import Headers, HtmlResponse, Request, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import load_object
 from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
 
-from msze.backoff import retry_after, retry_delay, should_give_up
-from msze.charset import correct_encoding
-from msze.sniff import HEAD_SIZE, declared_charset, is_binary
-from msze.tls import is_tls_version_failure, legacy_tls_hosts
+from msze.crawling.backoff import retry_after, retry_delay, should_give_up
+from msze.crawling.charset import correct_encoding
+from msze.crawling.sniff import HEAD_SIZE, declared_charset, is_binary
+from msze.crawling.tls import is_tls_version_failure, legacy_tls_hosts
+from msze.recrawl.changes import NOT_MODIFIED
+from msze.recrawl.state import SharedRecrawl, shared_recrawl
 
 logger = logging.getLogger(__name__)
 
@@ -445,3 +448,122 @@ class CrawlBudgetMiddleware(BaseSpiderMiddleware):
                 cap.upper(),
                 limit,
             )
+
+
+# --- Re-crawl (msze/recrawl): conditional requests; a 304 becomes the stored page, so links are still
+# followed and nothing is re-downloaded ---
+NOT_MODIFIED_FLAG = "recrawl_not_modified"  # Response.flags of a 304 answered from the stored page
+META_KEY = "msze_recrawl"  # request.meta: "conditional" (validators sent), "not_modified" (304 re-used)
+DISABLE_META_KEY = "msze_recrawl_disabled"  # request.meta: never send validators for this request
+PAGE_META_KEY = "msze_recrawl_page"  # request.meta of a 304: the stored page item (for the spider middleware)
+
+
+def recrawl_state_path(crawler: Any) -> str:
+    """RECRAWL_STATE; every re-crawl component is off (NotConfigured) without it."""
+    path = crawler.settings.get("RECRAWL_STATE")
+    if not path:
+        raise NotConfigured("RECRAWL_STATE is empty: no previous run to compare with")
+    return path
+
+
+def recrawl_shared(crawler: Any) -> SharedRecrawl:
+    """The re-crawl state this crawler's middleware and pipeline share (msze/recrawl/state.py)."""
+    return shared_recrawl(crawler, recrawl_state_path(crawler))
+
+
+class ConditionalRequestMiddleware:
+    """If-None-Match / If-Modified-Since from the previous run; a 304 becomes the stored page."""
+
+    def __init__(self, crawler: Any, shared: SharedRecrawl) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.shared = shared
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> ConditionalRequestMiddleware:
+        if not crawler.settings.getbool("RECRAWL_CONDITIONAL", True):
+            raise NotConfigured("RECRAWL_CONDITIONAL is off")
+        return cls(crawler, recrawl_shared(crawler))
+
+    def process_request(self, request: Request) -> None:
+        if request.method != "GET" or request.meta.get(DISABLE_META_KEY):
+            return None
+        stored = self.shared.state.get_validators(request.url)
+        if stored is None:
+            return None
+        etag, last_modified = stored
+        if not etag and not last_modified:
+            return None
+        if etag:
+            request.headers.setdefault("If-None-Match", etag)
+        if last_modified:
+            request.headers.setdefault("If-Modified-Since", last_modified)
+        request.meta[META_KEY] = "conditional"
+        self.stats.inc_value("msze/recrawl/conditional")
+        return None
+
+    def process_response(self, request: Request, response: Response) -> Request | Response:
+        etag = _header(response, "ETag")
+        last_modified = _header(response, "Last-Modified")
+        if response.status == 304 and request.meta.get(META_KEY) == "conditional":
+            stored = self.shared.state.get_page(request.url)
+            html = (stored.page or {}).get("html") if stored else None
+            if not html:
+                # Validators without a stored page (a crawl killed between the two): fetch it for real.
+                self.stats.inc_value("msze/recrawl/not_modified_unstored")
+                retry = request.replace(dont_filter=True)
+                retry.headers.pop("If-None-Match", None)
+                retry.headers.pop("If-Modified-Since", None)
+                retry.meta[DISABLE_META_KEY] = True
+                retry.meta.pop(META_KEY, None)
+                return retry
+            self.stats.inc_value("msze/recrawl/not_modified")
+            request.meta[META_KEY] = NOT_MODIFIED
+            request.meta[PAGE_META_KEY] = stored.page
+            self.shared.not_modified.add(response.url)
+            # The body is the stored page, known to be text: the binary sniffer (which saw a 304 without a
+            # Content-Type) has nothing to check.
+            request.meta["binary_sniff"] = False
+            self.shared.validators[request.url] = (etag or stored.etag, last_modified or stored.last_modified)
+            return HtmlResponse(
+                url=response.url,
+                status=200,
+                headers={"Content-Type": "text/html; charset=utf-8"},
+                body=html.encode("utf-8"),
+                encoding="utf-8",
+                request=request,
+                flags=[*response.flags, NOT_MODIFIED_FLAG],
+            )
+        if 200 <= response.status < 300 and (etag or last_modified):
+            self.shared.validators[response.url] = (etag, last_modified)
+            self.stats.inc_value("msze/recrawl/validators_seen")
+        return response
+
+
+class RecrawlSpiderMiddleware(BaseSpiderMiddleware):
+    """Items of pages answered 304 get `change: "not_modified"` and the stored hours and masses, so the
+    extraction pipelines skip them (they leave alone a not_modified item that already has its hours)."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> RecrawlSpiderMiddleware:
+        recrawl_state_path(crawler)
+        return cls(crawler)
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        if response is None or response.meta.get(META_KEY) != NOT_MODIFIED or not is_item(item):
+            return item
+        stored = response.meta.get(PAGE_META_KEY) or {}
+        adapter = ItemAdapter(item)
+        if adapter.get("url") != stored.get("url", response.url) or stored.get("hours") is None:
+            return item
+        adapter["change"] = NOT_MODIFIED
+        for key in ("hours", "masses", "language"):
+            if key in stored and key in adapter.field_names():
+                adapter[key] = stored[key]
+        self.crawler.stats.inc_value("msze/recrawl/reused_hours")
+        return item
+
+
+def _header(response: Response, name: str) -> str | None:
+    value = response.headers.get(name)
+    return value.decode("latin-1") if value else None

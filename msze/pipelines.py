@@ -6,22 +6,29 @@ classifier.py); the decisions live there.
 
 from __future__ import annotations
 
-import json  # Storage
-import logging  # Extraction, Classification
-from collections import OrderedDict  # Storage
-from pathlib import Path  # Storage
-from typing import IO, Any  # Storage
-from urllib.parse import urlparse  # Extraction
+import json
+import logging
+from collections import OrderedDict
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlparse
 
-from itemadapter import ItemAdapter  # Storage
+from itemadapter import ItemAdapter
+from scrapy.exceptions import NotConfigured
 
-from msze.extraction import MAX_HOURS, MAX_TEXT_CHARS, hour_dict, masses_of  # Extraction
-from msze.filters import has_schedule_hint  # Extraction
-from msze.hours import find_hours  # Extraction
-from msze.links import pages_filename  # Storage
-from msze.rules import decide  # Extraction
-from msze.template import SiteTemplates, TemplateSplit  # Extraction
-from msze.text import Conversion, convert_html  # Extraction
+from msze.batch.results import summarize
+from msze.crawling.links import pages_filename
+from msze.extraction.boilerplate import SiteTemplates, TemplateSplit
+from msze.extraction.hours import find_hours
+from msze.extraction.language import detect_language
+from msze.extraction.page import MAX_HOURS, MAX_TEXT_CHARS, hour_dict, masses_of
+from msze.extraction.page_filter import has_schedule_hint
+from msze.extraction.rules import decide
+from msze.extraction.text import Conversion, convert_html
+from msze.middlewares import recrawl_shared
+from msze.recrawl import changes
+from msze.recrawl.changes import NEW, NOT_MODIFIED, SHRUNK, UNCHANGED, compare_page, page_state, trusted_hours
+from msze.recrawl.state import SharedRecrawl
 
 logger = logging.getLogger(__name__)  # Extraction, Classification
 
@@ -54,7 +61,7 @@ class _ExtractionStage:
 
 
 class TextConversionPipeline(_ExtractionStage):
-    """item["html"] → item["text"] (msze.text.convert_html, the thesis's html2text set-up).
+    """item["html"] → item["text"] (msze.extraction.text.convert_html, the thesis's html2text set-up).
 
     A page html2text cannot convert as it is gets its text from convert_html's fallback, counted as
     `msze/text/fallback`, instead of being kept without text (and without Mass times)."""
@@ -98,7 +105,7 @@ class TextConversionPipeline(_ExtractionStage):
 
 
 class SiteTemplatePipeline(_ExtractionStage):
-    """Marks the text blocks a page repeats from earlier pages of its site (msze.template.SiteTemplate).
+    """Marks the text blocks a page repeats from earlier pages of its site (extraction.boilerplate).
 
     item["template"] = [[start, end], ...] spans of repeated blocks: HoursPipeline leaves their hours to the
     first page of the site that had them. One SiteTemplate per domain, at most TEMPLATE_MAX_SITES kept (least
@@ -108,8 +115,6 @@ class SiteTemplatePipeline(_ExtractionStage):
     stage = "template"
 
     def __init__(self, crawler: Any) -> None:
-        from scrapy.exceptions import NotConfigured
-
         super().__init__(crawler)
         s = crawler.settings
         if not s.getbool("TEMPLATE_ENABLED", True):
@@ -165,7 +170,7 @@ def _not_modified(adapter: ItemAdapter) -> bool:
 
 
 class HoursPipeline(_ExtractionStage):
-    """item["hours"]: every clock-time candidate in the page's own text (msze.hours), labelled "other"."""
+    """item["hours"]: every clock-time candidate in the page's text (extraction.hours), labelled "other"."""
 
     stage = "hours"
 
@@ -206,7 +211,7 @@ class HoursPipeline(_ExtractionStage):
 
 
 class RulesPipeline(_ExtractionStage):
-    """Labels the page's hours with the rule-based Mass extractor (msze.rules.decide) and sets item["masses"].
+    """Labels the page's hours with the rule-based Mass extractor (extraction.rules) and sets item["masses"].
 
     The rules read the whole text (headers may sit in template blocks) and label the hours HoursPipeline kept.
     """
@@ -246,7 +251,7 @@ class RulesPipeline(_ExtractionStage):
 
 
 class ClassifierPipeline:
-    """Labels every hour the rules did not confirm as a Mass, with the fastText model (msze/classifier.py).
+    """Labels every hour the rules did not confirm as a Mass, with the fastText model (classifier/model.py).
 
     Each such hour gets ``label`` (mass when score ≥ CLASSIFIER_THRESHOLD), ``score`` and ``source:
     "classifier"``; ``masses`` is recomputed. The model is loaded once; a missing or corrupt model file is one
@@ -260,9 +265,7 @@ class ClassifierPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ClassifierPipeline:
-        from scrapy.exceptions import NotConfigured
-
-        from msze.classifier import ClassifierLoadError, HourClassifier
+        from msze.classifier.model import ClassifierLoadError, HourClassifier
 
         settings = crawler.settings
         if not settings.getbool("CLASSIFIER_ENABLED", True):
@@ -328,8 +331,6 @@ class ParishJsonlWriterPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ParishJsonlWriterPipeline:
-        from scrapy.exceptions import NotConfigured
-
         pages_dir = crawler.settings.get("PAGES_DIR")
         if not pages_dir:
             raise NotConfigured("PAGES_DIR is empty")
@@ -362,3 +363,109 @@ class ParishJsonlWriterPipeline:
         for out in self.files.values():
             out.close()
         self.files.clear()
+
+
+# --- Language ---------------------------------------------------------------------------------------
+
+
+class LanguagePipeline:
+    """item["language"] from item["text"] (py3langid); stats msze/language/<code>."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> LanguagePipeline:
+        if not crawler.settings.getbool("LANGUAGE_ENABLED", False):
+            raise NotConfigured("LANGUAGE_ENABLED is off")
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        if "language" not in adapter.field_names() and not isinstance(item, dict):
+            return item
+        if adapter.get("language") is None:  # a 304 page re-used from the previous run keeps its code
+            adapter["language"] = detect_language(adapter.get("text"))
+        self.stats.inc_value(f"msze/language/{adapter['language']}")
+        return item
+
+
+# --- Re-crawl (msze/recrawl): change records, stored hours re-used ---------------------------------
+
+
+class RecrawlPipeline:
+    """Change status per page, stored-hours re-use, state update; per-parish change records at the end."""
+
+    def __init__(self, crawler: Any, shared: SharedRecrawl) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.shared = shared
+        self.parishes: dict[str, dict[str, Any]] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> RecrawlPipeline:
+        return cls(crawler, recrawl_shared(crawler))
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        url = adapter.get("url")
+        if not url:
+            return item
+        text = adapter.get("text")
+        if text is None and adapter.get("html"):
+            from msze.extraction.text import html_to_text
+
+            text = html_to_text(adapter["html"])
+        current = page_state(text)
+        stored = self.shared.state.get_page(url)
+        stored_page = stored.page or {} if stored else {}
+        change = compare_page(stored.state if stored else None, current)
+        etag, last_modified = self.shared.validators.pop(url, (None, None))
+        was_304 = url in self.shared.not_modified or adapter.get("change") == NOT_MODIFIED
+        self.shared.not_modified.discard(url)
+        hours = adapter.get("hours") or []
+        previous_hours = stored_page.get("hours")
+        if change in (UNCHANGED, SHRUNK) and previous_hours is not None:
+            hours = trusted_hours(SHRUNK, hours, previous_hours)  # the stored hours, as extracted last time
+        status = NOT_MODIFIED if was_304 and change == UNCHANGED else change
+        adapter["change"] = status
+        adapter["hours"] = hours
+        adapter["masses"] = changes.masses_of(hours)
+        self.stats.inc_value(f"msze/recrawl/pages/{status}")
+        if change != SHRUNK:  # a broken page must not become the reference for the next run
+            page = {k: v for k, v in adapter.asdict().items() if k != "text"}
+            self.shared.state.put_page(
+                url,
+                current,
+                page,
+                domain=adapter.get("domain"),
+                etag=etag or (stored.etag if stored and status == NOT_MODIFIED else None),
+                last_modified=last_modified
+                or (stored.last_modified if stored and status == NOT_MODIFIED else None),
+            )
+        domain = adapter.get("domain") or ""
+        parish = self.parishes.setdefault(
+            domain, {"start_url": adapter.get("start_url") or url, "pages": [], "changes": {}}
+        )
+        parish["pages"].append({"url": url, "hours": hours})
+        parish["changes"][url] = status
+        return item
+
+    def close_spider(self) -> None:
+        for domain, parish in self.parishes.items():
+            summary = summarize(parish["pages"], parish["start_url"], domain)
+            page_changes = {u: (UNCHANGED if s == NOT_MODIFIED else s) for u, s in parish["changes"].items()}
+            change = self.shared.state.record_parish(domain, summary["masses"], page_changes)
+            self.stats.inc_value(f"msze/recrawl/parishes/{change.status}")
+            if change.status != NEW:
+                self.crawler.spider.logger.info(
+                    "Recrawl %s: Mass times %s (added %s, removed %s, %d flagged pages)",
+                    domain,
+                    change.status,
+                    change.added,
+                    change.removed,
+                    len(change.flagged_pages),
+                )
+        self.parishes.clear()
+        self.shared.state.close()

@@ -39,9 +39,60 @@ FEED_EXPORT_ENCODING = "utf-8"
 
 LOG_LEVEL = "INFO"
 
-# --- Crawler (parish spider, middlewares, storage) ---------------------------------------------------
+# --- Components: every middleware, pipeline, extension and handler, in order ---------------------------
+DOWNLOADER_MIDDLEWARES = {
+    # Credentials out of request URLs (start URLs, redirects) before robots.txt (100) asks for their host.
+    "msze.middlewares.UserinfoMiddleware": 90,
+    # Drops what is still queued or retried after a site's time cap (the spider side is below), after robots.
+    "msze.middlewares.CrawlBudgetMiddleware": 110,
+    # A random real browser User-Agent per request (parish hosts block unknown bots more often).
+    "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": None,
+    "msze.middlewares.BrowserUserAgentMiddleware": 400,  # scrapy-fake-useragent's, Scrapy 2.14+ signature
+    # Exponential backoff instead of Scrapy's immediate fixed retries (BACKOFF_ENABLED = False restores them).
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "msze.middlewares.ExponentialBackoffMiddleware": 550,
+    # A TLS-1.0-only host is retried once with legacy TLS, before the backoff retries it in vain.
+    "msze.middlewares.LegacyTLSRetryMiddleware": 560,
+    # Decide the charset of undeclared pages after decompression (590) so Polish letters decode right.
+    "msze.middlewares.CharsetFallbackMiddleware": 570,
+    # Drop binary bodies under text content types, after decompression (590), before the charset guess.
+    "msze.middlewares.BinarySniffMiddleware": 580,
+    # Re-crawl: validators of the previous run sent; a 304 becomes the stored page (after sniff, before gzip).
+    "msze.middlewares.ConditionalRequestMiddleware": 585,
+    # Sees 3xx answers before RedirectMiddleware (600): loops and over-long chains get one clear log line.
+    "msze.middlewares.RedirectLoopMiddleware": 610,
+}
+SPIDER_MIDDLEWARES = {
+    # Counts a site's new requests after DepthMiddleware (900) and drops those over PARISH_MAX_PAGES before
+    # they are queued (one instance with the downloader side above).
+    "msze.middlewares.CrawlBudgetMiddleware": 100,
+    # Items of 304 pages get their stored hours, so the extraction pipelines skip them.
+    "msze.middlewares.RecrawlSpiderMiddleware": 950,
+}
+# html → text → language → site template → page filter → hours → rules → classifier → re-crawl → storage.
+ITEM_PIPELINES = {
+    "msze.pipelines.TextConversionPipeline": 100,
+    "msze.pipelines.LanguagePipeline": 150,
+    "msze.pipelines.SiteTemplatePipeline": 200,
+    "msze.pipelines.PageFilterPipeline": 300,
+    "msze.pipelines.HoursPipeline": 400,
+    "msze.pipelines.RulesPipeline": 500,
+    "msze.pipelines.ClassifierPipeline": 600,
+    "msze.pipelines.RecrawlPipeline": 850,
+    "msze.pipelines.ParishJsonlWriterPipeline": 900,  # last: it stores what the others added
+}
+EXTENSIONS = {
+    "msze.extensions.StatsFileExtension": 500,
+    "msze.extensions.WarcExtension": 600,
+}
+# https through Scrapy's HTTP/1.1 handler, with legacy TLS for the hosts LegacyTLSRetryMiddleware marked.
+DOWNLOAD_HANDLERS = {"https": "msze.downloadhandlers.LegacyTLSDownloadHandler"}
+# `-o parishes.tsv:tsv` writes the thesis TSV layout (deon.fixed.tsv / extended.tsv), flushed per item.
+FEED_EXPORTERS = {"tsv": "msze.exporters.TsvItemExporter"}
 # `scrapy crawl` checks spider arguments (-a url=...) before starting: a bad one exits with status 2.
-COMMANDS_MODULE = "msze.scrapy_commands"
+COMMANDS_MODULE = "msze.commands"
+
+# --- Crawler (parish spider, middlewares, storage) ---------------------------------------------------
 # Domains never followed (nor their subdomains); "" = the packaged msze/data/domain-blacklist.txt (thesis).
 DOMAIN_BLACKLIST_FILE = ""
 # At most this many query-string variants of one path shape (?id=1, ?id=2 ...) per site: calendar traps.
@@ -51,25 +102,8 @@ PAGES_DIR = "output/pages"
 PAGES_MAX_OPEN_FILES = 256  # one-process crawls of many sites stay under the open-files limit
 # When set, StatsFileExtension writes the final crawl stats there as JSON (tests, batch jobs).
 STATS_FILE = ""
-# Other sections add middlewares with DOWNLOADER_MIDDLEWARES["msze.x.Y"] = N.
-DOWNLOADER_MIDDLEWARES = {
-    # A random real browser User-Agent per request (parish hosts block unknown bots more often).
-    "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": None,
-    "msze.middlewares.BrowserUserAgentMiddleware": 400,  # scrapy-fake-useragent's, Scrapy 2.14+ signature
-    # Exponential backoff instead of Scrapy's immediate fixed retries (BACKOFF_ENABLED = False restores them).
-    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
-    "msze.middlewares.ExponentialBackoffMiddleware": 550,
-    # Decide the charset of undeclared pages after decompression (590) so Polish letters decode right.
-    "msze.middlewares.CharsetFallbackMiddleware": 570,
-    # Drop binary bodies under text content types, after decompression (590), before the charset guess.
-    "msze.middlewares.BinarySniffMiddleware": 580,
-    # Sees 3xx answers before RedirectMiddleware (600): a redirect loop gets one clear log line.
-    "msze.middlewares.RedirectLoopMiddleware": 610,
-}
 # Old parish hosting speaks only TLS 1.0: after such a handshake failure the host is retried once with
-# legacy TLS (msze/tls.py: the https handler below allows it for the hosts the middleware marked).
-DOWNLOADER_MIDDLEWARES["msze.middlewares.LegacyTLSRetryMiddleware"] = 560  # before the backoff (550)
-DOWNLOAD_HANDLERS = {"https": "msze.tls.LegacyTLSDownloadHandler"}
+# legacy TLS (msze/crawling/tls.py).
 LEGACY_TLS_RETRY = True
 BINARY_SNIFF_ENABLED = True  # the thesis's check of the first 1024 bytes; stops video downloads early
 # Retry after 2^t s (t = failures in a row), at most BACKOFF_MAX_WAIT s, giving up after BACKOFF_REPEAT_LIMIT
@@ -88,23 +122,16 @@ FAKEUSERAGENT_FALLBACK = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
     "Chrome/131.0.0.0 Safari/537.36"
 )
-# Other sections add their pipelines with ITEM_PIPELINES["msze.pipelines.X"] = N: extraction 100-500,
-# classifier 600, storage 900 (last, so it stores what the others added).
-ITEM_PIPELINES = {
-    "msze.pipelines.ParishJsonlWriterPipeline": 900,
-}
-# Other sections add extensions with EXTENSIONS["msze.x.Y"] = N.
-EXTENSIONS = {
-    "msze.extensions.StatsFileExtension": 500,
-}
+# Per parish site (request.meta["msze_site"], so per site in the `parishes` spider too); 0 = no cap. Requests
+# beyond a cap are dropped, counted (msze/budget/...) and logged once per site.
+# A parish site has its Mass times within tens to hundreds of pages; past 1 000 it is a news archive, a
+# gallery or a trap (300 new links a page).
+PARISH_MAX_PAGES = 1000
+# A parish crawl takes seconds to minutes (20 s median in the batch run): 30 min stops only traps and dripping
+# servers, and keeps a batch of 10 000 parishes bounded.
+PARISH_MAX_SECONDS = 1800
 
-# --- Extraction pipelines ----------------------------------------------------------------------------
-# html → text → site template → page filter → hours → rules, inline during the crawl (the classifier is 600).
-ITEM_PIPELINES["msze.pipelines.TextConversionPipeline"] = 100
-ITEM_PIPELINES["msze.pipelines.SiteTemplatePipeline"] = 200
-ITEM_PIPELINES["msze.pipelines.PageFilterPipeline"] = 300
-ITEM_PIPELINES["msze.pipelines.HoursPipeline"] = 400
-ITEM_PIPELINES["msze.pipelines.RulesPipeline"] = 500
+# --- Extraction (msze/extraction) ---------------------------------------------------------------------
 # Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).
 EXTRACTION_MAX_TEXT_CHARS = 5_000_000
 # Hour candidates beyond this many on one page are skipped (a timetable dump, not a parish page; bounds time).
@@ -120,19 +147,20 @@ TEMPLATE_MAX_SITES = 200
 TEMPLATE_MAX_BLOCKS = 20_000
 # True: pages the thesis filter rejects get no hours (the thesis's annotation set-up); False: all pages.
 EXTRACT_ONLY_HINTED = False
+# Each page's language (py3langid) on item["language"], right after html2text; `process --lang` selects by it.
+# Off by default: the model takes ~90 MB per process, i.e. ~9 GB for 100 parallel parish crawls; the
+# one-process `parishes` spider turns it on (one copy), and `msze process` always records it.
+LANGUAGE_ENABLED = False
 
-# --- Classifier --------------------------------------------------------------------------------------
+# --- Classifier (msze/classifier) ---------------------------------------------------------------------
 # The fastText hour classifier labels the hours the rules did not confirm (ClassifierPipeline, after them).
 CLASSIFIER_ENABLED = True
-# Model file (.ftz/.bin + its .json sidecar); "" = the committed default models/hours.ftz (models/README.md).
+# Model file (.ftz/.bin + its .json sidecar); "" = the packaged default msze/models/hours.ftz.
 CLASSIFIER_MODEL = ""
 # P(mass) at or above which an hour is a Mass; None = the threshold stored with the model (chosen by CV).
 CLASSIFIER_THRESHOLD = None
-ITEM_PIPELINES["msze.pipelines.ClassifierPipeline"] = 600  # after the rules (≤ 500), before storage (900)
 
 # --- Directory and URL discovery (deon, places) -----------------------------------------------------
-# `-o parishes.tsv:tsv` writes the thesis TSV layout (deon.fixed.tsv / extended.tsv), flushed per item.
-FEED_EXPORTERS = {"tsv": "msze.exporters.TsvItemExporter"}
 # First listing page of the deon.pl directory; tests and demos point it at scripts/fake_deon.py.
 DEON_START_URL = "https://www.deon.pl/parafie-koscioly/"
 DEON_MAX_PAGES = 0  # listing pages to follow (0 = all, ~1 013); small values take a sample
@@ -146,44 +174,16 @@ PLACES_LEGACY_DETAILS_URL = "https://maps.googleapis.com/maps/api/place/details/
 PLACES_LANGUAGE = "pl"  # results in Polish, as the parish names are
 PLACES_REGION = "pl"  # bias results to Poland
 
-# --- Batch crawl, WARC, re-processing ----------------------------------------------------------------
-# Raw responses as WARC next to the JSONL (seed 003), so a crawl can be re-mined by any WARC tool later.
-WARC_ENABLED = False  # `python -m msze crawl-all --warc` turns it on per parish crawl
+# --- Batch crawl, WARC, re-crawl ---------------------------------------------------------------------
+# Raw responses as WARC next to the JSONL, so a crawl can be re-mined by any WARC tool later.
+WARC_ENABLED = False  # `msze crawl-all --warc` turns it on per parish crawl
 WARC_DIR = "output/warc"  # <WARC_DIR>/<domain>.warc.gz
 WARC_FILE = ""  # an explicit file name instead (the batch driver sets it); "" = <WARC_DIR>/<domain>.warc.gz
-EXTENSIONS["msze.warc_extension.WarcExtension"] = 600  # the dict is defined in the Crawler section
-# Re-crawl (msze/recrawl.py): the previous run's SQLite state; "" = off (a first run needs nothing).
+# Re-crawl (msze/recrawl): the previous run's SQLite state; "" = off (a first run needs nothing).
 # With a path, pages are fetched with If-None-Match / If-Modified-Since, a 304 re-uses the stored page, and
 # each page and parish gets a change record (unchanged / changed / shrunk = text under half, not trusted).
 RECRAWL_STATE = ""
 RECRAWL_CONDITIONAL = True  # False: still record changes, but always download in full
-DOWNLOADER_MIDDLEWARES["msze.recrawl.ConditionalRequestMiddleware"] = 585  # after sniff 580, before gzip 590
-ITEM_PIPELINES["msze.recrawl.RecrawlPipeline"] = 850  # after the classifier (600), before storage (900)
-# 304 pages get their stored hours on the item, so the extraction pipelines skip them. Other sections: add
-# spider middlewares with SPIDER_MIDDLEWARES["msze.x.Y"] = N.
-SPIDER_MIDDLEWARES = {"msze.recrawl.RecrawlSpiderMiddleware": 950}
-# Each page's language (py3langid) on item["language"], right after html2text; `process --lang` selects by it.
-# Off by default: the model takes ~90 MB per process, i.e. ~9 GB for 100 parallel parish crawls; the
-# one-process `parishes` spider turns it on (one copy), and `python -m msze process` always records it.
-LANGUAGE_ENABLED = False
-ITEM_PIPELINES["msze.language.LanguagePipeline"] = 150  # after text conversion (100), before template (200)
 # One-process mode (`scrapy crawl parishes -a urls=FILE`): per-site limits, as DEPTH_LIMIT is per crawl.
 PARISHES_DEPTH = 3  # links followed from each start page (thesis depth); `URL DEPTH` lines override it
 PARISHES_MAX_PAGES_PER_SITE = 0  # pages requested per site at most (0 = no cap): a huge site can't hog a run
-
-# --- Crawl budget and traps (issue 11) ---------------------------------------------------------------
-# Per parish site (request.meta["msze_site"], so per site in the `parishes` spider too); 0 = no cap. Requests
-# beyond a cap are dropped, counted (msze/budget/...) and logged once per site.
-# A parish site has its Mass times within tens to hundreds of pages; past 1 000 it is a news archive, a
-# gallery or a trap (300 new links a page).
-PARISH_MAX_PAGES = 1000
-# A parish crawl takes seconds to minutes (20 s median in the batch run): 30 min stops only traps and dripping
-# servers, and keeps a batch of 10 000 parishes bounded.
-PARISH_MAX_SECONDS = 1800
-# Credentials out of request URLs (start URLs, redirects) before robots.txt (100) asks for their host.
-DOWNLOADER_MIDDLEWARES["msze.middlewares.UserinfoMiddleware"] = 90
-# One instance, two roles: on the spider's output after DepthMiddleware (900) it counts a site's new requests
-# and drops those over a cap before they are queued; in the downloader after robots.txt (100) it drops what
-# is still queued or retried after the time cap.
-SPIDER_MIDDLEWARES["msze.middlewares.CrawlBudgetMiddleware"] = 100
-DOWNLOADER_MIDDLEWARES["msze.middlewares.CrawlBudgetMiddleware"] = 110

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import fakeweb  # noqa: E402
 
-from msze.jobs import JobDB  # noqa: E402
+from msze.batch.jobs import JobDB  # noqa: E402
 
 FAST = ["-s", "AUTOTHROTTLE_ENABLED=0", "-s", "BACKOFF_MAX_WAIT=1", "-s", "DOWNLOAD_TIMEOUT=10"]
 

@@ -3,7 +3,7 @@
     .venv/bin/python scripts/demo_summary.py output/demo/pages/127.0.0.1.jsonl
 
 Reads the fields the extraction pipelines add (`masses`, `hours`). When the crawl ran without them (pages
-stored with `html` only), the same extraction (msze.text + msze.extraction) is run here and marked so.
+stored with `html` only), the same extraction (extraction.text + extraction.page) is run here and marked so.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # msze, when ru
 
 def extract_here(item: dict[str, Any]) -> None:
     """Fill `masses`/`hours` with the extraction library when the pipelines did not (imported only then)."""
-    from msze.extraction import extract
-    from msze.text import html_to_text
+    from msze.extraction.page import extract
+    from msze.extraction.text import html_to_text
 
     found = extract(html_to_text(item.get("html") or ""))
     item["masses"], item["hours"] = list(found.masses), list(found.hours)
@@ -56,7 +56,7 @@ def main(argv: list[str]) -> int:
             print("    no hours")
     print()
     if computed:
-        print("(masses/hours computed here with msze.extraction: the crawl's pipelines did not add them)")
+        print("(masses/hours computed here with extraction.page: the crawl's pipelines did not add them)")
     if all_masses:
         print("Mass times found on the site:")
         for day, times in sorted(all_masses.items()):

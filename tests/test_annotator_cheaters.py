@@ -14,11 +14,11 @@ import pytest
 from annotator_pages import Device, parish_pages_jsonl
 from sqlalchemy import insert, select
 
-from msze.__main__ import main
 from msze.annotator import cheaters, identity, serving
 from msze.annotator.app import create_app
 from msze.annotator.db import devices, hours, make_engine, transaction, utcnow
 from msze.annotator.importer import import_file
+from msze.cli import main
 
 PHONE = {"sw": 393, "sh": 873, "dpr": 2.75, "tz": "Europe/Warsaw", "langs": "pl-PL,pl", "touch": 5}
 

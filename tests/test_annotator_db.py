@@ -12,11 +12,11 @@ from annotator_pages import Device, pages_jsonl
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from msze.__main__ import main
 from msze.annotator.app import create_app
 from msze.annotator.db import make_engine, run_transaction
 from msze.annotator.importer import import_file
 from msze.annotator.serving import NotServed
+from msze.cli import main
 
 
 class _Orig(Exception):

@@ -9,11 +9,11 @@ import pytest
 from annotator_pages import SCHEDULE_TEXT, SCHEDULE_URL, pages_jsonl
 from sqlalchemy import insert, select
 
-from msze.__main__ import main
 from msze.annotator import export, identity, serving
 from msze.annotator.db import assignments, devices, hours, make_engine, transaction, utcnow
 from msze.annotator.importer import import_file
-from msze.features import hour_features
+from msze.classifier.features import hour_features
+from msze.cli import main
 
 CFG = serving.ServingConfig(gold_fraction=0.0, min_gold=2, min_agreement=0.7)
 
@@ -109,7 +109,7 @@ def test_tsv_export(engine):
 
 
 def test_tsv_is_read_back_by_the_dataset_builder(engine, tmp_path):
-    from msze.dataset import from_annotator_tsv
+    from msze.classifier.dataset import from_annotator_tsv
 
     labelled(engine)
     out = io.StringIO()

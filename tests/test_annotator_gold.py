@@ -6,10 +6,10 @@ import pytest
 from annotator_pages import NEWS_TEXT, SCHEDULE_TEXT, extract_line, pages_jsonl, write_jsonl
 from sqlalchemy import select, update
 
-from msze.__main__ import main
 from msze.annotator.db import hours, make_engine, transaction
 from msze.annotator.gold import certain_no
 from msze.annotator.importer import import_file
+from msze.cli import main
 
 
 def _certain(line: str, hour: str, nth: int = 0) -> bool:

@@ -18,10 +18,10 @@ from annotator_pages import (
 )
 from sqlalchemy import func, insert, select
 
-from msze.__main__ import main
 from msze.annotator import serving
 from msze.annotator.db import devices, documents, hours, make_engine, transaction, utcnow
 from msze.annotator.importer import candidate_key, import_file, import_lines
+from msze.cli import main
 
 
 def count(engine, table, *where) -> int:

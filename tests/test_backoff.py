@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from msze.backoff import backoff_delay, retry_after, retry_delay, should_give_up
+from msze.crawling.backoff import backoff_delay, retry_after, retry_delay, should_give_up
 
 
 @pytest.mark.parametrize(

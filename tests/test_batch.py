@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from msze.batch import (
+from msze.batch.plan import (
     crawl_error,
     format_duration,
     job_name,

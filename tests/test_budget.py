@@ -12,7 +12,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Request
 from scrapy.utils.test import get_crawler
 
-from msze.links import Site
+from msze.crawling.links import Site
 from msze.middlewares import CrawlBudgetMiddleware
 
 A, B = Site("http://parafia-a.test/"), Site("http://parafia-b.test/")

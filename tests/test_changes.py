@@ -1,4 +1,4 @@
-from msze.changes import (
+from msze.recrawl.changes import (
     CHANGED,
     NEW,
     SHRUNK,
@@ -68,7 +68,7 @@ def test_shrunk_page_keeps_previous_hours():
 
 
 def test_difference_through_a_shrunk_page_is_suspect_not_changed():
-    from msze.changes import SUSPECT
+    from msze.recrawl.changes import SUSPECT
 
     before = [{"time": "07:00", "day": "sunday"}, {"time": "18:00", "day": "sunday"}]
     # The start page became a JavaScript shell: the schedule page was not reached, its times are missing.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from msze.charset import correct_encoding, guess_encoding
+from msze.crawling.charset import correct_encoding, guess_encoding
 
 TEXT = "<p>Porządek Mszy świętych. Źródło łaski, żywa wiara; Ślub, Ćwiczenia, Żółć.</p>"
 

@@ -4,7 +4,8 @@ import numpy
 import pytest
 from hour_pages import make_pages
 
-from msze.classifier import (
+from msze.classifier.features import hour_features
+from msze.classifier.model import (
     ClassifierLoadError,
     HourClassifier,
     labelled_line,
@@ -13,7 +14,6 @@ from msze.classifier import (
     sidecar_path,
     train,
 )
-from msze.features import hour_features
 
 MASS_TEXT = "Porządek Mszy św.\nMsze święte w niedziele: godz. 7:00, 9:30, 11:00\nW dni powszednie: 18:00"
 OFFICE_TEXT = "Biuro parafialne\n\nKancelaria parafialna czynna od 16:00 do 17:30\n\nBóg zapłać za ofiary."
@@ -60,7 +60,7 @@ def test_scores_are_plain_floats_in_unit_interval_with_installed_numpy(model_pat
 
 
 def test_score_hours_accepts_hour_dataclasses(model_path):
-    from msze.hours import find_hours
+    from msze.extraction.hours import find_hours
 
     clf = HourClassifier.load(model_path)
     hours = find_hours(MASS_TEXT)
@@ -126,7 +126,7 @@ def test_labelled_line_rejects_unknown_labels():
 
 
 def test_model_of_other_features_version_is_refused(tmp_path, model_path):
-    from msze.features import FEATURES_VERSION
+    from msze.classifier.features import FEATURES_VERSION
 
     path = tmp_path / "old.bin"
     path.write_bytes(model_path.read_bytes())

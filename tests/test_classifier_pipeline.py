@@ -3,8 +3,8 @@ from conftest import run_crawl
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from msze.classifier import DEFAULT_MODEL_PATH
-from msze.hours import find_hours
+from msze.classifier.model import DEFAULT_MODEL_PATH
+from msze.extraction.hours import find_hours
 from msze.items import PageItem
 from msze.pipelines import ClassifierPipeline
 

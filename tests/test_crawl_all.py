@@ -15,8 +15,8 @@ import pytest
 from conftest import FAST_SETTINGS
 from webserver import FixtureWeb, slow
 
-from msze.jobs import JobDB
-from msze.warc import iter_responses
+from msze.archive.warc import iter_responses
+from msze.batch.jobs import JobDB
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from hour_pages import make_pages
 
-from msze import dataset as ds
+from msze.classifier import dataset as ds
 
 SCHEDULE = "Msze św. w niedziele: godz. 7.30, 9.00 (suma), 11.00; w dni powszednie: 18.00"
 
@@ -176,7 +176,7 @@ def test_examples_round_trip_through_jsonl(tmp_path):
 
 
 def test_dataset_command_writes_site_disjoint_splits(tmp_path):
-    from msze.__main__ import main
+    from msze.cli import main
 
     pages = tmp_path / "pages.jsonl"
     pages.write_text(

@@ -38,7 +38,7 @@ def test_summary_from_pipeline_fields(tmp_path: Path) -> None:
 def test_summary_computes_when_pipelines_were_off(tmp_path: Path) -> None:
     done = summarize(tmp_path, [page("http://p.test/", 0)])
     assert done.returncode == 0, done.stderr
-    assert "computed here with msze.extraction" in done.stdout
+    assert "computed here with extraction.page" in done.stdout
     assert "Mass times: 08:00, 10:00" in done.stdout
 
 

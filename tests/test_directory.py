@@ -1,10 +1,10 @@
-"""msze.directory: listing/parish-page parsing and the thesis TSV/JSONL layouts, on our own snippets."""
+"""msze.directory.deon: listing/parish-page parsing and the thesis TSV/JSONL layouts, on our own snippets."""
 
 from __future__ import annotations
 
 import json
 
-from msze.directory import (
+from msze.directory.deon import (
     PARISH_COLUMNS,
     PLACE_COLUMNS,
     clean,

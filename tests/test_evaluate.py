@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from msze.__main__ import main
-from msze.commands import evaluate as ev
+from msze.cli import evaluate as ev
+from msze.cli import main
 
 
 def gold_page(pid: str, text: str, labels: dict[str, str]) -> dict:

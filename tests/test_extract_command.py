@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from msze.__main__ import main
-from msze.commands.extract import default_model
+from msze.cli import main
+from msze.cli.extract import default_model
 
 HTML = """<html><head><meta charset="utf-8"></head><body>
 <h2>Msze <b>święte</b></h2>
@@ -148,7 +148,7 @@ def test_page_html_parser_chokes_on_is_extracted_and_counted(tmp_path, capsys):
 
 
 def test_an_input_that_fails_does_not_stop_the_others(tmp_path, capsys, monkeypatch):
-    import msze.commands.extract as command
+    import msze.cli.extract as command
 
     real = command.extract
 

@@ -5,8 +5,8 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from msze.extraction import Extraction, HourScorer, extract
-from msze.hours import Hour
+from msze.extraction.hours import Hour
+from msze.extraction.page import Extraction, HourScorer, extract
 
 PAGE = """Msze święte
 Niedziela: 8:00, 10:00, 12:00

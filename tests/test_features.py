@@ -4,7 +4,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from msze.features import fold, hour_features, hour_tokens, page_features, parse_hour, token_spans, tokens
+from msze.classifier.features import (
+    fold,
+    hour_features,
+    hour_tokens,
+    page_features,
+    parse_hour,
+    token_spans,
+    tokens,
+)
 
 PAGE = (
     "Porządek Mszy Świętych\n\n"

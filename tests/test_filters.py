@@ -1,6 +1,6 @@
 import pytest
 
-from msze.filters import BAD_REGEX, OK_REGEX, has_schedule_hint, url_suffix
+from msze.extraction.page_filter import BAD_REGEX, OK_REGEX, has_schedule_hint, url_suffix
 
 
 @pytest.mark.parametrize(

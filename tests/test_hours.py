@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from msze.hours import THESIS_HOUR_RE, Hour, find_hours, find_hours_thesis
+from msze.extraction.hours import THESIS_HOUR_RE, Hour, find_hours, find_hours_thesis
 
 
 def times(text: str) -> list[str]:

@@ -6,7 +6,7 @@ import multiprocessing
 import sqlite3
 from pathlib import Path
 
-from msze.jobs import JobDB, url_domain
+from msze.batch.jobs import JobDB, url_domain
 
 
 def test_enqueue_is_idempotent_and_keeps_state(tmp_path):

@@ -1,6 +1,6 @@
 import gzip
 
-from msze.jsonl import read_numbered, read_objects
+from msze.archive.jsonl import read_numbered, read_objects
 
 
 def test_torn_and_non_object_lines_are_skipped_and_reported(tmp_path):

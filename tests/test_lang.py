@@ -1,4 +1,4 @@
-from msze.lang import UNDETERMINED, detect_language, language_selected, parse_languages
+from msze.extraction.language import UNDETERMINED, detect_language, language_selected, parse_languages
 
 POLISH = (
     "Porządek Mszy Świętych. W niedziele i święta: 7.00, 9.00, 10.30, 12.00 i 18.00. "

@@ -3,7 +3,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from msze.items import PageItem
-from msze.language import LanguagePipeline
+from msze.pipelines import LanguagePipeline
 
 
 def pipeline(**settings):

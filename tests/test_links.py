@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msze.fakes.deon import SHARED_DATA
-from msze.links import (
+from msze.crawling.links import (
     Site,
     canonical_url,
     domain_of,
@@ -23,6 +22,7 @@ from msze.links import (
     script_targets,
     site_host,
 )
+from msze.testing.deon import SHARED_DATA
 
 
 @pytest.mark.parametrize(

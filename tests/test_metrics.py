@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from msze.metrics import Confusion, confusion, set_confusion
+from msze.classifier.metrics import Confusion, confusion, set_confusion
 
 
 def test_known_matrix():

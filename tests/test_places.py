@@ -1,6 +1,6 @@
-"""msze.places (queries, both flavours' JSON, outcomes, errors) and `scrapy crawl places` against the fake.
+"""directory.places (queries, both flavours' JSON, outcomes) and `scrapy crawl places` against the fake.
 
-The crawl tests serve msze.fakes.places on 127.0.0.1:0 with a directory built from the first parishes of the
+The crawl tests serve msze.testing.places on 127.0.0.1:0 with a directory built from the first parishes of the
 thesis's deon.fixed.tsv (read by path, GPL-3.0 data; skipped when the file is absent) and run `scrapy crawl`
 as a subprocess.
 """
@@ -20,11 +20,8 @@ from typing import Any
 import pytest
 from conftest import REPO, proxy_env
 
-from msze.directory import PARISH_COLUMNS, parish_key, read_records, write_tsv
-from msze.fakes.deon import DEFAULT_TSV, sample_rows
-from msze.fakes.places import VALID_KEY, FakePlaces, directory_for
-from msze.items import PlaceItem
-from msze.places import (
+from msze.directory.deon import PARISH_COLUMNS, parish_key, read_records, write_tsv
+from msze.directory.places import (
     AMBIGUOUS,
     BAD_REQUEST,
     FOUND,
@@ -44,6 +41,9 @@ from msze.places import (
     redact,
     street_of,
 )
+from msze.items import PlaceItem
+from msze.testing.deon import DEFAULT_TSV, sample_rows
+from msze.testing.places import VALID_KEY, FakePlaces, directory_for
 
 PARISH = {
     "name": "Św. Wojciecha",

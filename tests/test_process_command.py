@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from warc_samples import ENGLISH_HTML, SCHEDULE_HTML, write_project_style, write_wget_style
 
-from msze.__main__ import main
-from msze.jobs import JobDB
+from msze.batch.jobs import JobDB
+from msze.cli import main
 
 OLD = time.time() - 3600  # an mtime well past --min-age
 
@@ -41,7 +41,7 @@ def test_process_jsonl_and_warcs_in_parallel(tmp_path, capsys):
     inputs.mkdir()
     write_pages(inputs / "swjozef.test.jsonl")
     write_wget_style(inputs / "wget.warc.gz")
-    write_project_style(inputs / "msze.warc.gz")
+    write_project_style(inputs / "msze.archive.warc.gz")
     out = tmp_path / "out"
     assert main(["process", str(inputs), "--out", str(out), "--workers", "2"]) == 0
     printed = capsys.readouterr().out
@@ -55,7 +55,7 @@ def test_process_jsonl_and_warcs_in_parallel(tmp_path, capsys):
     assert "Porządek Mszy" in schedule["text"]
     assert {h["time"] for h in schedule["hours"] if h["label"] == "mass"} == set(schedule["masses"])
     assert len(read_jsonl(out / "wget.jsonl")) == 4
-    assert len(read_jsonl(out / "msze.jsonl")) == 2
+    assert len(read_jsonl(out / "msze.archive.jsonl")) == 2
 
     results = {r["domain"]: r for r in read_jsonl(out / "results.jsonl")}
     assert set(results) == {"swjozef.test", "parafia-jadwigi.pl"}

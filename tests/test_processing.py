@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 from warc_samples import SCHEDULE_HTML, write_project_style, write_wget_style
 
-from msze.changes import CHANGED, NEW, SHRUNK, UNCHANGED
-from msze.processing import (
+from msze.archive.reprocess import (
     InputError,
     PageProcessor,
     ProcessOptions,
@@ -20,8 +19,9 @@ from msze.processing import (
     output_names,
     process_file,
 )
-from msze.recrawl_state import RecrawlState
-from msze.text import Conversion
+from msze.extraction.text import Conversion
+from msze.recrawl.changes import CHANGED, NEW, SHRUNK, UNCHANGED
+from msze.recrawl.state import RecrawlState
 
 _TIME = re.compile(r"\b(\d{1,2})[.:](\d\d)\b")
 
@@ -209,8 +209,8 @@ def test_site_template_hours_counted_once_per_site():
 
 
 def test_warc_written_by_the_crawl_extension(tmp_path):
-    """msze's own WARC (msze/warc.py): bodies Content-Encoded as received; robots.txt and 404s too."""
-    from msze.warc import WarcFile
+    """msze's own WARC (msze/archive/warc.py): bodies Content-Encoded as received; robots.txt and 404s too."""
+    from msze.archive.warc import WarcFile
 
     warc = WarcFile(tmp_path / "parafia-jadwigi.pl.warc.gz")
     html = gzip.compress(SCHEDULE_HTML.encode("utf-8"))

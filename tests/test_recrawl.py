@@ -7,9 +7,9 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
-from msze.changes import page_state
-from msze.recrawl import NOT_MODIFIED_FLAG, ConditionalRequestMiddleware
-from msze.recrawl_state import RecrawlState
+from msze.middlewares import NOT_MODIFIED_FLAG, ConditionalRequestMiddleware
+from msze.recrawl.changes import page_state
+from msze.recrawl.state import RecrawlState
 
 START = (
     "<html><body><h1>Parafia pw. Świętej Rodziny</h1><p>Witamy na stronie naszej parafii.</p>"

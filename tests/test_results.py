@@ -6,8 +6,8 @@ import csv
 import json
 import multiprocessing
 
-from msze.jsonl import read_objects
-from msze.results import append_result, export_csv, export_jsonl, summarize, summarize_file
+from msze.archive.jsonl import read_objects
+from msze.batch.results import append_result, export_csv, export_jsonl, summarize, summarize_file
 
 
 def _hour(time, label="mass", day="sunday", source="rules", score=1.0, context="Msze św. w niedziele"):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from msze.hours import find_hours
-from msze.rules import decide, mass_times
+from msze.extraction.hours import find_hours
+from msze.extraction.rules import decide, mass_times
 
 
 def masses(text: str) -> list[str]:

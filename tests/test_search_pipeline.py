@@ -11,8 +11,8 @@ from msze.search.app import create_app
 from msze.search.db import create_schema, make_engine
 from msze.search.loader import load
 
-extraction = pytest.importorskip("msze.extraction")
-results = pytest.importorskip("msze.results")
+extraction = pytest.importorskip("msze.extraction.page")
+results = pytest.importorskip("msze.batch.results")
 
 PAGE_TEXT = (
     "Porządek Mszy świętych\n"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msze.sniff import CONTROL_BYTES, HEAD_SIZE, HIGH_BYTES, declared_charset, is_binary
+from msze.crawling.sniff import CONTROL_BYTES, HEAD_SIZE, HIGH_BYTES, declared_charset, is_binary
 
 INVALID = b"\xff"  # never valid UTF-8: forces the ratio rules
 
@@ -115,7 +115,7 @@ def test_bom_or_declared_utf16_does_not_make_a_video_text() -> None:
     ("content_type", "charset"),
     [
         (b"text/html; charset=UTF-16", "UTF-16"),
-        ("text/html;charset=\"utf-16le\"", "utf-16le"),
+        ('text/html;charset="utf-16le"', "utf-16le"),
         (b"text/html", None),
         (None, None),
     ],

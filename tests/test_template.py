@@ -1,5 +1,5 @@
-from msze.hours import find_hours
-from msze.template import SiteTemplate, SiteTemplates, iter_blocks
+from msze.extraction.boilerplate import SiteTemplate, SiteTemplates, iter_blocks
+from msze.extraction.hours import find_hours
 
 MENU = "Strona główna | Ogłoszenia | Intencje | Kontakt"
 SIDEBAR = "Msze święte: niedziela 8:00, 10:00, 12:00; dni powszednie 18:00"

@@ -1,8 +1,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from msze.hours import find_hours
-from msze.text import FALLBACK_LXML, FALLBACK_TAGS, Conversion, convert_html, html_to_text
+from msze.extraction.hours import find_hours
+from msze.extraction.text import FALLBACK_LXML, FALLBACK_TAGS, Conversion, convert_html, html_to_text
 
 
 def test_links_images_emphasis_lists_and_tables_are_plain():

@@ -1,4 +1,4 @@
-"""Old parish hosting that speaks only TLS 1.0: crawled after one legacy-TLS retry (msze/tls.py).
+"""Old parish hosting that speaks only TLS 1.0: crawled after one legacy-TLS retry (msze/crawling/tls.py).
 
 The servers are Python's ssl on 127.0.0.1 with a certificate made by the test; the crawls are `scrapy crawl`
 subprocesses (conftest.run_crawl) going straight to https://127.0.0.1:PORT/.
@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from msze.tls import is_tls_version_failure
+from msze.crawling.tls import is_tls_version_failure
 
 PAGES = {
     "/": '<html><body><a href="/msze.html">Msze święte</a></body></html>',

@@ -3,11 +3,11 @@ import json
 import pytest
 from hour_pages import make_pages
 
-from msze.__main__ import main
-from msze.classifier import HourClassifier
-from msze.commands.train import _fmt, score_examples
-from msze.dataset import Example
-from msze.metrics import Confusion
+from msze.classifier.dataset import Example
+from msze.classifier.metrics import Confusion
+from msze.classifier.model import HourClassifier
+from msze.cli import main
+from msze.cli.train import _fmt, score_examples
 
 FAST = ["--epoch", "8", "--dim", "16", "--bucket", "20000"]
 

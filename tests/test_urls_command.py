@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from msze.commands.urls import collect_urls, url_key
-from msze.directory import PLACE_COLUMNS, write_tsv
+from msze.cli.urls import collect_urls, url_key
+from msze.directory.deon import PLACE_COLUMNS, write_tsv
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -13,8 +13,8 @@ from scrapy.utils.test import get_crawler
 from warcio.archiveiterator import ArchiveIterator
 from warcio.warcwriter import WARCWriter
 
-from msze.warc import WarcFile, count_records, iter_responses
-from msze.warc_extension import WarcExtension
+from msze.archive.warc import WarcFile, count_records, iter_responses
+from msze.extensions import WarcExtension
 
 
 def test_write_read_back(tmp_path):
@@ -112,7 +112,7 @@ def test_reader_tells_a_torn_file_from_a_whole_one(tmp_path):
 
 
 def _decoded(body: bytes) -> str:
-    from msze.charset import guess_encoding
+    from msze.crawling.charset import guess_encoding
 
     try:
         return body.decode("utf-8")

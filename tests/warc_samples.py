@@ -133,7 +133,7 @@ def write_wget_style(path: Path) -> Path:
 
 
 def write_project_style(path: Path) -> Path:
-    """Like msze's own WARC (msze/warc.py) or Browsertrix: WARC/1.1, response then request, decoded body
+    """Like our own WARC (archive/warc.py) or Browsertrix: WARC/1.1, response then request, decoded body
     with its Content-Length. Yields 2 pages."""
     with open(path, "wb") as f:
         writer = WARCWriter(f, gzip=True)

@@ -14,7 +14,7 @@ from typing import TextIO
 from sqlalchemy import Connection, and_, case, func, select
 
 from msze.annotator.db import assignments, devices, documents, events, hours
-from msze.classifier import labelled_line
+from msze.classifier.model import labelled_line
 
 TSV_COLUMNS = ["id", "url", "time", "hour_text", "hour_start", "context", "yes", "no", "label"]
 # Characters that split lines somewhere (csv, str.splitlines): each becomes one space, so offsets stay valid.
@@ -117,7 +117,7 @@ def write_tsv(rows: Iterator[LabelRow], out: TextIO) -> int:
 
 
 def _default_features() -> Callable[[str, int, int], str]:
-    from msze.features import hour_features  # imported only when exporting fastText
+    from msze.classifier.features import hour_features  # imported only when exporting fastText
 
     return hour_features
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from msze.hours import find_hours
-from msze.rules import MASS_CUE_RE, OTHER_CUE_RE, decide
+from msze.extraction.hours import find_hours
+from msze.extraction.rules import MASS_CUE_RE, OTHER_CUE_RE, decide
 
 CERTAIN_REASONS = frozenset({"range", "from/to", "other cue before", "other cue after"})
 MAX_LINE_CHARS = 200  # a longer line is prose, whose clauses the rules read less surely

@@ -1,1 +1,1 @@
-"""Subcommands of `python -m msze`; each module has `add_arguments(parser)` and `run(args) -> int`."""
+"""Project Scrapy commands (COMMANDS_MODULE): `crawl` with spider-argument checks before the crawl starts."""

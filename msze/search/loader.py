@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
-from msze.links import registered_domain as _registered_domain
+from msze.crawling.links import registered_domain as _registered_domain
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
@@ -66,7 +66,7 @@ def host_of(url: str | None) -> str:
 def registered_domain(url_or_host: str | None) -> str:
     """The domain a registry sold: "sw-jan.parafia.com.pl" -> "parafia.com.pl"; IPs and one-label hosts as is.
 
-    The host is taken first (bare hosts accepted, "www." dropped), then the crawler's own msze.links function
+    The host is taken first (bare hosts accepted, "www." dropped), then the crawler's crawling.links
     (public suffix list) names the domain, so the join key is computed exactly as the batch's `domain` field.
     """
     return _registered_domain(host_of(url_or_host))

@@ -1,6 +1,6 @@
 """`scrapy crawl deon`: the deon.pl parish directory, one ParishItem per parish.
 
-Thin adapter over msze/directory.py: listing pages give name, city, voivodeship, diocese and decanate and the
+Thin adapter over directory/deon.py: listing pages give name, city, voivodeship, diocese and decanate and the
 link to the parish page, whose `.adres.adres2` + `div.row` gives the address lines. Pagination follows each
 page's own "next" link. Requests go through ExponentialBackoffMiddleware (the thesis algorithm) instead of
 Scrapy's RetryMiddleware.
@@ -19,7 +19,7 @@ import scrapy
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from msze.directory import ListingRow, parish_record, parse_address, parse_listing
+from msze.directory.deon import ListingRow, parish_record, parse_address, parse_listing
 from msze.items import ParishItem
 
 # Exponential backoff replaces Scrapy's fixed-count retries (the thesis crawl did the same). The dict replaces
@@ -53,7 +53,7 @@ class DeonSpider(scrapy.Spider):
     def check_arguments(
         cls, start_url: str | None = None, max_pages: str | None = None, **kwargs: Any
     ) -> str | None:
-        """Usage errors before the crawl starts (msze.scrapy_commands.crawl calls this): exit status 2."""
+        """Usage errors before the crawl starts (msze.commands.crawl calls this): exit status 2."""
         if start_url is not None and urlsplit(start_url).scheme not in ("http", "https"):
             return f"deon: start_url must be an http(s) URL, not {start_url!r}"
         if max_pages is not None and not str(max_pages).isdigit():

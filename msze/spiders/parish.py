@@ -2,7 +2,7 @@
 
     scrapy crawl parish -a url=https://parafia.example.pl/
 
-Link decisions (same site, blacklist, calendars, non-page files) live in msze/links.py; this class only turns
+Link decisions (same site, blacklist, calendars, non-page files) live in crawling/links.py; this class turns
 responses into items and requests. Per-site state travels in request.meta["msze_site"] (a links.Site), so a
 subclass can crawl many sites in one process by yielding `site_request(...)` for several start URLs.
 """
@@ -20,8 +20,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
-from msze.items import PageItem
-from msze.links import (
+from msze.crawling.links import (
     DEFAULT_MAX_QUERIES_PER_PATH,
     Site,
     is_blacklisted,
@@ -29,6 +28,7 @@ from msze.links import (
     load_blacklist,
     script_targets,
 )
+from msze.items import PageItem
 
 SITE_META = "msze_site"
 

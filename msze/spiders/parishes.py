@@ -5,7 +5,7 @@
 For machines where 100 Python processes do not fit: one process, a high global CONCURRENT_REQUESTS, one or
 two requests at a time per site (AutoThrottle keeps a delay per download slot, i.e. per site), and a
 downloader-aware queue so one big site cannot starve the others. Everything per site comes from the
-`parish` spider: the link decisions of msze/links.py travel in request.meta["msze_site"], and each domain
+`parish` spider: the link decisions of crawling/links.py travel in request.meta["msze_site"], and each domain
 gets its own `<PAGES_DIR>/<domain>.jsonl` (start_url tells hosted parishes apart). This class only reads
 the URL list and adds per-site limits.
 
@@ -22,7 +22,7 @@ from typing import Any
 
 from scrapy.http import HtmlResponse, Request
 
-from msze.links import Site, is_valid_start_url, site_host
+from msze.crawling.links import Site, is_valid_start_url, site_host
 from msze.spiders.parish import ParishSpider
 
 

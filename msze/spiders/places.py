@@ -35,10 +35,9 @@ from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from msze.backoff import backoff_delay, should_give_up
-from msze.directory import parish_key, read_records
-from msze.items import PlaceItem
-from msze.places import (
+from msze.crawling.backoff import backoff_delay, should_give_up
+from msze.directory.deon import parish_key, read_records
+from msze.directory.places import (
     API_LEGACY,
     API_NEW,
     BAD_REQUEST,
@@ -60,6 +59,7 @@ from msze.places import (
     queries_for,
     redact,
 )
+from msze.items import PlaceItem
 from msze.spiders.deon import BACKOFF_MIDDLEWARES
 
 KEY_ENV = "GOOGLE_MAPS_API_KEY"
@@ -142,7 +142,7 @@ class PlacesSpider(scrapy.Spider):
 
     @classmethod
     def check_arguments(cls, parishes: str | None = None, **kwargs: Any) -> str | None:
-        """Usage errors before the crawl starts (msze.scrapy_commands.crawl calls this): exit status 2."""
+        """Usage errors before the crawl starts (msze.commands.crawl calls this): exit status 2."""
         if not parishes:
             return "places: give the deon output with -a parishes=FILE (TSV or JSONL)"
         if not Path(parishes).is_file():

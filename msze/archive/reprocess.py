@@ -1,0 +1,541 @@
+"""Re-processing stored crawls: pages from parish JSONL or WARC files through text → extraction again.
+
+A new model or rule is applied to a finished crawl in minutes instead of a re-crawl, and a web archive made
+by another crawler (`wget --warc-file`, Heritrix, Browsertrix) can be mined the same way. No Scrapy imports:
+`python -m msze process` (msze/cli/process.py) runs `process_file` in a process pool, one file each.
+Nothing is lost to one bad part of a file: a torn line, a record of the wrong type, a page that fails and a
+WARC cut short are each counted and warned about (FileReport.warnings), and the rest of the file is kept.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from w3lib.encoding import html_to_unicode
+from warcio.archiveiterator import ArchiveIterator
+
+from msze.archive.jsonl import read_numbered
+from msze.archive.warc import WarcReader
+from msze.batch.results import summarize
+from msze.crawling.links import domain_of as url_domain
+from msze.extraction.boilerplate import SiteTemplates
+from msze.extraction.language import detect_language, language_selected
+from msze.recrawl.changes import (
+    NEW,
+    SHRUNK,
+    UNCHANGED,
+    compare_page,
+    masses_of,
+    page_state,
+    trusted_hours,
+)
+from msze.recrawl.state import RecrawlState
+
+if TYPE_CHECKING:
+    from msze.extraction.text import Conversion
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")
+WARC_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+_GZIP_MAGIC = b"\x1f\x8b"
+RESERVED_OUTPUTS = frozenset({"results.jsonl"})  # written by the command beside the pages
+# Fields a stored page must have as strings (or null): a record with `"html": 5` is skipped, not the file.
+STRING_FIELDS = (
+    "url", "previous_url", "start_url", "domain", "button_text", "html", "text", "crawled_at", "etag",
+    "last_modified",
+)  # fmt: skip
+MAX_WARNINGS = 20  # per file; the rest are counted (warnings_not_shown)
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+Warn = Callable[[str], None]
+
+
+def _ignore(_message: str) -> None:
+    """The default `warn`: callers that only want the counts."""
+
+
+class InputError(ValueError):
+    """A file that is neither pages JSONL nor WARC; reported, never half-processed."""
+
+
+# --- reading inputs ---------------------------------------------------------------------------------------
+
+
+def input_kind(path: str | os.PathLike[str]) -> str:
+    """ "jsonl" or "warc", from the name, else from the first bytes (a WARC starts "WARC/", maybe gzipped)."""
+    name = os.fspath(path).lower()
+    if name.endswith(JSONL_SUFFIXES):
+        return "jsonl"
+    if name.endswith(WARC_SUFFIXES):
+        return "warc"
+    with open(path, "rb") as f:
+        head = f.read(64)
+    if head.startswith(_GZIP_MAGIC):
+        with gzip.open(path, "rb") as g:
+            head = g.read(64)
+    if head.startswith((b"WARC/", b"filedesc://")):
+        return "warc"
+    if head.lstrip().startswith(b"{"):
+        return "jsonl"
+    raise InputError(f"{os.fspath(path)}: neither pages JSONL nor WARC (first bytes {head[:16]!r})")
+
+
+def output_name(path: str | os.PathLike[str]) -> str:
+    """`parafia.pl.jsonl` → `parafia.pl.jsonl`; `crawl-00001.warc.gz` → `crawl-00001.jsonl`."""
+    name = os.path.basename(os.fspath(path))
+    for suffix in sorted(JSONL_SUFFIXES + WARC_SUFFIXES, key=len, reverse=True):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)] + ".jsonl"
+    return name + ".jsonl"
+
+
+def output_names(paths: Iterable[str | os.PathLike[str]]) -> dict[str, str]:
+    """The output file name of each input, never one name for two inputs (nor results.jsonl).
+
+    output_name(path) where that is unique; inputs that would share one are named by their path from their
+    common folder (`crawlA/pages/parafia.jsonl` → `crawlA__pages__parafia.jsonl`, `x.warc.gz` →
+    `x.warc.gz.jsonl`), and a hash of the absolute path settles what still collides. Deterministic: the same
+    inputs get the same names on every run.
+    """
+    groups: dict[str, list[str]] = {}
+    for path in map(os.fspath, paths):
+        groups.setdefault(output_name(path).casefold(), []).append(path)
+    names: dict[str, str] = {}
+    for key, group in groups.items():
+        if len(group) == 1 and key not in RESERVED_OUTPUTS:
+            names[group[0]] = output_name(group[0])
+            continue
+        root = os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in group])
+        for path in group:
+            name = "__".join(Path(os.path.relpath(os.path.abspath(path), root)).parts)
+            names[path] = name if name.lower().endswith(".jsonl") else name + ".jsonl"
+    taken = Counter(name.casefold() for name in names.values())
+    for path, name in names.items():
+        if taken[name.casefold()] > 1 or name.casefold() in RESERVED_OUTPUTS:
+            digest = hashlib.sha1(os.path.abspath(path).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+            names[path] = f"{name[: -len('.jsonl')]}-{digest}.jsonl"
+    return names
+
+
+def _record_problem(page: dict[str, Any]) -> str | None:
+    """Why a stored page cannot be processed (no URL, a field of the wrong type), or None."""
+    if not page.get("url"):
+        return "no url"
+    for name in STRING_FIELDS:
+        value = page.get(name)
+        if value is not None and not isinstance(value, str):
+            return f'"{name}" is {type(value).__name__}, not a string'
+    return None
+
+
+def iter_jsonl_pages(
+    path: str | os.PathLike[str], counts: Counter[str], warn: Warn = _ignore
+) -> Iterator[dict[str, Any]]:
+    """PageItems of a pages JSONL file (plain or .gz); a bad line (a torn last line) or record (`"html": 5`)
+    is counted, skipped and warned about as `file:line: ...`, and the rest of the file is read."""
+    name = os.fspath(path)
+
+    def bad(number: int, _line: str) -> None:
+        counts["skipped/bad_line"] += 1
+        warn(f"{name}:{number}: not a JSON object (a torn line?); skipped")
+
+    for number, page in read_numbered(path, on_bad=bad):
+        problem = _record_problem(page)
+        if problem is None:
+            yield page
+        else:
+            counts["skipped/bad_record"] += 1
+            warn(f"{name}:{number}: {problem}; record skipped")
+
+
+def _is_html(content_type: str | None, body: bytes) -> bool:
+    if content_type:
+        return content_type.split(";", 1)[0].strip().lower() in HTML_TYPES
+    head = body[:1024].lstrip().lower()  # no Content-Type: trust only what looks like markup
+    return head.startswith(b"<!doctype html") or b"<html" in head
+
+
+def _decode(content_type: str | None, body: bytes) -> str:
+    """Body → str: BOM, then the HTTP charset, then <meta charset>, then UTF-8 (w3lib, as Scrapy decodes)."""
+    return html_to_unicode(content_type or "", body)[1]
+
+
+def _read_record_at(f: BinaryIO, offset: int) -> tuple[str | None, bytes]:
+    """(Content-Type, decoded payload) of the response record at `offset` of an open WARC file."""
+    f.seek(offset)
+    record = next(iter(ArchiveIterator(f)))
+    content_type = record.http_headers.get_header("Content-Type") if record.http_headers else None
+    return content_type, record.content_stream().read()
+
+
+def iter_warc_pages(
+    path: str | os.PathLike[str], counts: Counter[str], warn: Warn = _ignore
+) -> Iterator[dict[str, Any]]:
+    """HTML pages of a WARC file as PageItem dicts (url, domain, html, crawled_at).
+
+    `response` records with a 2xx status and an HTML Content-Type are read; chunked transfer coding and
+    gzip/deflate/br content coding are undone by warcio. `revisit` records (deduplicated by payload digest, or
+    a 304 "server-not-modified") take the payload of the earlier response they point to in the same file.
+    Requests, warcinfo, metadata, resources, redirects and non-HTML responses are counted and skipped.
+    A file cut short (archive.warc.WarcReader) gives the pages before the cut, counted `truncated`, warned.
+    """
+    by_digest: dict[str, int] = {}
+    by_url: dict[str, int] = {}
+    with open(path, "rb") as f, open(path, "rb") as lookup:
+        records = WarcReader(f, arc2warc=True)
+        for record in records:
+            rec_type = record.rec_type
+            if rec_type not in ("response", "revisit"):
+                counts[f"skipped/{rec_type or 'unknown'}_record"] += 1
+                continue
+            url = record.rec_headers.get_header("WARC-Target-URI") or ""
+            if not url.startswith(("http://", "https://")):
+                counts["skipped/not_http"] += 1
+                continue
+            http = record.http_headers
+            status = http.get_statuscode() if http else None
+            crawled_at = record.rec_headers.get_header("WARC-Date")
+            digest = record.rec_headers.get_header("WARC-Payload-Digest")
+            if rec_type == "response":
+                if not status or not status.startswith("2"):
+                    counts["skipped/status"] += 1
+                    continue
+                content_type = http.get_header("Content-Type")
+                body = record.content_stream().read()
+                if not _is_html(content_type, body):
+                    counts["skipped/non_html"] += 1
+                    continue
+                offset = records.get_record_offset()
+                if digest:
+                    by_digest[digest] = offset
+                by_url[url] = offset
+            else:
+                refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or url
+                offset_or_none = by_digest.get(digest) if digest else None
+                if offset_or_none is None:
+                    offset_or_none = by_url.get(refers)
+                if offset_or_none is None:
+                    counts["skipped/revisit_unresolved"] += 1
+                    continue
+                content_type, body = _read_record_at(lookup, offset_or_none)
+                counts["revisits_resolved"] += 1
+            yield {
+                "url": url,
+                "previous_url": None,
+                "start_url": None,
+                "domain": url_domain(url),
+                "depth": None,
+                "button_text": None,
+                "html": _decode(content_type, body),
+                "crawled_at": crawled_at,
+                "etag": http.get_header("ETag") if http else None,
+                "last_modified": http.get_header("Last-Modified") if http else None,
+            }
+    if records.truncated:
+        counts["truncated"] += 1
+        warn(f"{os.fspath(path)}: {records.truncated}")
+
+
+def iter_pages(
+    path: str | os.PathLike[str], counts: Counter[str], warn: Warn = _ignore
+) -> Iterator[dict[str, Any]]:
+    """Pages of a JSONL or WARC file (see input_kind)."""
+    read = iter_jsonl_pages if input_kind(path) == "jsonl" else iter_warc_pages
+    return read(path, counts, warn)
+
+
+# --- processing pages -------------------------------------------------------------------------------------
+
+Extractor = Callable[[str], tuple[list[dict[str, Any]], list[str]]]
+
+
+NO_CLASSIFIER = "none"  # classifier_path value: the rules alone
+
+
+def default_extractor(classifier_path: str | None = None) -> Extractor:
+    """extraction.page.extract with the classifier loaded once: None = the committed default model (as the
+    crawl's ClassifierPipeline), a path = that model, "none" = rules only. Raises ClassifierLoadError."""
+    from msze.extraction.page import extract
+
+    classifier = None
+    if classifier_path != NO_CLASSIFIER:
+        from msze.classifier.model import HourClassifier
+
+        classifier = HourClassifier.load(classifier_path or None)
+
+    def run(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+        result = extract(text, classifier)
+        return list(result.hours), list(result.masses)
+
+    return run
+
+
+def default_converter() -> Callable[[str], Conversion]:
+    """extraction.text.convert_html: the crawl's html2text set-up, with its fallback for pages it chokes on"""
+    from msze.extraction.text import convert_html
+
+    return convert_html
+
+
+def schedule_hint_function() -> Callable[[str, str | None], bool] | None:
+    try:
+        from msze.extraction.page_filter import has_schedule_hint
+    except ImportError:  # the page filter is optional for re-processing
+        return None
+    return has_schedule_hint
+
+
+@dataclass
+class PageProcessor:
+    """Text conversion, language, change detection and extraction for one page at a time.
+
+    With a `state` (msze/recrawl/state.py) each page is compared with the previous run: with `only_changed`
+    an unchanged page keeps its stored hours (no extraction), and a shrunk page (text under half its previous
+    size) keeps the previous hours and is flagged `change: "shrunk"`; its stored state is not overwritten, so
+    it stays flagged until the site recovers. A page whose text came from convert_html's fallback is
+    counted `text/fallback` and told to `warn`.
+    """
+
+    extractor: Extractor
+    convert: Callable[[str], Conversion]
+    languages: frozenset[str] = frozenset()
+    state: RecrawlState | None = None
+    only_changed: bool = False
+    keep_html: bool = True
+    counts: Counter[str] = field(default_factory=Counter)
+    schedule_hint: Callable[[str, str | None], bool] | None = None
+    template: bool = True  # skip hours in blocks the site repeats (as SiteTemplatePipeline + HoursPipeline)
+    _templates: SiteTemplates = field(default_factory=lambda: SiteTemplates(max_sites=1000), repr=False)
+    warn: Warn = _ignore
+
+    def text_of(self, page: dict[str, Any]) -> str:
+        """The page's text: its HTML converted, else its stored text; always encodable as UTF-8."""
+        from msze.extraction.text import replace_surrogates
+
+        html = page.get("html")
+        if not html:
+            return replace_surrogates(page.get("text") or "")
+        conversion = self.convert(html)
+        if conversion.fallback:
+            self.counts["text/fallback"] += 1
+            self.warn(f"{page['url']}: {conversion.error}; text from the {conversion.fallback} fallback")
+        return replace_surrogates(conversion.text)
+
+    def process(self, page: dict[str, Any]) -> dict[str, Any] | None:
+        """The updated page, or None when its language is not selected."""
+        text = self.text_of(page)
+        language = detect_language(text)
+        if not language_selected(language, self.languages):
+            self.counts["skipped/language"] += 1
+            return None
+        page = dict(page)
+        page["text"] = text
+        page["language"] = language
+        self.counts[f"language/{language}"] += 1
+        current = page_state(text)
+        stored = self.state.get_page(page["url"]) if self.state else None
+        previous_hours = stored.page.get("hours") if stored and stored.page else None
+        change = compare_page(stored.state if stored else None, current) if self.state else None
+        if self.only_changed and change == UNCHANGED and previous_hours is not None:
+            hours = previous_hours
+            self.counts["reused"] += 1
+        else:
+            hours, _ = self.extractor(text)
+            self.counts["extracted"] += 1
+        if self.template:
+            split = self._templates.observe(page.get("domain") or url_domain(page["url"]), text)
+            page["template"] = [list(span) for span in split.repeated]
+            kept = [h for h in hours if not split.covers(h["start"], h["end"])]
+            self.counts["template_skipped"] += len(hours) - len(kept)
+            hours = kept
+        if change is not None:
+            hours = trusted_hours(change, hours, previous_hours)
+            page["change"] = change
+            self.counts[f"change/{change}"] += 1
+        page["hours"] = hours
+        page["masses"] = masses_of(hours)
+        if self.schedule_hint is not None:
+            page["has_schedule_hint"] = self.schedule_hint(page["url"], page.get("button_text"))
+        if self.state is not None and change != SHRUNK:
+            self.state.put_page(
+                page["url"],
+                current,
+                {k: v for k, v in page.items() if k != "text"},
+                domain=page.get("domain"),
+                etag=page.get("etag"),
+                last_modified=page.get("last_modified"),
+            )
+        if not self.keep_html:
+            page.pop("html", None)
+        self.counts["pages_out"] += 1
+        return page
+
+
+# --- processing files -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ProcessOptions:
+    """What `python -m msze process` asks of every file."""
+
+    out_dir: str
+    languages: frozenset[str] = frozenset()
+    classifier_path: str | None = None
+    state_path: str | None = None
+    only_changed: bool = False
+    keep_html: bool = True
+
+
+@dataclass
+class FileReport:
+    """The outcome of one input file: where its pages went, counts, per-parish summaries, or the error."""
+
+    input: str
+    output: str | None = None
+    pages_in: int = 0
+    pages_out: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # one line each, at most MAX_WARNINGS
+
+    def warn(self, message: str) -> None:
+        """Keep a one-line warning for the command to print (control characters of a stored URL or error
+        become spaces); past MAX_WARNINGS only count it."""
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(_CONTROL_RE.sub(" ", message))
+        else:
+            self.counts["warnings_not_shown"] = self.counts.get("warnings_not_shown", 0) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def make_processor(options: ProcessOptions) -> PageProcessor:
+    """A PageProcessor for these options: extractor, classifier and language model loaded once."""
+    return PageProcessor(
+        extractor=default_extractor(options.classifier_path),
+        convert=default_converter(),
+        languages=options.languages,
+        state=RecrawlState(options.state_path) if options.state_path else None,
+        only_changed=options.only_changed,
+        keep_html=options.keep_html,
+        schedule_hint=schedule_hint_function(),
+    )
+
+
+def _atomic_jsonl_writer(path: Path) -> tuple[Path, Any]:
+    tmp = path.with_name(f"{path.name}.tmp.{os.getpid()}")
+    return tmp, open(tmp, "w", encoding="utf-8")  # noqa: SIM115 (closed by process_file)
+
+
+def process_file(
+    path: str | os.PathLike[str],
+    options: ProcessOptions,
+    processor: PageProcessor | None = None,
+    out_name: str | None = None,
+) -> FileReport:
+    """Re-process one JSONL/WARC file into `<out_dir>/<out_name>` (default output_name(path); written to a
+    temp file, then renamed, so a killed run never leaves a half file), with one results.jsonl-style summary
+    per parish domain. A page that fails is counted `failed/page`, warned about and skipped: the file's other
+    pages are kept."""
+    started = time.monotonic()
+    report = FileReport(input=os.fspath(path))
+    counts: Counter[str] = Counter()
+    state = None
+    if processor is None:
+        processor = make_processor(options)
+        state = processor.state  # ours to close
+    processor.counts = counts
+    processor.warn = lambda message: report.warn(f"{report.input}: {message}")
+    out_path = Path(options.out_dir) / (out_name or output_name(path))
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    parishes: dict[str, dict[str, Any]] = {}
+    tmp = None
+    try:
+        # Pages of a JSONL have no fetch time: the file's last write is when its crawl ended.
+        file_time = datetime.fromtimestamp(os.stat(path).st_mtime, UTC).replace(microsecond=0)
+        file_at = file_time.isoformat().replace("+00:00", "Z")
+        tmp, out = _atomic_jsonl_writer(out_path)
+        with out:
+            for page in iter_pages(path, counts, report.warn):
+                report.pages_in += 1
+                done = _process_page(processor, page, report)
+                if done is not None:
+                    _write_line(out, done)
+                    report.pages_out += 1
+                    html_bytes = len((page.get("html") or "").encode("utf-8", "surrogatepass"))
+                    _add_to_parish(parishes, done, html_bytes, file_at)
+        os.replace(tmp, out_path)
+        report.output = os.fspath(out_path)
+    except Exception as exc:  # noqa: BLE001 - a broken file is reported, its half output removed
+        report.error = f"{type(exc).__name__}: {exc}"
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+    finally:
+        report.counts = dict(counts) | report.counts
+        if report.error is None:
+            report.summaries = [
+                _parish_summary(domain, parish, processor.state) for domain, parish in parishes.items()
+            ]
+        if state is not None:
+            state.close()
+        report.seconds = round(time.monotonic() - started, 3)
+    return report
+
+
+def _process_page(
+    processor: PageProcessor, page: dict[str, Any], report: FileReport
+) -> dict[str, Any] | None:
+    """processor.process(page), or None (counted, warned) when the page fails."""
+    try:
+        return processor.process(page)
+    except Exception as exc:  # noqa: BLE001 - one bad page must not cost the file its other pages
+        processor.counts["failed/page"] += 1
+        message = " ".join(str(exc).split())[:200]
+        report.warn(f"{report.input}: {page.get('url')}: {type(exc).__name__}: {message}; page skipped")
+        return None
+
+
+def _write_line(out: Any, page: dict[str, Any]) -> None:
+    try:
+        out.write(json.dumps(page, ensure_ascii=False) + "\n")
+    except UnicodeEncodeError:  # a lone surrogate (a JSON escape) in the stored HTML: ASCII escapes, lossless
+        out.write(json.dumps(page) + "\n")
+
+
+def _add_to_parish(
+    parishes: dict[str, dict[str, Any]], done: dict[str, Any], html_bytes: int, file_at: str
+) -> None:
+    """Collect a processed page under its parish domain for the per-parish summary."""
+    domain = done.get("domain") or url_domain(done["url"])
+    parish = parishes.setdefault(
+        domain,
+        {"start_url": done.get("start_url") or done["url"], "pages": [], "bytes": 0, "at": None},
+    )
+    parish["pages"].append({"url": done["url"], "hours": done["hours"], "change": done.get("change")})
+    parish["bytes"] += html_bytes
+    page_at = done.get("crawled_at") or file_at
+    parish["at"] = max(filter(None, (parish["at"], page_at)), default=None)
+
+
+def _parish_summary(domain: str, parish: dict[str, Any], state: RecrawlState | None) -> dict[str, Any]:
+    summary = summarize(
+        parish["pages"], parish["start_url"], domain, crawled_at=parish["at"], bytes_=parish["bytes"]
+    )
+    if state is not None:
+        page_changes = {p["url"]: p["change"] or NEW for p in parish["pages"]}
+        change = state.record_parish(domain, summary["masses"], page_changes)
+        summary["change"] = change.to_dict()
+    return summary

@@ -1,0 +1,36 @@
+"""The `msze` command (also `python -m msze`): offline tools around the crawl (extract, evaluate, train,
+process, crawl-all, annotator, search, ...). Each subcommand module has `add_arguments(parser)` and
+`run(args) -> int`; modules are imported only when their command runs."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+# command name -> (module, one-line help). Modules are imported lazily so that
+# `python -m msze extract` does not pay for Flask or fastText training code.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "extract": ("msze.cli.extract", "extract Mass times from HTML/text files"),
+    "evaluate": ("msze.cli.evaluate", "score extraction against labelled pages"),
+    "dataset": ("msze.cli.dataset", "build the classifier's train/dev/test sets"),
+    "train": ("msze.cli.train", "train the fastText hour classifier"),
+    "urls": ("msze.cli.urls", "turn places output into the parish URL list"),
+    "crawl-all": ("msze.cli.crawl_all", "crawl many parishes (GNU parallel or one process)"),
+    "process": ("msze.cli.process", "re-run extraction over stored JSONL/WARC crawls"),
+    "annotator": ("msze.annotator.cli", "the labelling web app: serve, import, export, stats"),
+    "search": ("msze.search.cli", "the Mass-times search web app and its results database"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="msze", description=__doc__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help_text, add_help=False)
+        sub_parser.set_defaults(_module=module_name)
+    # Parse the command name first, then let its module define the rest.
+    args, rest = parser.parse_known_args(argv)
+    module = importlib.import_module(args._module)
+    command_parser = argparse.ArgumentParser(prog=f"msze {args.command}")
+    module.add_arguments(command_parser)
+    return int(module.run(command_parser.parse_args(rest)) or 0)

@@ -1,0 +1,313 @@
+"""`python -m msze evaluate GOLD.jsonl...`: score extraction against labelled pages.
+
+Gold pages are in the format of ../shared/data/realpages: ``text``, ``tokens`` (every clock-time token with
+its span and ``label`` mass/other) and ``mass_times``. Reported: the hour extractor's recall of gold tokens;
+token-level precision/recall/F1/accuracy/MCC of "is a Mass start"; the same for page-level Mass-time sets; and
+the mistakes with their context. With ``--model`` the rules, the classifier alone and their union are scored
+side by side, and ``--plot`` draws the classifier's precision and recall against its threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from msze.classifier.metrics import Confusion, set_confusion
+from msze.cli.extract import load_classifier
+from msze.extraction.hours import Hour, find_hours, find_hours_thesis
+from msze.extraction.page import HourScorer
+from msze.extraction.rules import RuleDecision, decide
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("gold", nargs="+", help="JSONL files of labelled pages (realpages format)")
+    parser.add_argument(
+        "--model", help="fastText hour model (msze.classifier.model.HourClassifier) to score as well"
+    )
+    parser.add_argument("--threshold", type=float, help="classifier threshold (default: the model's own)")
+    parser.add_argument(
+        "--plot", metavar="PNG", help="draw classifier precision/recall vs threshold (needs --model)"
+    )
+    parser.add_argument(
+        "--mistakes", type=int, default=50, help="how many mistakes to list (default 50; 0 = none)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
+
+
+@dataclass
+class Page:
+    """One gold page with everything the scorers need computed once."""
+
+    id: str
+    text: str
+    tokens: list[dict[str, Any]]
+    mass_times: list[str]
+    schedule: dict[str, list[str]] | None = None
+    hours: list[Hour] = field(default_factory=list)
+    decisions: list[RuleDecision] = field(default_factory=list)
+    scores: list[float] | None = None
+    # for every gold token, the index of the first overlapping hour (None = the extractor missed it)
+    token_hour: list[int | None] = field(default_factory=list)
+
+
+def load_gold(paths: Sequence[str]) -> list[Page]:
+    """Read gold pages; raise ValueError naming the file and line of a broken record."""
+    pages = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    r = json.loads(line)
+                    text = r["text"]
+                    tokens = r.get("tokens", [])
+                    for t in tokens:
+                        if text[t["start"] : t["end"]] != t["text"]:
+                            raise ValueError(f"token {t['text']!r} does not match its span")
+                    pid = str(r.get("id", f"{path}:{n}"))
+                    pages.append(Page(pid, text, tokens, list(r.get("mass_times", [])), r.get("schedule")))
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise ValueError(f"{path}:{n}: not a gold page ({exc})") from exc
+    return pages
+
+
+def prepare(pages: Sequence[Page], classifier: HourScorer | None = None) -> None:
+    for p in pages:
+        p.hours = find_hours(p.text)
+        p.decisions = decide(p.text, p.hours)
+        if classifier is not None:
+            p.scores = list(classifier.score_hours(p.text, p.hours)) if p.hours else []
+        p.token_hour = []
+        for t in p.tokens:
+            hit = next((i for i, h in enumerate(p.hours) if h.start < t["end"] and t["start"] < h.end), None)
+            p.token_hour.append(hit)
+
+
+Predictor = Callable[[Page, int], bool]  # (page, hour index) -> labelled mass?
+
+
+def rules_pred(p: Page, i: int) -> bool:
+    return p.decisions[i].is_mass
+
+
+def classifier_pred(threshold: float) -> Predictor:
+    return lambda p, i: p.scores is not None and p.scores[i] >= threshold
+
+
+def union_pred(threshold: float) -> Predictor:
+    clf = classifier_pred(threshold)
+    return lambda p, i: rules_pred(p, i) or clf(p, i)
+
+
+@dataclass
+class Score:
+    tokens: Confusion
+    pages: Confusion
+    mistakes: list[dict[str, Any]]
+
+
+def _line_context(text: str, start: int, end: int, width: int = 70) -> str:
+    a = max(0, start - width)
+    b = min(len(text), end + width)
+    return (text[a:start] + "[" + text[start:end] + "]" + text[end:b]).replace("\n", " ⏎ ")
+
+
+def score(pages: Sequence[Page], pred: Predictor) -> Score:
+    """Token-level and page-level confusion of a predictor, and its mistakes.
+
+    A gold token is predicted mass when an overlapping hour is labelled mass; a mass hour that overlaps
+    no gold token is a false positive too (gold tokens are every clock time on the page).
+    """
+    tok, pag = Confusion(), Confusion()
+    mistakes: list[dict[str, Any]] = []
+    for p in pages:
+        covered: set[int] = set()
+        for t, hi in zip(p.tokens, p.token_hour, strict=True):
+            predicted = hi is not None and pred(p, hi)
+            actual = t["label"] == "mass"
+            tok.add(predicted, actual)
+            if hi is not None:
+                covered.add(hi)
+            if predicted != actual:
+                mistakes.append(
+                    {
+                        "page": p.id,
+                        "kind": "FP" if predicted else ("FN (not extracted)" if hi is None else "FN"),
+                        "time": p.hours[hi].time if hi is not None else t["text"],
+                        "reason": p.decisions[hi].reason if hi is not None else "",
+                        "context": _line_context(p.text, t["start"], t["end"]),
+                    }
+                )
+        masses = set()
+        for i, h in enumerate(p.hours):
+            if pred(p, i):
+                masses.add(h.time)
+                if i not in covered:
+                    tok.add(True, False)
+                    mistakes.append(
+                        {
+                            "page": p.id,
+                            "kind": "FP (not a gold token)",
+                            "time": h.time,
+                            "reason": p.decisions[i].reason,
+                            "context": _line_context(p.text, h.start, h.end),
+                        }
+                    )
+        pag += set_confusion(masses, p.mass_times)
+    return Score(tok, pag, mistakes)
+
+
+def extractor_recall(pages: Sequence[Page]) -> tuple[int, int]:
+    found = sum(hi is not None for p in pages for hi in p.token_hour)
+    return found, sum(len(p.tokens) for p in pages)
+
+
+# the gold schedule's day keys; a holiday list counts as Sunday (the gold puts feasts with Sundays)
+_DAY_KEY = {"sunday": "sunday", "holiday": "sunday", "weekday": "weekday", "saturday": "saturday"}
+
+
+def schedule_recall(pages: Sequence[Page]) -> tuple[int, int]:
+    """Of the gold schedules' (day, time) pairs, how many the rules label mass with that day."""
+    found = total = 0
+    for p in pages:
+        if not p.schedule:
+            continue
+        got = {
+            (_DAY_KEY[d.day], h.time)
+            for h, d in zip(p.hours, p.decisions, strict=True)
+            if d.is_mass and d.day in _DAY_KEY
+        }
+        for day, times in p.schedule.items():
+            for t in times:
+                total += 1
+                found += (day, t) in got
+    return found, total
+
+
+def thesis_recall(pages: Sequence[Page]) -> int:
+    """Gold tokens the thesis extractor alone (regex + borders) finds, for comparison."""
+    found = 0
+    for p in pages:
+        spans = find_hours_thesis(p.text)
+        found += sum(any(a < t["end"] and t["start"] < b for a, b in spans) for t in p.tokens)
+    return found
+
+
+def threshold_curve(pages: Sequence[Page], steps: int = 101) -> list[tuple[float, Confusion, Confusion]]:
+    """(threshold, classifier-alone confusion, union confusion) at evenly spaced thresholds, token level."""
+    out = []
+    for k in range(steps):
+        th = k / (steps - 1)
+        out.append((th, score(pages, classifier_pred(th)).tokens, score(pages, union_pred(th)).tokens))
+    return out
+
+
+def plot_curve(curve: list[tuple[float, Confusion, Confusion]], chosen: float, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [c[0] for c in curve]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(xs, [c[1].precision for c in curve], label="classifier precision", color="tab:blue")
+    ax.plot(xs, [c[1].recall for c in curve], label="classifier recall", color="tab:orange")
+    ax.plot(xs, [c[2].precision for c in curve], "--", label="rules ∪ classifier precision", color="tab:blue")
+    ax.plot(xs, [c[2].recall for c in curve], "--", label="rules ∪ classifier recall", color="tab:orange")
+    ax.axvline(chosen, color="gray", linestyle=":", label=f"threshold {chosen:.2f}")
+    ax.set_xlabel("classifier threshold")
+    ax.set_ylabel("token-level score")
+    ax.set_ylim(0, 1.02)
+    ax.legend(loc="lower left", fontsize=8)
+    ax.set_title("Mass-start tokens: precision and recall vs threshold")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _ratio(found: int, total: int) -> dict[str, float | int]:
+    return {"found": found, "total": total, "recall": round(found / total, 4) if total else 1.0}
+
+
+def _fmt(name: str, c: Confusion) -> str:
+    return (
+        f"  {name:<24} P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f} acc={c.accuracy:.3f} "
+        f"MCC={c.mcc:.3f}  (tp={c.tp} fp={c.fp} fn={c.fn} tn={c.tn})"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        pages = load_gold(args.gold)
+    except OSError as exc:
+        print(f"error: cannot read gold file: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.plot and not args.model:
+        print("error: --plot needs --model", file=sys.stderr)
+        return 2
+    classifier = None
+    if args.model:
+        try:
+            classifier = load_classifier(args.model, args.threshold)
+        except Exception as exc:  # noqa: BLE001 - any load failure is reported the same way
+            print(f"error: cannot load model {args.model}: {exc}", file=sys.stderr)
+            return 2
+    prepare(pages, classifier)
+    found, total = extractor_recall(pages)
+    systems: dict[str, Score] = {"rules": score(pages, rules_pred)}
+    if classifier is not None:
+        systems["classifier"] = score(pages, classifier_pred(classifier.threshold))
+        systems["rules ∪ classifier"] = score(pages, union_pred(classifier.threshold))
+    if args.plot and classifier is not None:
+        plot_curve(threshold_curve(pages), classifier.threshold, args.plot)
+    result = {
+        "pages": len(pages),
+        "gold_tokens": total,
+        "extractor_recall": round(found / total, 4) if total else 1.0,
+        "thesis_extractor_recall": round(thesis_recall(pages) / total, 4) if total else 1.0,
+        "schedule_day_recall": _ratio(*schedule_recall(pages)),
+        "hours_found": sum(len(p.hours) for p in pages),
+        "threshold": classifier.threshold if classifier is not None else None,
+        "systems": {
+            name: {"tokens": s.tokens.as_dict(), "pages": s.pages.as_dict()} for name, s in systems.items()
+        },
+    }
+    if args.json:
+        result["mistakes"] = {name: s.mistakes for name, s in systems.items()}
+        print(json.dumps(result, ensure_ascii=False))
+        return 0
+    print(f"{len(pages)} pages, {total} gold clock-time tokens, {result['hours_found']} hours extracted")
+    print(f"hour extractor recall of gold tokens: {result['extractor_recall']:.4f} ({found}/{total})")
+    print(f"  (the thesis regex and borders alone: {result['thesis_extractor_recall']:.4f})")
+    if classifier is not None:
+        print(f"classifier threshold: {classifier.threshold:.3f}")
+    sched = result["schedule_day_recall"]
+    if sched["total"]:
+        print(
+            f"rules: gold schedule (day, time) pairs found with the right day: {sched['recall']:.4f} "
+            f"({sched['found']}/{sched['total']})"
+        )
+    print("Mass start, token level:")
+    for name, s in systems.items():
+        print(_fmt(name, s.tokens))
+    print("Mass times, page level (distinct HH:MM per page; no true negatives, so no accuracy/MCC):")
+    for name, s in systems.items():
+        c = s.pages
+        scores = f"P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f}"
+        print(f"  {name:<24} {scores}  (tp={c.tp} fp={c.fp} fn={c.fn})")
+    if args.mistakes:
+        for name, s in systems.items():
+            print(f"\nmistakes of {name} ({len(s.mistakes)}):")
+            for m in s.mistakes[: args.mistakes]:
+                print(f"  {m['page']:<6} {m['kind']:<22} {m['time']} [{m['reason']}]  {m['context']}")
+    if args.plot:
+        print(f"\nplot written to {args.plot}")
+    return 0

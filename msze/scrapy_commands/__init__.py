@@ -1,1 +1,0 @@
-"""Project Scrapy commands (COMMANDS_MODULE): `crawl` with spider-argument checks before the crawl starts."""
