@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--html-pages", type=int, default=100, help="generated HTML pages for part 2 (0: skip)"
     )
-    parser.add_argument("--model", help="hour classifier model (default: the committed msze/models/hours.ftz)")
+    parser.add_argument("--model", help="hour classifier model (default: the packaged msze/models/hours.ftz)")
     parser.add_argument("--no-model", action="store_true", help="rules only: no classifier figures")
     parser.add_argument("--rounds", type=int, default=5, help="passes per figure; the best counts")
     parser.add_argument("--no-linearity", action="store_true", help="skip part 3 (0.5 vs 5 MB)")

@@ -9,7 +9,7 @@ import pytest
 from search_fixtures import DEON_TSV, results, write_inputs, write_results
 from sqlalchemy import func, select
 
-from msze.search.db import create_schema, fold, make_engine, mass_times, parishes, time_history
+from msze.search.db import create_schema, make_engine, mass_times, parishes, time_history
 from msze.search.loader import (
     host_of,
     load,
@@ -18,6 +18,7 @@ from msze.search.loader import (
     read_parish_file,
     registered_domain,
 )
+from msze.utils.text import fold
 
 
 @pytest.fixture

@@ -15,9 +15,12 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
+
+from msze.utils.sqlite import connect
+from msze.utils.time import utc_now
+from msze.utils.urls import host_of
 
 STATES = ("queued", "running", "finished", "failed")
 
@@ -47,33 +50,14 @@ CREATE INDEX IF NOT EXISTS jobs_state ON jobs (kind, state);
 """
 
 
-def utc_now() -> str:
-    """ISO 8601 UTC timestamp with seconds, the format every batch file uses."""
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def url_domain(url: str) -> str:
-    """Host of a URL without "www." (file paths give ""); used only when the caller gives no domain."""
-    host = urlsplit(url).hostname or ""
-    return host.removeprefix("www.")
-
-
 class JobDB:
     """The job table of one SQLite file, restricted to one `kind` of job."""
 
     def __init__(self, path: str | os.PathLike[str], kind: str = "crawl", timeout: float = 60.0) -> None:
         self.path = os.fspath(path)
         self.kind = kind
-        parent = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(parent, exist_ok=True)
-        # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so a writer takes the lock up front and
-        # waits (busy timeout) rather than failing half-way through a read-then-write.
-        self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        self._conn = self._retry(lambda: connect(self.path, timeout))
         self._conn.row_factory = sqlite3.Row
-        self._conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL"))
-        # NORMAL is durable across process kills in WAL mode (only an OS crash can lose the last commits).
-        self._conn.execute("PRAGMA synchronous = NORMAL")
         self._retry(lambda: self._conn.executescript(SCHEMA))
         columns = {row["name"] for row in self._conn.execute("PRAGMA table_info(jobs)")}
         if "name" not in columns:  # a database from before the name column
@@ -122,9 +106,7 @@ class JobDB:
         now = utc_now()
         domains = domains or {}
         names = names or {}
-        rows = [
-            (self.kind, u, domains.get(u) or url_domain(u), names.get(u), now) for u in dict.fromkeys(urls)
-        ]
+        rows = [(self.kind, u, domains.get(u) or host_of(u), names.get(u), now) for u in dict.fromkeys(urls)]
         with self._write() as conn:
             before = conn.total_changes
             conn.executemany(
@@ -148,7 +130,7 @@ class JobDB:
         with self._write() as conn:
             conn.execute(
                 "INSERT OR IGNORE INTO jobs (kind, url, domain, queued_at) VALUES (?, ?, ?, ?)",
-                (self.kind, url, url_domain(url), now),
+                (self.kind, url, host_of(url), now),
             )
             self._mark_running(conn, now, url, log_path, host, pid)
 
@@ -200,7 +182,7 @@ class JobDB:
         with self._write() as conn:
             conn.execute(
                 "INSERT OR IGNORE INTO jobs (kind, url, domain, queued_at) VALUES (?, ?, ?, ?)",
-                (self.kind, url, summary.get("domain") or url_domain(url), utc_now()),
+                (self.kind, url, summary.get("domain") or host_of(url), utc_now()),
             )
             conn.execute(
                 """UPDATE jobs SET state = ?, ended_at = ?, error = ?, pages = ?, bytes = ?, masses = ?,

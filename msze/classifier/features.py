@@ -23,10 +23,10 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-import unicodedata
 
 from msze.extraction.hours import SUPERSCRIPT_DIGITS as _SUPS
 from msze.extraction.hours import SUPERSCRIPT_TO_DIGITS
+from msze.utils.text import strip_marks
 
 # Bump when the line hour_features builds changes for the same input: models record it and refuse to load
 # with other features (msze.classifier.model).
@@ -59,17 +59,11 @@ _MARKS = {"par": "_par_", "nl": "_nl_", "time": "_time_", "num": "_num_"}
 def fold(text: str) -> str:
     """Lowercase, superscript digits to digits, Polish diacritics stripped."""
     text = _SUPERSCRIPT_MINUTES_RE.sub(r"\1:\2", text)
-    return _strip_marks(text.translate(SUPERSCRIPT_TO_DIGITS).translate(_FOLD).lower())
-
-
-def _strip_marks(text: str) -> str:
-    """The text without combining marks (Polish diacritics: "ą" → "a")."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return strip_marks(text.translate(SUPERSCRIPT_TO_DIGITS).translate(_FOLD).lower())
 
 
 # the words of a page are the same few Polish words over and over: cached
-_fold_non_ascii = functools.lru_cache(maxsize=65_536)(_strip_marks)
+_fold_non_ascii = functools.lru_cache(maxsize=65_536)(strip_marks)
 
 
 def _fold_word(word: str) -> str:

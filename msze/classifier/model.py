@@ -28,7 +28,7 @@ from msze.classifier.features import (
 MASS_LABEL = "__label__mass"
 DEFAULT_THRESHOLD = 0.5
 
-# The committed default model (see msze/models/README.md); resolved from the package, so it works from any cwd.
+# The default model (msze/models/README.md), resolved from the package: it works from any folder.
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "hours.ftz"
 
 
@@ -73,7 +73,7 @@ class HourClassifier:
     def load(
         cls, path: str | os.PathLike[str] | None = None, threshold: float | None = None
     ) -> HourClassifier:
-        """Load a model (default: the committed ``msze/models/hours.ftz``); raise ClassifierLoadError if unusable.
+        """Load a model (default: ``msze/models/hours.ftz``); raise ClassifierLoadError if unusable.
 
         ``threshold`` overrides the one stored in the sidecar.
         """

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from msze.batch.jobs import JobDB, utc_now
+from msze.batch.jobs import JobDB
 from msze.batch.plan import (
     EVENT_PREFIX,
     crawl_error,
@@ -44,6 +44,7 @@ from msze.batch.plan import (
     spread_by_domain,
 )
 from msze.batch.results import export_csv, export_jsonl, summarize_file
+from msze.utils.time import utc_now
 
 PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
 PR_SET_PDEATHSIG = 1

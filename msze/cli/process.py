@@ -57,7 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep only pages in these languages (ISO 639-1, repeatable or comma-separated, e.g. pl)",
     )
     parser.add_argument(
-        "--classifier", metavar="MODEL", help="fastText hour model (default: the committed msze/models/hours.ftz)"
+        "--classifier",
+        metavar="MODEL",
+        help="fastText hour model (default: msze/models/hours.ftz)",
     )
     parser.add_argument("--no-classifier", action="store_true", help="label hours with the rules alone")
     parser.add_argument(

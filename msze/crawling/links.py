@@ -10,21 +10,15 @@ variants of one path (a calendar with 10 000 dates must not become 10 000 reques
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from tldextract import TLDExtract
-
-# The public-suffix snapshot bundled with tldextract: never fetched from the network, so results do not depend
-# on connectivity. Private suffixes count (parafia.blogspot.com is its own site, not all of blogspot.com).
-_EXTRACT = TLDExtract(suffix_list_urls=(), include_psl_private_domains=True, cache_dir=None)
+from msze.utils.urls import host_of, registered_domain
 
 # Extensions of files that are not HTML pages; links to them are never requested.
 NON_PAGE_EXTENSIONS = frozenset(
@@ -72,35 +66,11 @@ _SCRIPT_NAV_RE = re.compile(
 
 
 def _host(url: str) -> str:
+    """The host of an absolute URL ("" for "mailto:", relative or broken ones)."""
     try:
-        host = urlsplit(url.strip()).hostname
-    except ValueError:
+        return host_of(url, drop_www=False) if "//" in url else ""
+    except ValueError:  # "http://[broken/": an invalid IPv6 host
         return ""
-    return (host or "").lower().rstrip(".")
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
-
-
-@lru_cache(maxsize=65536)
-def registered_domain(host: str) -> str:
-    """The registered domain of a host name: "www.parafia.katowice.pl" -> "parafia.katowice.pl".
-
-    IP addresses and single-label hosts stay as they are; hosts under an unknown suffix (".test", ".local")
-    keep their last two labels.
-    """
-    host = host.lower().rstrip(".")
-    if not host or _is_ip(host) or "." not in host:
-        return host
-    domain = _EXTRACT(host).top_domain_under_public_suffix
-    if domain:
-        return domain
-    return ".".join(host.split(".")[-2:])
 
 
 def site_host(url: str) -> str:

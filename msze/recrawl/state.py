@@ -9,16 +9,16 @@ No Scrapy imports: the middleware and pipeline in msze/recrawl.py and `python -m
 from __future__ import annotations
 
 import json
-import sqlite3
 import weakref
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from msze.recrawl.changes import PageState, ParishChange, compare_parish
+from msze.utils.sqlite import connect
+from msze.utils.time import utc_now
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS recrawl_pages (
@@ -51,10 +51,6 @@ CREATE TABLE IF NOT EXISTS recrawl_changes (
 """
 
 
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
 @dataclass(frozen=True)
 class StoredPage:
     """One page as the previous run left it."""
@@ -72,10 +68,7 @@ class RecrawlState:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db = connect(self.path)
         self.db.executescript(_SCHEMA)
 
     def close(self) -> None:

@@ -8,7 +8,6 @@ in `*_key` columns, so a search for "lodz" finds "Łódź" with a plain indexed 
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 
 from sqlalchemy import (
@@ -122,16 +121,6 @@ corrections = Table(
     Column("status", String(10), nullable=False, default="new"),  # new | accepted | rejected
 )
 Index("ix_corrections_client_created", corrections.c.client, corrections.c.created_at)
-
-
-def fold(text: str | None) -> str:
-    """Search key: lower case, Polish diacritics removed, whitespace collapsed ("Łódź " -> "lodz")."""
-    if not text:
-        return ""
-    text = text.lower().replace("ł", "l")
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(stripped.split())
 
 
 def clean_text(value: str) -> str:

@@ -25,16 +25,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
-from msze.crawling.links import registered_domain as _registered_domain
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
     clean_text,
-    fold,
     mass_times,
     minute_of,
     parishes,
@@ -42,6 +39,9 @@ from msze.search.db import (
     town_key,
 )
 from msze.search.urls import safe_url
+from msze.utils.text import fold
+from msze.utils.urls import host_of
+from msze.utils.urls import registered_domain as _registered_domain
 
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:.]([0-5]\d)$", re.ASCII)
 SOURCES = ("rules", "classifier")
@@ -50,17 +50,6 @@ JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
 
 class BadLine(ValueError):
     """Why one input line is skipped; reported as `file:line: reason` and the load goes on."""
-
-
-def host_of(url: str | None) -> str:
-    """Lower-case host of a URL without "www."; "" when there is none. Accepts bare hosts ("parafia.pl")."""
-    if not url:
-        return ""
-    url = url.strip()
-    if "://" not in url:
-        url = "http://" + url
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
-    return host.removeprefix("www.")
 
 
 def registered_domain(url_or_host: str | None) -> str:

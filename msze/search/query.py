@@ -17,13 +17,13 @@ from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
     clean_text,
-    fold,
     mass_times,
     parishes,
     time_history,
     town_key,
 )
 from msze.search.urls import safe_url
+from msze.utils.text import fold
 
 MAX_PER_PAGE = 100
 DEFAULT_PER_PAGE = 20

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from sqlalchemy import Engine, insert
 
-from msze.search.db import fold, mass_times, minute_of, parishes, town_key
+from msze.search.db import mass_times, minute_of, parishes, town_key
+from msze.utils.text import fold
 
 DEDICATIONS = [
     "Najświętszego Serca Pana Jezusa",
