@@ -6,7 +6,7 @@ import multiprocessing
 import sqlite3
 from pathlib import Path
 
-from msze.batch.jobs import JobDB, url_domain
+from msze.batch.jobs import JobDB
 
 
 def test_enqueue_is_idempotent_and_keeps_state(tmp_path):
@@ -91,12 +91,6 @@ def test_many_concurrent_writers(tmp_path):
         p.join(60)
         assert p.exitcode == 0
     assert JobDB(path).counts()["finished"] == 8 * 40
-
-
-def test_url_domain():
-    assert url_domain("https://www.parafia.pl/msze?x=1") == "parafia.pl"
-    assert url_domain("http://Parafia-1.TEST:8080/") == "parafia-1.test"
-    assert url_domain("/some/file.jsonl") == ""
 
 
 def test_names_and_old_database_upgrade(tmp_path):
