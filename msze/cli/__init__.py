@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 
 # command name -> (module, one-line help). Modules are imported lazily so that
 # `python -m msze extract` does not pay for Flask or fastText training code.
@@ -23,6 +24,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The crawls it starts (`scrapy crawl` subprocesses) find the project's settings from any folder, also when
+    # msze is installed rather than run from its checkout (scrapy.cfg).
+    os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "msze.settings")
     parser = argparse.ArgumentParser(prog="msze", description=__doc__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
