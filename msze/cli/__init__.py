@@ -24,7 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    # The crawls it starts (`scrapy crawl` subprocesses) find the project's settings from any folder, also when
+    # The crawls it starts (`scrapy crawl` subprocesses) find the settings from any folder, also when
     # msze is installed rather than run from its checkout (scrapy.cfg).
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "msze.settings")
     parser = argparse.ArgumentParser(prog="msze", description=__doc__)
