@@ -1,7 +1,9 @@
-"""Item pipelines in ITEM_PIPELINES order: convert → template → filter → hours → rules → classify → store.
+"""Item pipelines in ITEM_PIPELINES order: text → language → template → filter → hours → classify → re-crawl →
+store.
 
-Each class is a thin adapter over a pure module (text.py, template.py, filters.py, hours.py, rules.py,
-classifier.py); the decisions live there.
+The extraction pipelines are thin adapters over msze.extraction.page.PageSteps, one step each: the offline
+commands run the same steps, so a crawl and a re-processing of its pages give the same hours. Outcomes are
+crawl stats msze/<step>/<outcome>.
 """
 
 from __future__ import annotations
@@ -11,264 +13,154 @@ import logging
 from collections import OrderedDict
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import urlparse
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 
 from msze.batch.results import summarize
 from msze.crawling.links import pages_filename
-from msze.extraction.boilerplate import SiteTemplates, TemplateSplit
-from msze.extraction.hours import find_hours
-from msze.extraction.language import detect_language
-from msze.extraction.page import MAX_HOURS, MAX_TEXT_CHARS, hour_dict, masses_of
-from msze.extraction.page_filter import has_schedule_hint
-from msze.extraction.rules import decide
-from msze.extraction.text import Conversion, convert_html
+from msze.extraction.boilerplate import SiteTemplates
+from msze.extraction.page import PageSteps
 from msze.middlewares import recrawl_shared
 from msze.recrawl import changes
 from msze.recrawl.changes import NEW, NOT_MODIFIED, SHRUNK, UNCHANGED, compare_page, page_state, trusted_hours
 from msze.recrawl.state import SharedRecrawl
 
-logger = logging.getLogger(__name__)  # Extraction, Classification
+logger = logging.getLogger(__name__)
 
-# --- Extraction (text, template, filter, hours, rules) ---------------------------------------------
+# --- Extraction: one PageSteps step a pipeline ---------------------------------------------------------
 
 
-class _ExtractionStage:
-    """Shared adapter plumbing: the crawler, its stats, and the settings every stage reads."""
+class _PageStepPipeline:
+    """Runs one PageSteps step on page items (items with the fields the steps fill); other items pass."""
 
-    stage = ""
+    stage = ""  # the step's stats prefix: msze/<stage>/not_a_page
 
-    def __init__(self, crawler: Any) -> None:
+    def __init__(self, crawler: Any, steps: PageSteps) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
+        self.steps = steps
+        steps.count = lambda key, n: self.stats.inc_value(f"msze/{key}", n)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Any:
-        return cls(crawler)
+        return cls(crawler, cls.make_steps(crawler.settings))
 
-    def inc(self, key: str, count: int = 1) -> None:
-        self.stats.inc_value(f"msze/{self.stage}/{key}", count)
+    @classmethod
+    def make_steps(cls, settings: Any) -> PageSteps:
+        return PageSteps()
 
-    def page(self, item: Any) -> ItemAdapter | None:
-        """The adapter of a page item (one with the fields these stages fill); None for other items."""
+    def step(self, page: ItemAdapter) -> None:
+        raise NotImplementedError
+
+    def process_item(self, item: Any) -> Any:
         fields = getattr(item, "fields", None)  # scrapy.Item: only declared fields can be set
         if fields is not None and not {"text", "hours", "masses"} <= set(fields):
-            self.inc("not_a_page")
-            return None
-        return ItemAdapter(item)
+            self.stats.inc_value(f"msze/{self.stage}/not_a_page")
+            return item
+        page = ItemAdapter(item)
+        self.steps.warn = lambda message: logger.warning("%s: %s", page.get("url"), message)
+        self.step(page)
+        return item
 
 
-class TextConversionPipeline(_ExtractionStage):
-    """item["html"] → item["text"] (msze.extraction.text.convert_html, the thesis's html2text set-up).
-
-    A page html2text cannot convert as it is gets its text from convert_html's fallback, counted as
-    `msze/text/fallback`, instead of being kept without text (and without Mass times)."""
+class TextConversionPipeline(_PageStepPipeline):
+    """item["html"] → item["text"] (PageSteps.text: html2text as the thesis set it up; a page it cannot
+    convert as it is gets its text from the fallback, counted msze/text/fallback)."""
 
     stage = "text"
 
-    def __init__(self, crawler: Any) -> None:
-        super().__init__(crawler)
-        self.max_chars = crawler.settings.getint("EXTRACTION_MAX_TEXT_CHARS", MAX_TEXT_CHARS)
+    @classmethod
+    def make_steps(cls, settings: Any) -> PageSteps:
+        return PageSteps(max_text_chars=settings.getint("EXTRACTION_MAX_TEXT_CHARS"))
 
-    def process_item(self, item: Any) -> Any:
-        adapter = self.page(item)
-        if adapter is None:
-            return item
-        if adapter.get("text") is not None and not adapter.get("html"):
-            return item  # already converted (re-processing stored pages)
-        html = adapter.get("html") or ""
-        try:
-            conversion = convert_html(html)
-        except Exception as exc:  # noqa: BLE001 - one broken page must not stop a parish crawl
-            logger.warning("html_to_text failed on %s: %r; page kept without text", adapter.get("url"), exc)
-            self.inc("failed")
-            conversion = Conversion("")
-        if conversion.fallback:
-            logger.warning(
-                "%s: %s; text from the %s fallback", adapter.get("url"), conversion.error, conversion.fallback
-            )
-            self.inc("fallback")
-        text = conversion.text
-        if len(text) > self.max_chars:
-            logger.warning(
-                "%s: text of %d characters cut to %d", adapter.get("url"), len(text), self.max_chars
-            )
-            self.inc("truncated")
-            text = text[: self.max_chars]
-        adapter["text"] = text
-        self.inc("pages")
-        if not text.strip():
-            self.inc("empty")
-        return item
+    def step(self, page: ItemAdapter) -> None:
+        self.steps.text(page)
 
 
-class SiteTemplatePipeline(_ExtractionStage):
-    """Marks the text blocks a page repeats from earlier pages of its site (extraction.boilerplate).
+class LanguagePipeline(_PageStepPipeline):
+    """item["language"] (py3langid), so a stored crawl can be processed by language (`process --lang pl`)
+    without detecting it again. Off unless LANGUAGE_ENABLED (the model costs ~90 MB in every process)."""
 
-    item["template"] = [[start, end], ...] spans of repeated blocks: HoursPipeline leaves their hours to the
-    first page of the site that had them. One SiteTemplate per domain, at most TEMPLATE_MAX_SITES kept (least
-    recently used dropped) so a one-process crawl of thousands of parishes stays bounded.
-    """
+    stage = "language"
+
+    @classmethod
+    def make_steps(cls, settings: Any) -> PageSteps:
+        if not settings.getbool("LANGUAGE_ENABLED"):
+            raise NotConfigured("LANGUAGE_ENABLED is off")
+        return PageSteps(language=True)
+
+    def step(self, page: ItemAdapter) -> None:
+        self.steps.detect_language(page)
+
+
+class SiteTemplatePipeline(_PageStepPipeline):
+    """item["template"]: blocks the page repeats from earlier pages of its site, whose hours HoursPipeline
+    leaves to the first page that had them. At most TEMPLATE_MAX_SITES site models are kept (least recently
+    used dropped), so a one-process crawl of thousands of parishes stays bounded."""
 
     stage = "template"
 
-    def __init__(self, crawler: Any) -> None:
-        super().__init__(crawler)
-        s = crawler.settings
-        if not s.getbool("TEMPLATE_ENABLED", True):
+    @classmethod
+    def make_steps(cls, settings: Any) -> PageSteps:
+        if not settings.getbool("TEMPLATE_ENABLED"):
             raise NotConfigured("TEMPLATE_ENABLED is off")
-        min_pages = s.getint("TEMPLATE_MIN_PAGES", 3)
-        min_share = s.getfloat("TEMPLATE_MIN_SHARE", 0.5)
-        max_sites = s.getint("TEMPLATE_MAX_SITES", 200)
-        max_blocks = max(1, s.getint("TEMPLATE_MAX_BLOCKS", 20_000))
+        min_pages = settings.getint("TEMPLATE_MIN_PAGES")
+        min_share = settings.getfloat("TEMPLATE_MIN_SHARE")
         if min_pages < 1 or not 0.0 <= min_share <= 1.0:
             raise NotConfigured("TEMPLATE_MIN_PAGES must be >= 1 and TEMPLATE_MIN_SHARE in [0, 1]")
-        self.templates = SiteTemplates(max_sites, min_pages, min_share, max_blocks)
+        templates = SiteTemplates(
+            settings.getint("TEMPLATE_MAX_SITES"),
+            min_pages,
+            min_share,
+            max(1, settings.getint("TEMPLATE_MAX_BLOCKS")),
+        )
+        return PageSteps(templates=templates)
 
-    def process_item(self, item: Any) -> Any:
-        adapter = self.page(item)
-        if adapter is None:
-            return item
-        text = adapter.get("text") or ""
-        domain = adapter.get("domain") or urlparse(adapter.get("url") or "").netloc
-        evicted = self.templates.evicted
-        split = self.templates.observe(domain, text)
-        if self.templates.evicted > evicted:
-            self.inc("sites_evicted")
-        adapter["template"] = [list(span) for span in split.repeated]
-        self.inc("pages")
-        self.inc("blocks", split.blocks)
-        self.inc("blocks_repeated", len(split.repeated))
-        self.inc("blocks_template", len(split.template))
-        return item
+    def step(self, page: ItemAdapter) -> None:
+        self.steps.template(page)
 
 
-class PageFilterPipeline(_ExtractionStage):
-    """item["has_schedule_hint"]: the thesis page filter on the URL suffix and the link text.
-
-    With EXTRACT_ONLY_HINTED the pages it rejects get no hours (the thesis's set-up for annotation); by
-    default every page is extracted and the hint is only recorded (the rules are precise enough for that).
-    """
+class PageFilterPipeline(_PageStepPipeline):
+    """item["has_schedule_hint"]: the thesis page filter. With EXTRACT_ONLY_HINTED the pages it rejects get
+    no hours (the thesis's set-up for annotation); by default the hint is only recorded."""
 
     stage = "filter"
 
-    def process_item(self, item: Any) -> Any:
-        adapter = self.page(item)
-        if adapter is None:
-            return item
-        hint = has_schedule_hint(adapter.get("url") or "", adapter.get("button_text"))
-        adapter["has_schedule_hint"] = hint
-        self.inc("kept" if hint else "rejected")
-        return item
+    def step(self, page: ItemAdapter) -> None:
+        self.steps.hint(page)
 
 
-def _not_modified(adapter: ItemAdapter) -> bool:
-    """A 304 page re-used from the previous run with its stored hours (msze/recrawl.py): nothing to redo."""
-    return adapter.get("change") == "not_modified" and adapter.get("hours") is not None
-
-
-class HoursPipeline(_ExtractionStage):
-    """item["hours"]: every clock-time candidate in the page's text (extraction.hours), labelled "other"."""
+class HoursPipeline(_PageStepPipeline):
+    """item["hours"], item["masses"]: every clock-time candidate outside the site's repeated blocks, labelled
+    by the rule-based Mass extractor (a 304 page keeps its stored hours)."""
 
     stage = "hours"
 
-    def __init__(self, crawler: Any) -> None:
-        super().__init__(crawler)
-        self.only_hinted = crawler.settings.getbool("EXTRACT_ONLY_HINTED", False)
-        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", MAX_HOURS)
+    @classmethod
+    def make_steps(cls, settings: Any) -> PageSteps:
+        return PageSteps(
+            max_hours=settings.getint("EXTRACTION_MAX_HOURS"),
+            only_hinted=settings.getbool("EXTRACT_ONLY_HINTED"),
+        )
 
-    def process_item(self, item: Any) -> Any:
-        adapter = self.page(item)
-        if adapter is None:
-            return item
-        if _not_modified(adapter):
-            self.inc("not_modified")
-            return item
-        if self.only_hinted and not adapter.get("has_schedule_hint"):
-            adapter["hours"] = []
-            self.inc("skipped_no_hint")
-            return item
-        template = TemplateSplit(repeated=[tuple(span) for span in adapter.get("template") or []])
-        hours = []
-        found = find_hours(adapter.get("text") or "", limit=self.max_hours + 1)
-        if len(found) > self.max_hours:
-            logger.warning(
-                "%s: more than %d hour candidates, the rest skipped", adapter.get("url"), self.max_hours
-            )
-            self.inc("truncated")
-            found = found[: self.max_hours]
-        for h in found:
-            if template.covers(h.start, h.end):
-                self.inc("template_skipped")
-                continue
-            hours.append(hour_dict(h, "other", 0.0, "rules", None))
-        adapter["hours"] = hours
-        self.inc("found", len(hours))
-        self.inc("pages_with_hours" if hours else "pages_without_hours")
-        return item
+    def step(self, page: ItemAdapter) -> None:
+        self.steps.hours(page)
 
 
-class RulesPipeline(_ExtractionStage):
-    """Labels the page's hours with the rule-based Mass extractor (extraction.rules) and sets item["masses"].
+class ClassifierPipeline(_PageStepPipeline):
+    """The fastText model (msze/classifier) labels every hour the rules did not confirm; item["masses"] is
+    recomputed. The model is loaded once; a missing or corrupt model file is one error at start (the pipeline
+    is then off and the crawl goes on with the rules alone, msze/classifier/disabled)."""
 
-    The rules read the whole text (headers may sit in template blocks) and label the hours HoursPipeline kept.
-    """
-
-    stage = "rules"
-
-    def __init__(self, crawler: Any) -> None:
-        super().__init__(crawler)
-        self.max_hours = crawler.settings.getint("EXTRACTION_MAX_HOURS", MAX_HOURS)
-
-    def process_item(self, item: Any) -> Any:
-        adapter = self.page(item)
-        if adapter is None:
-            return item
-        if _not_modified(adapter):
-            return item
-        hours = adapter.get("hours") or []
-        if hours:
-            text = adapter.get("text") or ""
-            all_hours = find_hours(text, limit=self.max_hours)
-            decisions = {(h.start, h.end): d for h, d in zip(all_hours, decide(text, all_hours), strict=True)}
-            for h in hours:
-                d = decisions.get((h["start"], h["end"]))
-                if d is None:
-                    continue
-                h["day"] = d.day
-                if d.is_mass:
-                    h.update(label="mass", score=1.0, source="rules")
-                    self.inc("masses")
-        adapter["masses"] = masses_of(hours)
-        if adapter["masses"]:
-            self.inc("pages_with_masses")
-        return item
-
-
-# --- Classification --------------------------------------------------------------------------------
-
-
-class ClassifierPipeline:
-    """Labels every hour the rules did not confirm as a Mass, with the fastText model (classifier/model.py).
-
-    Each such hour gets ``label`` (mass when score ≥ CLASSIFIER_THRESHOLD), ``score`` and ``source:
-    "classifier"``; ``masses`` is recomputed. The model is loaded once; a missing or corrupt model file is one
-    error at start (the pipeline is then disabled and the crawl goes on with the rules alone).
-    Stats: msze/classifier/pages, msze/classifier/hours, msze/classifier/mass, msze/classifier/skipped.
-    """
-
-    def __init__(self, crawler: Any, classifier: Any) -> None:
-        self.crawler = crawler
-        self.classifier = classifier
+    stage = "classifier"
 
     @classmethod
-    def from_crawler(cls, crawler: Any) -> ClassifierPipeline:
+    def from_crawler(cls, crawler: Any) -> Any:
         from msze.classifier.model import ClassifierLoadError, HourClassifier
 
         settings = crawler.settings
-        if not settings.getbool("CLASSIFIER_ENABLED", True):
+        if not settings.getbool("CLASSIFIER_ENABLED"):
             raise NotConfigured("CLASSIFIER_ENABLED is off")
         threshold = settings.get("CLASSIFIER_THRESHOLD")
         try:
@@ -280,35 +172,10 @@ class ClassifierPipeline:
             logger.error("hour classifier disabled: %s", exc)
             crawler.stats.set_value("msze/classifier/disabled", 1)
             raise NotConfigured(f"hour classifier disabled: {exc}") from exc
-        return cls(crawler, classifier)
+        return cls(crawler, PageSteps(classifier=classifier))
 
-    def process_item(self, item: Any) -> Any:
-        adapter = ItemAdapter(item)
-        stats = self.crawler.stats
-        text = adapter.get("text")
-        hours = adapter.get("hours")
-        if _not_modified(adapter):  # a 304 page keeps the hours classified in the previous run
-            return item
-        if not text or not hours:
-            stats.inc_value("msze/classifier/skipped")
-            return item
-        todo = [
-            h
-            for h in hours
-            if not (h.get("source") == "rules" and h.get("label") == "mass")
-            and 0 <= h.get("start", -1) < h.get("end", -1) <= len(text)  # a span off the text: left as it is
-        ]
-        if todo:
-            scores = self.classifier.score_hours(text, todo)
-            for hour, score in zip(todo, scores, strict=True):
-                hour["score"] = round(float(score), 4)
-                hour["label"] = "mass" if score >= self.classifier.threshold else "other"
-                hour["source"] = "classifier"
-                stats.inc_value(f"msze/classifier/{hour['label']}")
-            stats.inc_value("msze/classifier/hours", len(todo))
-        adapter["masses"] = sorted({h["time"] for h in hours if h.get("label") == "mass"})
-        stats.inc_value("msze/classifier/pages")
-        return item
+    def step(self, page: ItemAdapter) -> None:
+        self.steps.classify(page)
 
 
 # --- Storage ---------------------------------------------------------------------------------------
@@ -334,7 +201,7 @@ class ParishJsonlWriterPipeline:
         pages_dir = crawler.settings.get("PAGES_DIR")
         if not pages_dir:
             raise NotConfigured("PAGES_DIR is empty")
-        return cls(crawler, pages_dir, crawler.settings.getint("PAGES_MAX_OPEN_FILES", 256))
+        return cls(crawler, pages_dir, crawler.settings.getint("PAGES_MAX_OPEN_FILES"))
 
     def path_for(self, domain: str) -> Path:
         return self.pages_dir / pages_filename(domain)
@@ -363,32 +230,6 @@ class ParishJsonlWriterPipeline:
         for out in self.files.values():
             out.close()
         self.files.clear()
-
-
-# --- Language ---------------------------------------------------------------------------------------
-
-
-class LanguagePipeline:
-    """item["language"] from item["text"] (py3langid); stats msze/language/<code>."""
-
-    def __init__(self, crawler: Any) -> None:
-        self.crawler = crawler
-        self.stats = crawler.stats
-
-    @classmethod
-    def from_crawler(cls, crawler: Any) -> LanguagePipeline:
-        if not crawler.settings.getbool("LANGUAGE_ENABLED", False):
-            raise NotConfigured("LANGUAGE_ENABLED is off")
-        return cls(crawler)
-
-    def process_item(self, item: Any) -> Any:
-        adapter = ItemAdapter(item)
-        if "language" not in adapter.field_names() and not isinstance(item, dict):
-            return item
-        if adapter.get("language") is None:  # a 304 page re-used from the previous run keeps its code
-            adapter["language"] = detect_language(adapter.get("text"))
-        self.stats.inc_value(f"msze/language/{adapter['language']}")
-        return item
 
 
 # --- Re-crawl (msze/recrawl): change records, stored hours re-used ---------------------------------

@@ -105,6 +105,20 @@ class CrawlResult:
         return matches[0]
 
 
+def project_crawler(spider: type[Any] | None = None, **settings: Any) -> Any:
+    """A crawler (scrapy.utils.test.get_crawler) with msze/settings.py plus `settings`, its stats open: the
+    components read their defaults from the project settings only, as in a real crawl."""
+    from scrapy.utils.test import get_crawler
+
+    from msze import settings as project
+
+    values = {name: getattr(project, name) for name in dir(project) if name.isupper()}
+    values.pop("TWISTED_REACTOR")  # unit tests run without a reactor
+    crawler = get_crawler(spider, {**values, **settings})
+    crawler.stats.open_spider()
+    return crawler
+
+
 def proxy_env(proxy: str | None) -> dict[str, str]:
     """os.environ without the proxy variables, plus http_proxy=`proxy` when given (the fixture web)."""
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}

@@ -1,7 +1,6 @@
 import pytest
-from conftest import run_crawl
+from conftest import project_crawler, run_crawl
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
 
 from msze.classifier.model import DEFAULT_MODEL_PATH
 from msze.extraction.hours import find_hours
@@ -31,9 +30,7 @@ def hour_dicts(text: str, rules_mass: set[str]) -> list[dict]:
 
 
 def make_pipeline(**settings) -> ClassifierPipeline:
-    crawler = get_crawler(settings_dict=settings)
-    crawler.stats.open_spider()
-    return ClassifierPipeline.from_crawler(crawler)
+    return ClassifierPipeline.from_crawler(project_crawler(**settings))
 
 
 def test_default_model_is_committed_and_small():
@@ -52,7 +49,7 @@ def test_pipeline_labels_hours_the_rules_left_and_recomputes_masses():
         assert by_time[time]["source"] == "classifier"
         assert 0.0 <= by_time[time]["score"] <= 1.0
         assert by_time[time]["label"] == (
-            "mass" if by_time[time]["score"] >= pipe.classifier.threshold else "other"
+            "mass" if by_time[time]["score"] >= pipe.steps.classifier.threshold else "other"
         )
     # office hours just under a Mass schedule: the same-line words ("kancelaria ... od", "do") keep them out
     assert by_time["16:00"]["label"] == "other" and by_time["17:30"]["label"] == "other"
@@ -69,7 +66,7 @@ def test_pipeline_threshold_setting_overrides_the_models():
     pipe = make_pipeline(CLASSIFIER_THRESHOLD="1.01")
     item = PageItem(url="http://p.test/", text=TEXT, hours=hour_dicts(TEXT, set()))
     out = pipe.process_item(item)
-    assert pipe.classifier.threshold == 1.01
+    assert pipe.steps.classifier.threshold == 1.01
     assert out["masses"] == [] and all(h["source"] == "classifier" for h in out["hours"])
 
 
@@ -81,8 +78,7 @@ def test_pages_without_hours_are_skipped_and_counted():
 
 
 def test_missing_model_is_one_clear_error_at_start(tmp_path, caplog):
-    crawler = get_crawler(settings_dict={"CLASSIFIER_MODEL": str(tmp_path / "nope.ftz")})
-    crawler.stats.open_spider()
+    crawler = project_crawler(CLASSIFIER_MODEL=str(tmp_path / "nope.ftz"))
     with pytest.raises(NotConfigured, match="hour classifier disabled: .*not found: .*nope.ftz"):
         ClassifierPipeline.from_crawler(crawler)
     assert crawler.stats.get_value("msze/classifier/disabled") == 1

@@ -1,11 +1,11 @@
 """extract(): rules first, a classifier for the rest, and robustness on odd input."""
 
 import time
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from msze.extraction.hours import Hour
 from msze.extraction.page import Extraction, HourScorer, extract
 
 PAGE = """Msze święte
@@ -25,9 +25,9 @@ class FakeScorer:
         self.threshold = threshold
         self.calls: list[list[str]] = []
 
-    def score_hours(self, text: str, hours: list[Hour]) -> list[float]:
-        self.calls.append([h.time for h in hours])
-        return [self.scores.get(h.time, 0.0) for h in hours]
+    def score_hours(self, text: str, hours: list[dict[str, Any]]) -> list[float]:
+        self.calls.append([h["time"] for h in hours])
+        return [self.scores.get(h["time"], 0.0) for h in hours]
 
 
 def test_rules_only_labels_the_rest_other():

@@ -1,20 +1,18 @@
-"""The extraction item pipelines: unit tests with get_crawler(), and `scrapy crawl parish` on the fixtures."""
+"""The extraction item pipelines: unit tests on project_crawler(), `scrapy crawl parish` on the fixtures."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from conftest import run_crawl
+from conftest import project_crawler, run_crawl
 from scrapy import Spider
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
 
 from msze.items import PageItem
 from msze.pipelines import (
     HoursPipeline,
     PageFilterPipeline,
-    RulesPipeline,
     SiteTemplatePipeline,
     TextConversionPipeline,
 )
@@ -30,17 +28,10 @@ def html(body: str) -> str:
 
 
 def make_stages(**settings: Any) -> tuple[Any, list[Any]]:
-    crawler = get_crawler(Spider, settings)
-    crawler.stats.open_spider()
+    crawler = project_crawler(Spider, **settings)
     stages = [
         cls.from_crawler(crawler)
-        for cls in (
-            TextConversionPipeline,
-            SiteTemplatePipeline,
-            PageFilterPipeline,
-            HoursPipeline,
-            RulesPipeline,
-        )
+        for cls in (TextConversionPipeline, SiteTemplatePipeline, PageFilterPipeline, HoursPipeline)
     ]
     return crawler, stages
 
@@ -81,7 +72,7 @@ def test_stages_fill_the_item_and_count():
 
 def test_template_off_counts_every_page_on_its_own():
     with pytest.raises(NotConfigured):
-        SiteTemplatePipeline.from_crawler(get_crawler(Spider, {"TEMPLATE_ENABLED": False}))
+        SiteTemplatePipeline.from_crawler(project_crawler(Spider, TEMPLATE_ENABLED=False))
     crawler, stages = make_stages()
     stages = [s for s in stages if not isinstance(s, SiteTemplatePipeline)]
     run_item(stages, "http://parafia.test/", "<p>Witamy.</p>")

@@ -1,14 +1,13 @@
 import pytest
+from conftest import project_crawler
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
 
 from msze.items import PageItem
 from msze.pipelines import LanguagePipeline
 
 
 def pipeline(**settings):
-    crawler = get_crawler(settings_dict={"LANGUAGE_ENABLED": True, **settings})
-    crawler._apply_settings()
+    crawler = project_crawler(**{"LANGUAGE_ENABLED": True, **settings})
     return LanguagePipeline.from_crawler(crawler), crawler
 
 

@@ -11,47 +11,37 @@ from msze.archive.reprocess import (
     InputError,
     PageProcessor,
     ProcessOptions,
-    default_converter,
     input_kind,
     iter_jsonl_pages,
     iter_warc_pages,
     output_name,
     output_names,
+    page_steps,
     process_file,
 )
-from msze.extraction.text import Conversion
 from msze.recrawl.changes import CHANGED, NEW, SHRUNK, UNCHANGED
 from msze.recrawl.state import RecrawlState
 
 _TIME = re.compile(r"\b(\d{1,2})[.:](\d\d)\b")
 
 
-def fake_extract(text):
-    """Every clock time is a Mass: enough to see what processing does with the extractor's answer."""
-    hours = [
-        {
-            "text": m.group(0),
-            "time": f"{int(m.group(1)):02d}:{m.group(2)}",
-            "start": m.start(),
-            "end": m.end(),
-            "context": text[max(0, m.start() - 10) : m.end() + 10],
-            "context_start": max(0, m.start() - 10),
-            "label": "mass",
-            "score": 1.0,
-            "source": "rules",
-            "day": None,
-        }
-        for m in _TIME.finditer(text)
-    ]
-    return hours, sorted({h["time"] for h in hours})
+class AllMasses:
+    """A classifier that calls every hour the rules left a Mass: enough to see what processing does with the
+    extraction's answer (the rules and the real converter run as in the crawl)."""
+
+    threshold = 0.5
+
+    def __init__(self, crash_on: str | None = None) -> None:
+        self.crash_on = crash_on
+
+    def score_hours(self, text, hours):
+        if self.crash_on and self.crash_on in text:
+            raise ValueError("extractor crashed")
+        return [1.0] * len(hours)
 
 
-def strip_tags(html):
-    return Conversion(re.sub(r"<[^>]+>", " ", html))
-
-
-def processor(**kwargs):
-    return PageProcessor(extractor=fake_extract, convert=strip_tags, **kwargs)
+def processor(classifier=None, **kwargs):
+    return PageProcessor(steps=page_steps(classifier or AllMasses()), **kwargs)
 
 
 def page(url, html, **extra):
@@ -134,20 +124,14 @@ def test_change_detection_against_previous_run(tmp_path):
         first = processor(state=state).process(page(url, SCHEDULE_HTML))
         assert first["change"] == NEW
 
-        calls = []
-
-        def counting_extract(text):
-            calls.append(text)
-            return fake_extract(text)
-
-        again = PageProcessor(counting_extract, strip_tags, state=state, only_changed=True)
+        again = processor(state=state, only_changed=True)
         same = again.process(page(url, SCHEDULE_HTML))
-        assert same["change"] == UNCHANGED and calls == []  # not re-extracted
+        assert same["change"] == UNCHANGED and again.counts["extracted"] == 0  # not re-extracted
         assert same["masses"] == first["masses"]
         assert again.counts["reused"] == 1
 
         moved = again.process(page(url, SCHEDULE_HTML.replace("18.00", "19.00")))
-        assert moved["change"] == CHANGED and "19:00" in moved["masses"] and len(calls) == 1
+        assert moved["change"] == CHANGED and "19:00" in moved["masses"] and again.counts["extracted"] == 1
 
         # The site broke: a shell page. Flagged, previous hours kept, state not overwritten.
         shell = again.process(page(url, "<div id='app'>Ładowanie strony parafii, proszę czekać</div>"))
@@ -205,7 +189,7 @@ def test_site_template_hours_counted_once_per_site():
     ]
     assert {h["time"] for h in pages[0]["hours"]} == {"16:00", "17:30"}
     assert pages[-1]["template"] and pages[-1]["hours"] == []
-    assert proc.counts["template_skipped"] >= 2
+    assert proc.counts["hours/template_skipped"] >= 2  # the crawl stat msze/hours/template_skipped
 
 
 def test_warc_written_by_the_crawl_extension(tmp_path):
@@ -280,17 +264,12 @@ def test_record_of_the_wrong_type_is_skipped_not_the_file(tmp_path):
 
 
 def test_page_that_fails_is_skipped_not_the_file(tmp_path):
-    def extract_or_crash(text):
-        if "zepsuta" in text:
-            raise ValueError("extractor crashed")
-        return fake_extract(text)
-
     pages = write_jsonl(
         tmp_path / "parafia.jsonl",
         json.dumps(page("http://parafia-jadwigi.pl/zepsuta", "<p>zepsuta 9.00</p>")),
         json.dumps(page("http://parafia-jadwigi.pl/msze", "<p>Msze 18.00</p>")),
     )
-    proc = PageProcessor(extract_or_crash, strip_tags)
+    proc = processor(AllMasses(crash_on="zepsuta"))
     report = process_file(pages, ProcessOptions(out_dir=str(tmp_path / "out")), proc)
     assert report.error is None and report.pages_out == 1 and report.counts["failed/page"] == 1
     assert report.warnings == [
@@ -305,12 +284,14 @@ def test_page_html2text_chokes_on_is_converted_and_counted(tmp_path):
     """The real converter: `<![ if !IE ]>` failed the whole parish file."""
     html = "<p>Msze święte w niedzielę: 9.00</p><![ if !IE ]><p>W dni powszednie: 18.00</p>"
     pages = write_jsonl(tmp_path / "parafia.jsonl", json.dumps(page("http://parafia-jadwigi.pl/msze", html)))
-    proc = PageProcessor(fake_extract, default_converter())
+    proc = processor()
     report = process_file(pages, ProcessOptions(out_dir=str(tmp_path / "out")), proc)
     assert report.error is None and report.counts["text/fallback"] == 1
     assert {m["time"] for m in report.summaries[0]["masses"]} == {"09:00", "18:00"}
     [warning] = report.warnings
-    assert warning.startswith(f"{pages}: http://parafia-jadwigi.pl/msze: html2text: AssertionError")
+    assert warning.startswith(
+        f"{pages}: http://parafia-jadwigi.pl/msze: text fallback: html2text: AssertionError"
+    )
 
 
 def test_lone_surrogate_in_stored_html_is_written_losslessly(tmp_path):

@@ -84,14 +84,12 @@ def test_well_formed_pages_take_no_fallback():
 
 
 def test_text_pipeline_counts_the_fallback():
-    from scrapy import Spider
-    from scrapy.utils.test import get_crawler
+    from conftest import project_crawler
 
     from msze.items import PageItem
     from msze.pipelines import TextConversionPipeline
 
-    crawler = get_crawler(Spider)
-    crawler.stats.open_spider()
+    crawler = project_crawler()
     stage = TextConversionPipeline.from_crawler(crawler)
     item = stage.process_item(PageItem(url="http://parafia.test/msze", html=IE_PAGE))
     assert "Dni powszednie 18.00" in item["text"]

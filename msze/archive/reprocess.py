@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
 from w3lib.encoding import html_to_unicode
 from warcio.archiveiterator import ArchiveIterator
@@ -30,7 +30,8 @@ from msze.archive.warc import WarcReader
 from msze.batch.results import summarize
 from msze.crawling.links import domain_of as url_domain
 from msze.extraction.boilerplate import SiteTemplates
-from msze.extraction.language import detect_language, language_selected
+from msze.extraction.language import language_selected
+from msze.extraction.page import PageSteps
 from msze.recrawl.changes import (
     NEW,
     SHRUNK,
@@ -41,9 +42,6 @@ from msze.recrawl.changes import (
     trusted_hours,
 )
 from msze.recrawl.state import RecrawlState
-
-if TYPE_CHECKING:
-    from msze.extraction.text import Conversion
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")
@@ -256,129 +254,91 @@ def iter_pages(
 
 # --- processing pages -------------------------------------------------------------------------------------
 
-Extractor = Callable[[str], tuple[list[dict[str, Any]], list[str]]]
-
-
 NO_CLASSIFIER = "none"  # classifier_path value: the rules alone
 
 
-def default_extractor(classifier_path: str | None = None) -> Extractor:
-    """extraction.page.extract with the classifier loaded once: None = the committed default model (as the
-    crawl's ClassifierPipeline), a path = that model, "none" = rules only. Raises ClassifierLoadError."""
-    from msze.extraction.page import extract
-
-    classifier = None
-    if classifier_path != NO_CLASSIFIER:
-        from msze.classifier.model import HourClassifier
-
-        classifier = HourClassifier.load(classifier_path or None)
-
-    def run(text: str) -> tuple[list[dict[str, Any]], list[str]]:
-        result = extract(text, classifier)
-        return list(result.hours), list(result.masses)
-
-    return run
-
-
-def default_converter() -> Callable[[str], Conversion]:
-    """extraction.text.convert_html: the crawl's html2text set-up, with its fallback for pages it chokes on"""
-    from msze.extraction.text import convert_html
-
-    return convert_html
-
-
-def schedule_hint_function() -> Callable[[str, str | None], bool] | None:
-    try:
-        from msze.extraction.page_filter import has_schedule_hint
-    except ImportError:  # the page filter is optional for re-processing
+def load_classifier(classifier_path: str | None = None) -> Any:
+    """The hour classifier the crawl uses: None = the packaged default model (as ClassifierPipeline), a path =
+    that model, "none" = no classifier (the rules alone). Raises ClassifierLoadError."""
+    if classifier_path == NO_CLASSIFIER:
         return None
-    return has_schedule_hint
+    from msze.classifier.model import HourClassifier
+
+    return HourClassifier.load(classifier_path or None)
+
+
+def page_steps(classifier: Any = None, template: bool = True) -> PageSteps:
+    """The crawl's PageSteps with its default settings: a page processed here gets the crawl's hours."""
+    templates = SiteTemplates(max_sites=1000) if template else None
+    return PageSteps(classifier=classifier, templates=templates, language=True)
 
 
 @dataclass
 class PageProcessor:
-    """Text conversion, language, change detection and extraction for one page at a time.
+    """The crawl's page steps (msze.extraction.page) plus language selection and change detection.
 
     With a `state` (msze/recrawl/state.py) each page is compared with the previous run: with `only_changed`
     an unchanged page keeps its stored hours (no extraction), and a shrunk page (text under half its previous
     size) keeps the previous hours and is flagged `change: "shrunk"`; its stored state is not overwritten, so
-    it stays flagged until the site recovers. A page whose text came from convert_html's fallback is
-    counted `text/fallback` and told to `warn`.
+    it stays flagged until the site recovers. Steps' outcomes go to `counts`, their warnings to `warn`.
     """
 
-    extractor: Extractor
-    convert: Callable[[str], Conversion]
+    steps: PageSteps = field(default_factory=page_steps)
     languages: frozenset[str] = frozenset()
     state: RecrawlState | None = None
     only_changed: bool = False
     keep_html: bool = True
     counts: Counter[str] = field(default_factory=Counter)
-    schedule_hint: Callable[[str, str | None], bool] | None = None
-    template: bool = True  # skip hours in blocks the site repeats (as SiteTemplatePipeline + HoursPipeline)
-    _templates: SiteTemplates = field(default_factory=lambda: SiteTemplates(max_sites=1000), repr=False)
     warn: Warn = _ignore
 
-    def text_of(self, page: dict[str, Any]) -> str:
-        """The page's text: its HTML converted, else its stored text; always encodable as UTF-8."""
-        from msze.extraction.text import replace_surrogates
-
-        html = page.get("html")
-        if not html:
-            return replace_surrogates(page.get("text") or "")
-        conversion = self.convert(html)
-        if conversion.fallback:
-            self.counts["text/fallback"] += 1
-            self.warn(f"{page['url']}: {conversion.error}; text from the {conversion.fallback} fallback")
-        return replace_surrogates(conversion.text)
+    def __post_init__(self) -> None:
+        self.steps.count = lambda key, n: self.counts.update({key: n})
 
     def process(self, page: dict[str, Any]) -> dict[str, Any] | None:
         """The updated page, or None when its language is not selected."""
-        text = self.text_of(page)
-        language = detect_language(text)
-        if not language_selected(language, self.languages):
+        page = dict(page)
+        self.steps.warn = lambda message: self.warn(f"{page['url']}: {message}")
+        self.steps.text(page)
+        self.steps.detect_language(page)
+        if not language_selected(page["language"], self.languages):
             self.counts["skipped/language"] += 1
             return None
-        page = dict(page)
-        page["text"] = text
-        page["language"] = language
-        self.counts[f"language/{language}"] += 1
-        current = page_state(text)
+        current = page_state(page["text"])
         stored = self.state.get_page(page["url"]) if self.state else None
         previous_hours = stored.page.get("hours") if stored and stored.page else None
         change = compare_page(stored.state if stored else None, current) if self.state else None
+        self.steps.template(page)
+        self.steps.hint(page)
         if self.only_changed and change == UNCHANGED and previous_hours is not None:
-            hours = previous_hours
+            page["hours"] = previous_hours
             self.counts["reused"] += 1
         else:
-            hours, _ = self.extractor(text)
+            self.steps.hours(page)
+            self.steps.classify(page)
             self.counts["extracted"] += 1
-        if self.template:
-            split = self._templates.observe(page.get("domain") or url_domain(page["url"]), text)
-            page["template"] = [list(span) for span in split.repeated]
-            kept = [h for h in hours if not split.covers(h["start"], h["end"])]
-            self.counts["template_skipped"] += len(hours) - len(kept)
-            hours = kept
         if change is not None:
-            hours = trusted_hours(change, hours, previous_hours)
+            page["hours"] = trusted_hours(change, page["hours"], previous_hours)
             page["change"] = change
             self.counts[f"change/{change}"] += 1
-        page["hours"] = hours
-        page["masses"] = masses_of(hours)
-        if self.schedule_hint is not None:
-            page["has_schedule_hint"] = self.schedule_hint(page["url"], page.get("button_text"))
+        page["masses"] = masses_of(page["hours"])
         if self.state is not None and change != SHRUNK:
-            self.state.put_page(
-                page["url"],
-                current,
-                {k: v for k, v in page.items() if k != "text"},
-                domain=page.get("domain"),
-                etag=page.get("etag"),
-                last_modified=page.get("last_modified"),
-            )
+            self._remember(page, current)
         if not self.keep_html:
             page.pop("html", None)
         self.counts["pages_out"] += 1
         return page
+
+    def _remember(self, page: dict[str, Any], current: Any) -> None:
+        """The page as this run left it: what the next run compares with."""
+        assert self.state is not None
+        self.state.put_page(
+            page["url"],
+            current,
+            {k: v for k, v in page.items() if k != "text"},
+            domain=page.get("domain"),
+            etag=page.get("etag"),
+            last_modified=page.get("last_modified"),
+        )
 
 
 # --- processing files -------------------------------------------------------------------------------------
@@ -425,13 +385,11 @@ class FileReport:
 def make_processor(options: ProcessOptions) -> PageProcessor:
     """A PageProcessor for these options: extractor, classifier and language model loaded once."""
     return PageProcessor(
-        extractor=default_extractor(options.classifier_path),
-        convert=default_converter(),
+        steps=page_steps(load_classifier(options.classifier_path)),
         languages=options.languages,
         state=RecrawlState(options.state_path) if options.state_path else None,
         only_changed=options.only_changed,
         keep_html=options.keep_html,
-        schedule_hint=schedule_hint_function(),
     )
 
 

@@ -14,11 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from msze.extraction.page import HourScorer, extract
-from msze.extraction.text import convert_html, decode_bytes, looks_like_html
+from msze.extraction.page import TEXT_FALLBACK, HourScorer, extract
+from msze.extraction.text import decode_bytes, looks_like_html
 
 BINARY_PROBE = 1024  # bytes looked at to decide a file is binary (a NUL byte there: not a text page)
-TEXT_FALLBACK = "text fallback"  # the warning (and count) of a page html2text could not convert as it is
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,22 +57,15 @@ def process(path: str, classifier: HourScorer | None = None, with_text: bool = F
             warnings.append(warning)
         if path == "-":
             is_text = not looks_like_html(decoded)
-        text = decoded if is_text else _converted(decoded, warnings)
-    result = extract(text, classifier)
+        text = decoded
+    result = extract(text, classifier) if is_text or not text else extract("", classifier, html=text)
     warnings.extend(result.warnings)
     out: dict[str, Any] = {"path": path, "masses": result.masses, "hours": result.hours}
     if with_text:
-        out["text"] = text
+        out["text"] = result.text
     if warnings:
         out["warnings"] = warnings
     return out
-
-
-def _converted(html: str, warnings: list[str]) -> str:
-    conversion = convert_html(html)
-    if conversion.fallback:
-        warnings.append(f"{TEXT_FALLBACK}: {conversion.error}; text from the {conversion.fallback} fallback")
-    return conversion.text
 
 
 def default_model() -> str | None:

@@ -31,7 +31,7 @@ from msze.archive.reprocess import (
     WARC_SUFFIXES,
     FileReport,
     ProcessOptions,
-    default_extractor,
+    load_classifier,
     make_processor,
     output_names,
     process_file,
@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
     )
     Path(args.out).mkdir(parents=True, exist_ok=True)
     try:  # load the model once here, so a bad one is one clear message instead of one per worker
-        default_extractor(options.classifier_path)
+        load_classifier(options.classifier_path)
     except Exception as exc:  # noqa: BLE001 - ClassifierLoadError, or fastText's own errors
         print(f"process: cannot load the hour classifier: {exc}", file=sys.stderr)
         return 2

@@ -1,22 +1,34 @@
-"""From a page's text to its hours and Mass times: the hour extractor, the rules, and optionally a classifier.
+"""The one way a page is processed: text → language → site boilerplate → page filter → hours and rules →
+classifier.
 
-Used by `python -m msze extract`, `python -m msze evaluate`, `python -m msze process` and the item pipelines,
-so the crawl and the offline tools decide the same way.
+The crawl's item pipelines adapt one step each (msze/pipelines.py, in ITEM_PIPELINES order) and every offline
+command (`msze extract`, `msze process`, the training tools) runs the same steps through `PageSteps.run`, so a
+page re-processed from a stored crawl gets exactly the hours the crawl gave it. Steps read and write a page
+mapping (a PageItem through ItemAdapter, or a plain dict) and report outcomes to `count(key, n)`: the crawl
+stats `msze/<key>` in a crawl, a Counter offline.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from msze.crawling.links import domain_of
+from msze.extraction.boilerplate import SiteTemplates, TemplateSplit
 from msze.extraction.hours import Hour, find_hours
+from msze.extraction.language import detect_language
+from msze.extraction.page_filter import has_schedule_hint
 from msze.extraction.rules import RuleDecision, decide
+from msze.extraction.text import convert_html, replace_surrogates
 
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
-MAX_HOURS = (
-    20_000  # hours beyond this many on one page are not extracted (a timetable dump, not a parish page)
-)
+MAX_HOURS = 20_000  # hour candidates beyond this many on a page are skipped (a timetable dump, not a parish)
+
+TEXT_FALLBACK = "text fallback"  # how a warning about a page html2text could not convert as it is starts
+Page = MutableMapping[str, Any]
+Count = Callable[[str, int], None]
+Warn = Callable[[str], None]
 
 
 @runtime_checkable
@@ -25,24 +37,23 @@ class HourScorer(Protocol):
 
     threshold: float
 
-    def score_hours(self, text: str, hours: list[Hour]) -> list[float]:
-        """P(Mass start) for each hour, in order."""
+    def score_hours(self, text: str, hours: list[dict[str, Any]]) -> list[float]:
+        """P(Mass start) for each hour dict (its "start"/"end" span in `text`), in order."""
         ...
 
 
-@dataclass
-class Extraction:
-    """The hour dicts of one page (PageItem["hours"]) and its Mass times (PageItem["masses"])."""
+def _no_count(_key: str, _n: int) -> None:
+    """The default `count`: callers that want only the page."""
 
-    hours: list[dict[str, Any]] = field(default_factory=list)
-    masses: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+
+def _no_warning(_message: str) -> None:
+    """The default `warn`."""
 
 
 def hour_dict(
     hour: Hour, label: str, score: float, source: str, day: str | None, reason: str | None = None
 ) -> dict[str, Any]:
-    """The JSON form of an hour (TEAM.md contract), plus the rules' reason when known."""
+    """The JSON form of an hour (PageItem["hours"]), with the rules' reason when known."""
     d: dict[str, Any] = {
         "text": hour.text,
         "time": hour.time,
@@ -60,52 +71,178 @@ def hour_dict(
     return d
 
 
-def label_hours(
-    text: str,
-    hours: Sequence[Hour],
-    decisions: Sequence[RuleDecision],
-    classifier: HourScorer | None = None,
-) -> list[dict[str, Any]]:
-    """Rules first (a confirmed Mass is final); the classifier, if any, labels every other hour."""
-    rest = [h for h, d in zip(hours, decisions, strict=True) if not d.is_mass]
-    scores: Iterator[float] = iter(())
-    if classifier is not None and rest:
-        scored = list(classifier.score_hours(text, rest))
-        if len(scored) != len(rest):
-            raise ValueError(f"classifier returned {len(scored)} scores for {len(rest)} hours")
-        scores = iter(scored)
-    out = []
-    for h, d in zip(hours, decisions, strict=True):
-        if d.is_mass:
-            out.append(hour_dict(h, "mass", 1.0, "rules", d.day, d.reason))
-        elif classifier is not None:  # then ``rest`` holds this hour and ``scores`` its score
-            score = float(next(scores))
-            label = "mass" if score >= classifier.threshold else "other"
-            out.append(hour_dict(h, label, score, "classifier", d.day, d.reason))
-        else:
-            out.append(hour_dict(h, "other", 0.0, "rules", d.day, d.reason))
-    return out
-
-
 def masses_of(hours: Sequence[dict[str, Any]]) -> list[str]:
     """Sorted distinct "HH:MM" of the hours labelled mass."""
-    return sorted({h["time"] for h in hours if h["label"] == "mass"})
+    return sorted({h["time"] for h in hours if h.get("label") == "mass"})
 
 
-def extract(text: str, classifier: HourScorer | None = None, max_hours: int = MAX_HOURS) -> Extraction:
-    """Every hour of ``text`` labelled mass/other, and the page's Mass times. Never raises on odd text."""
-    warnings = []
-    if not isinstance(text, str):
-        text = "" if text is None else str(text)
-    if len(text) > MAX_TEXT_CHARS:
-        warnings.append(f"text of {len(text)} characters: only the first {MAX_TEXT_CHARS} were scanned")
-        text = text[:MAX_TEXT_CHARS]
-    hours = find_hours(text, limit=max_hours + 1)
-    if len(hours) > max_hours:
-        hours = hours[:max_hours]
-        warnings.append(
-            f"more than {max_hours} hour candidates: the rest of the page (from {hours[-1].end}) skipped"
-        )
-    decisions = decide(text, hours)
-    labelled = label_hours(text, hours, decisions, classifier)
-    return Extraction(hours=labelled, masses=masses_of(labelled), warnings=warnings)
+def not_modified(page: Page) -> bool:
+    """A 304 page re-used from the previous run with its stored hours (msze/recrawl): nothing to redo."""
+    return page.get("change") == "not_modified" and page.get("hours") is not None
+
+
+def labelled_hours(
+    found: Sequence[Hour], decisions: Sequence[RuleDecision], template: TemplateSplit | None = None
+) -> tuple[list[dict[str, Any]], int]:
+    """The rules' label of every hour outside the template's repeated blocks, and how many were inside."""
+    hours, skipped = [], 0
+    for h, d in zip(found, decisions, strict=True):
+        if template is not None and template.covers(h.start, h.end):
+            skipped += 1
+        elif d.is_mass:
+            hours.append(hour_dict(h, "mass", 1.0, "rules", d.day, d.reason))
+        else:
+            hours.append(hour_dict(h, "other", 0.0, "rules", d.day, d.reason))
+    return hours, skipped
+
+
+@dataclass
+class PageSteps:
+    """The steps, with what they need: a classifier (None: the rules alone), the site templates (None: every
+    page on its own), the limits, whether to record the language, where outcomes and warnings go."""
+
+    classifier: HourScorer | None = None
+    templates: SiteTemplates | None = None
+    max_text_chars: int = MAX_TEXT_CHARS
+    max_hours: int = MAX_HOURS
+    only_hinted: bool = False
+    language: bool = False
+    count: Count = field(default=_no_count, repr=False)
+    warn: Warn = field(default=_no_warning, repr=False)
+
+    def tally(self, key: str, n: int = 1) -> None:
+        """count(key, n) for what happened (n > 0): the crawl stats list outcomes, not zeros."""
+        if n:
+            self.count(key, n)
+
+    def run(self, page: Page) -> Page:
+        """Every step in order: what the crawl's pipelines do to a page, done to one page offline."""
+        for step in (self.text, self.detect_language, self.template, self.hint, self.hours, self.classify):
+            step(page)
+        return page
+
+    def text(self, page: Page) -> None:
+        """page["html"] → page["text"] (html2text as the thesis set it up, with its fallback); a page stored
+        with its text only keeps it. Always UTF-8-encodable and at most max_text_chars long."""
+        html = page.get("html")
+        if html:
+            conversion = convert_html(html)
+            if conversion.fallback:
+                fallback = conversion.fallback
+                self.warn(f"{TEXT_FALLBACK}: {conversion.error}; text from the {fallback} fallback")
+                self.tally("text/fallback")
+            text = conversion.text
+        else:
+            text = page.get("text") if isinstance(page.get("text"), str) else ""
+        text = replace_surrogates(text)
+        if len(text) > self.max_text_chars:
+            self.warn(f"text of {len(text)} characters: only the first {self.max_text_chars} were scanned")
+            self.tally("text/truncated")
+            text = text[: self.max_text_chars]
+        page["text"] = text
+        self.tally("text/pages")
+        if not text.strip():
+            self.tally("text/empty")
+
+    def detect_language(self, page: Page) -> None:
+        """page["language"] (py3langid), kept when the page has one (a 304 page re-used from the last run)."""
+        if not self.language:
+            return
+        if page.get("language") is None:
+            page["language"] = detect_language(page.get("text"))
+        self.tally(f"language/{page['language']}")
+
+    def template(self, page: Page) -> None:
+        """page["template"]: spans of the blocks the page repeats from earlier pages of its site."""
+        if self.templates is None:
+            return
+        evicted = self.templates.evicted
+        split = self.templates.observe(page.get("domain") or domain_of(page.get("url") or ""), page["text"])
+        if self.templates.evicted > evicted:
+            self.tally("template/sites_evicted")
+        page["template"] = [list(span) for span in split.repeated]
+        self.tally("template/pages")
+        self.tally("template/blocks", split.blocks)
+        self.tally("template/blocks_repeated", len(split.repeated))
+        self.tally("template/blocks_template", len(split.template))
+
+    def hint(self, page: Page) -> None:
+        """page["has_schedule_hint"]: the thesis page filter on the URL suffix and the link text."""
+        hint = has_schedule_hint(page.get("url") or "", page.get("button_text"))
+        page["has_schedule_hint"] = hint
+        self.tally("filter/kept" if hint else "filter/rejected")
+
+    def hours(self, page: Page) -> None:
+        """page["hours"], page["masses"]: every clock-time candidate outside the repeated blocks, labelled by
+        the rules, which read the whole text (a schedule's header may sit in a repeated block)."""
+        if not_modified(page):
+            self.tally("hours/not_modified")
+            return
+        if self.only_hinted and not page.get("has_schedule_hint"):
+            page["hours"], page["masses"] = [], []
+            self.tally("hours/skipped_no_hint")
+            return
+        text = page.get("text") or ""
+        found = find_hours(text, limit=self.max_hours + 1)
+        if len(found) > self.max_hours:
+            found = found[: self.max_hours]
+            self.warn(f"more than {self.max_hours} hour candidates: the rest (from {found[-1].end}) skipped")
+            self.tally("hours/truncated")
+        template = TemplateSplit(repeated=[tuple(span) for span in page.get("template") or []])
+        hours, skipped = labelled_hours(found, decide(text, found), template)
+        page["hours"], page["masses"] = hours, masses_of(hours)
+        self.tally("hours/template_skipped", skipped)
+        self.tally("hours/found", len(hours))
+        self.tally("hours/pages_with_hours" if hours else "hours/pages_without_hours")
+        self.tally("rules/masses", sum(h["label"] == "mass" for h in hours))
+        if page["masses"]:
+            self.tally("rules/pages_with_masses")
+
+    def classify(self, page: Page) -> None:
+        """The classifier labels every hour the rules did not confirm; page["masses"] follows."""
+        if self.classifier is None or not_modified(page):
+            return
+        text, hours = page.get("text"), page.get("hours")
+        if not text or not hours:
+            self.tally("classifier/skipped")
+            return
+        todo = [
+            h
+            for h in hours
+            if not (h.get("source") == "rules" and h.get("label") == "mass")
+            and 0 <= h.get("start", -1) < h.get("end", -1) <= len(text)  # a span off the text: left as it is
+        ]
+        if todo:
+            scores = self.classifier.score_hours(text, todo)
+            if len(scores) != len(todo):
+                raise ValueError(f"classifier returned {len(scores)} scores for {len(todo)} hours")
+            for hour, score in zip(todo, scores, strict=True):
+                hour.update(score=round(float(score), 4), source="classifier")
+                hour["label"] = "mass" if score >= self.classifier.threshold else "other"
+                self.tally(f"classifier/{hour['label']}")
+            self.tally("classifier/hours", len(todo))
+        page["masses"] = masses_of(hours)
+        self.tally("classifier/pages")
+
+
+@dataclass
+class Extraction:
+    """The hour dicts of one text (PageItem["hours"]), its Mass times (PageItem["masses"]) and warnings."""
+
+    hours: list[dict[str, Any]] = field(default_factory=list)
+    masses: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    text: str = ""  # the text the hours' spans refer to
+
+
+def extract(
+    text: str, classifier: HourScorer | None = None, max_hours: int = MAX_HOURS, *, html: str | None = None
+) -> Extraction:
+    """Every hour of one text (or of `html`, converted first) labelled mass/other, and its Mass times:
+    PageSteps on that page alone (no site, so no template). Never raises on odd input."""
+    warnings: list[str] = []
+    steps = PageSteps(classifier=classifier, max_hours=max_hours, warn=warnings.append)
+    page: dict[str, Any] = {"html": html} if html else {"text": str(text or "")}
+    for step in (steps.text, steps.hours, steps.classify):
+        step(page)
+    return Extraction(hours=page["hours"], masses=page["masses"], warnings=warnings, text=page["text"])
