@@ -69,14 +69,14 @@ SPIDER_MIDDLEWARES = {
     # Items of 304 pages get their stored hours, so the extraction pipelines skip them.
     "msze.middlewares.RecrawlSpiderMiddleware": 950,
 }
-# html → text → language → site template → page filter → hours → rules → classifier → re-crawl → storage.
+# html → text → language → site template → page filter → hours (with the rules) → classifier → re-crawl →
+# storage: each extraction pipeline is one step of msze.extraction.page.PageSteps.
 ITEM_PIPELINES = {
     "msze.pipelines.TextConversionPipeline": 100,
     "msze.pipelines.LanguagePipeline": 150,
     "msze.pipelines.SiteTemplatePipeline": 200,
     "msze.pipelines.PageFilterPipeline": 300,
     "msze.pipelines.HoursPipeline": 400,
-    "msze.pipelines.RulesPipeline": 500,
     "msze.pipelines.ClassifierPipeline": 600,
     "msze.pipelines.RecrawlPipeline": 850,
     "msze.pipelines.ParishJsonlWriterPipeline": 900,  # last: it stores what the others added
