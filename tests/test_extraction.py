@@ -1,6 +1,5 @@
 """extract(): rules first, a classifier for the rest, and robustness on odd input."""
 
-import time
 from typing import Any
 
 from hypothesis import given, settings
@@ -95,29 +94,17 @@ def test_bad_input_never_raises():
             assert text[h["start"] : h["end"]] == h["text"]
 
 
-def _timed(text: str) -> float:
-    t0 = time.perf_counter()
-    extract(text)
-    return time.perf_counter() - t0
-
-
-def test_time_is_linear_in_page_size_and_truncation_warns():
+def test_big_page_keeps_its_masses_and_truncation_warns():
+    """Speed and linearity in page size are measured by benchmarks/bench_extract.py (0.5 MB vs 5 MB)."""
     chunk = "Msze św. w niedziele: 8:00, 10:00. Kancelaria czynna 16:00-17:00. Rok 1920, tel. 61 852 30 00.\n"
-    small = chunk * (40_000 // len(chunk))
-    big = chunk * (400_000 // len(chunk))
-    t_small = min(_timed(small) for _ in range(3))
-    t_big = min(_timed(big) for _ in range(2))
-    ex = extract(big)
+    ex = extract(chunk * (400_000 // len(chunk)))
     assert ex.masses == ["08:00", "10:00"]
-    assert t_big < 10 * t_small * 2.5  # linear (10x the size), with slack for a shared, busy machine
     assert extract("a" * 5_000_001).warnings
 
 
-def test_one_huge_line_without_breaks_stays_linear():
+def test_one_huge_line_without_breaks():
     unit = "Msze św. 8:00, 9:00 i 10:00 oraz różaniec o 17:30 po Mszy św. wieczornej "
-    t0 = time.perf_counter()
     ex = extract(unit * 1_000)  # ~75 kB in one line, 4 000 hours
-    assert time.perf_counter() - t0 < 20
     assert "08:00" in ex.masses and "17:30" not in ex.masses
 
 
