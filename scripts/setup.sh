@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine for msze: system packages when run as root (GNU parallel for crawl-all; Debian's
-# chromium for the browser tests; nginx with its brotli module and PostgreSQL for the real-server test tiers),
+# chromium for the browser tests; wget, nginx with its brotli module and PostgreSQL for the real-server test tiers),
 # then a virtualenv in .venv with the pinned requirements. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v parallel >/dev/null 2>&1 || need_apt+=(parallel)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v wget >/dev/null 2>&1 || need_apt+=(wget)  # the tests read a WARC that GNU wget writes
 [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
 ls /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so >/dev/null 2>&1 || need_apt+=(libnginx-mod-http-brotli-filter)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)

@@ -182,10 +182,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 def browser():
-    """A headless chromium; the test is skipped with the reason when /usr/bin/chromium is missing."""
+    """A headless chromium (Debian's, never a downloaded one); fails with the reason when it is missing."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (scripts/setup.sh installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
+        pytest.fail(f"{CHROMIUM} is missing (scripts/setup.sh installs it)")
+    from playwright import sync_api
+
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:

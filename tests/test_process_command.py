@@ -1,11 +1,9 @@
 import json
 import os
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
-import pytest
 from warc_samples import ENGLISH_HTML, SCHEDULE_HTML, write_project_style, write_wget_style
 
 from msze.batch.jobs import JobDB
@@ -218,7 +216,6 @@ class _ParishServer:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-@pytest.mark.skipif(shutil.which("wget") is None, reason="needs GNU wget")
 def test_real_wget_warc(tmp_path):
     site = _ParishServer()
     try:
