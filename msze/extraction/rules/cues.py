@@ -1,0 +1,188 @@
+"""The words that say what happens at a time: Mass cues, cues for anything else, and the negative cues.
+
+A *cue* decides the hours near it (see the package docstring). The regexes run on every line of every page,
+so they are written for speed: each starts with one word-start check, and "(?=[^\\W\\d_])" (a letter next, as
+every alternative needs) lets the scan pass word ends and numbers without trying all the alternatives.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+LOOKBEHIND = 40  # characters looked at before a cue or an hour for "po", "od", "godz." and the like
+
+# Things that are a Mass. A schedule header "porządek/rozkład nabożeństw" is listed here before the generic
+# "nabożeństwa" (a devotion) of OTHER_CUE_RE.
+MASS_CUE_RE = re.compile(
+    r"\b(?=[^\W\d_])(?:"
+    r"msz(?:a|e|y|ę|ą|om|ach|ami|o)\b"
+    r"|msz[ay]?\s+(?:św|święt)"
+    r"|eucharysti\w*"
+    r"|sum[aąy]\b"
+    r"|pasterk\w*"
+    r"|rorat\w*"
+    r"|wieczerz\w*(?:\s+pańskiej)?"
+    r"|wigili\w*\s+paschaln\w*"
+    r"|rezurekcj\w*"
+    r"|intencj\w*\s+mszaln\w*|intencje\b"  # an intention list is a list of Masses
+    r"|(?:porz[ąa]dek|rozk[łl]ad|plan|godziny|harmonogram)\s+nabo[żz]e[ńn]stw\w*"
+    r")",
+    re.IGNORECASE,
+)
+# Things that happen at a time and are not a Mass start: regex alternatives, separated by spaces.
+_OTHER_CUES = (  # noqa: SIM905 (a list literal of 59 raw strings reads worse)
+    r"spowied\w* spowiedź sakrament\w*\s+pokuty pokut\w* kancelari\w* biur\w* adoracj\w* różaniec "
+    r"różańc(?:a|em|e|u)\b różańcow(?:e|a|ych|ym|ymi)\b koronk\w* nieszpor\w* godzink\w* "
+    r"nabo[żz]e[ńn]stw\w* nowenn\w* drog\w*\s+krzyżow\w* gorzki\w*\s+żal\w* apel\w* spotka\w* "
+    r"spotykam\w* prób[ayęi]\w* zbiórk\w* koncert\w* czuwani\w* jutrzni\w* "
+    r"liturgi\w*\s+(?:męki|godzin) katechez\w* modlitw\w* wystawieni\w* litani\w* czynn[aey] dyżur\w* "
+    r"otwart\w* zamknięt\w* zebrani\w* konferencj\w* procesj\w* odwiedz\w* program\w* przyjazd\w* "
+    r"wyjazd\w* recepcj\w* agap\w* biblijn\w* schol[ai]\w* chór\w* ministran\w* bierzmowan\w* "
+    r"przygotowani\w* kurs\w* wykład\w* dzwon\w* wypomink\w* poświęceni\w* wizyt\w* "
+    r"odpraw[ay]\s+pokutn\w* godzin[aęy]\s+miłosierdzia marsz\w* "
+    r"transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
+).split()
+
+
+def _by_first_letter(alternatives: list[str]) -> str:
+    """``(?:alt1|alt2|...)`` with the alternatives grouped under their first letter, in their order.
+
+    The same matches (no two letters match the same character), but the regex engine tries one branch per
+    letter at each word instead of one per alternative.
+    """
+    groups: dict[str, list[str]] = {}
+    for alt in alternatives:
+        if not (alt[:1].isalpha() and alt[0].islower()):
+            raise ValueError(f"an alternative must start with a lowercase letter: {alt!r}")
+        groups.setdefault(alt[0], []).append(alt[1:])
+    return "(?:" + "|".join(f"{first}(?:{'|'.join(rest)})" for first, rest in groups.items()) + ")"
+
+
+OTHER_CUE_RE = re.compile(r"\b(?=[^\W\d_])" + _by_first_letter(_OTHER_CUES), re.IGNORECASE)
+# "poza godzinami Mszy": the hours are when something else happens; overrides the Mass cue inside it.
+NEGATED_MASS_RE = re.compile(r"\bpoza\s+(?:godzinami\s+)?(?:\w+\s+)?msz\w*", re.IGNORECASE)
+# A Mass named as a point of reference ("po Mszy", "przed Mszą", "15 min przed Mszą św."): the hour right
+# after it is still that Mass's start, but such a line does not open a Mass schedule block.
+_REFERENCE_BEFORE_RE = re.compile(
+    r"(?:\bprzed|\bpo|\bpodczas|\bw\s+czasie|\bw\s+trakcie|\bna)\s+(?:[^\W\d]+\s+)?$", re.IGNORECASE
+)
+# "18.00 z nowenną", "wraz z nabożeństwem": something held with the Mass, not instead of it
+_WITH_BEFORE_RE = re.compile(r"\b(?:z|ze|wraz\s+z|połączon\w*\s+z)\s+$", re.IGNORECASE)
+# a name, not a devotion: "Parafia Matki Bożej Różańcowej"; another church's heading ends a block
+PLACE_HEADING_RE = re.compile(
+    r"\b(?:parafi[ai]|koś?ci[oó][łl]|kościo[łl]a|kościele|kaplic[aęy]|sanktuari(?:um|a)|bazylik[aię]|katedr[aęzy]"
+    r"|konkatedr[aęzy])\b",
+    re.IGNORECASE,
+)
+
+# Negative cues: what around an hour says it is no Mass start, whatever the block.
+# the separator of a range ("16:00-18:00", "od 15 do 17", "8 a 9")
+RANGE_SEP_RE = re.compile(r"\s*(?:[-–—]|do|a)\s*(?:godz\.?\s*)?", re.IGNORECASE)
+# "30 min", "5 osób": the number after a dash is a quantity, so no range
+UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE)
+# "od", "do", "między", "w godzinach": an opening time or the end of something, not a start
+FROM_TO_BEFORE_RE = re.compile(
+    r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
+)
+# a bare number is an hour only when written as one: "o godz. 17", "rano 7"
+HOUR_WORD_BEFORE_RE = re.compile(
+    r"(?:\bgodz(?:\.|in[aieyę]\w*)?|\bg\.|\bo|\brano|\bwieczorem|\bwieczór|\bpołudniu)\s*$", re.IGNORECASE
+)
+# phone numbers, bank accounts, street numbers: "tel. 61 815 30 45"
+CONTACT_RE = re.compile(
+    r"\b(?:tel|telefon\w*|fax|kom|komórk\w*|konto|konta|rachun\w*|nip|regon|krs|e-?mail|ul)\b", re.IGNORECASE
+)
+# an intention right after an hour ("8:00 – + Jan Kowalski", "19:00 – Za Parafian"): a Mass
+INTENTION_AFTER_RE = re.compile(
+    r"\s*[-–—:]?\s*(?:\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji"
+    r"|dziękczynn|msza\s+(?:św|zbiorowa|gregor))",
+    re.IGNORECASE,
+)
+# an hour followed by a description ("10:00 Przyjazd", "18.00 spotkanie"), not by a list separator or a note
+WORD_AFTER_RE = re.compile(r"[\s,;:–—\-*]*(?!(?:i|oraz|lub|albo|godz|g)\b)([^\W\d]{3,})", re.IGNORECASE)
+
+
+def held_with(line: str, pos: int) -> bool:
+    """A cue at ``pos`` held with the Mass: "z nowenną", "wraz z nabożeństwem" (_WITH_BEFORE_RE)."""
+    lo = max(0, pos - LOOKBEHIND)
+    # the regex ends in "z" or "ze" and spaces: a look at the last letter first spares most cues the search
+    if not line[lo:pos].rstrip().endswith(("z", "Z", "e", "E")):
+        return False
+    return bool(_WITH_BEFORE_RE.search(line, lo, pos))
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """A cue's span in its line, and what it says."""
+
+    start: int
+    end: int
+    mass: bool  # it names a Mass
+    reference: bool  # "po Mszy": a Mass named as a point of reference, does not open a block
+
+
+def _overlaps(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps one of ``spans`` (sorted and not overlapping each other; ``starts``
+    their starts): only the last span starting before ``end`` can, as the spans' ends are sorted too."""
+    i = bisect_left(starts, end)  # spans[:i] start before end
+    return i > 0 and spans[i - 1][1] > start
+
+
+def _cues(line: str) -> list[Cue]:
+    """The line's cues in order; they never overlap."""
+    negated = [m.span() for m in NEGATED_MASS_RE.finditer(line)]
+    negated_starts = [a for a, _ in negated]
+    cues = [Cue(a, b, False, False) for a, b in negated]
+    for m in MASS_CUE_RE.finditer(line):
+        if _overlaps(negated, negated_starts, m.start(), m.end()):
+            continue
+        ref = bool(_REFERENCE_BEFORE_RE.search(line, max(0, m.start() - LOOKBEHIND), m.start()))
+        cues.append(Cue(m.start(), m.end(), True, ref))
+    taken = sorted((c.start, c.end) for c in cues)
+    taken_starts = [a for a, _ in taken]
+    for m in OTHER_CUE_RE.finditer(line):
+        if _overlaps(taken, taken_starts, m.start(), m.end()):
+            continue  # "rozkład nabożeństw" is a Mass header, not a devotion
+        if held_with(line, m.start()):
+            continue  # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
+        cues.append(Cue(m.start(), m.end(), False, False))
+    cues.sort(key=lambda c: c.start)
+    return cues
+
+
+class LineCues:
+    """A line's cues with the lookups its hours make, by bisection (a line may have hundreds of hours)."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.cues = _cues(line)
+        self.starts = [c.start for c in self.cues]
+        self.ends = [c.end for c in self.cues]  # sorted too: cues do not overlap
+
+    def own(self) -> list[Cue]:
+        """The cues that are no reference ("po Mszy"): those that set a block's topic."""
+        return [c for c in self.cues if not c.reference]
+
+    def last_within(self, lo: int, hi: int) -> Cue | None:
+        """The last cue wholly inside line[lo:hi]."""
+        j = bisect_right(self.ends, hi) - 1
+        return self.cues[j] if j >= 0 and self.cues[j].start >= lo else None
+
+    def first_own_from(self, lo: int, hi: int) -> Cue | None:
+        """The first cue starting in [lo, hi) that is no reference ("po Mszy") and not held with the Mass."""
+        for i in range(bisect_left(self.starts, lo), len(self.cues)):
+            c = self.cues[i]
+            if c.start >= hi:
+                break
+            if not c.reference and not held_with(self.line, c.start):
+                return c
+        return None
+
+    def last_own_by(self, pos: int) -> Cue | None:
+        """The last cue ending by ``pos`` that is no reference."""
+        for i in range(bisect_right(self.ends, pos) - 1, -1, -1):
+            if not self.cues[i].reference:
+                return self.cues[i]
+        return None

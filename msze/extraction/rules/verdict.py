@@ -1,0 +1,172 @@
+"""The verdict on one hour, from its context: what it can never be, then its own cue, then the block.
+
+The walk over the lines (walk.py) builds the context; here each step is one question, in the order that
+makes the rules precise: a range end or a phone number is never a Mass whatever word is near, a cue in the
+hour's own clause beats the block it sits in, and a block or day heading decides only list-like lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from msze.extraction.hours import Hour
+from msze.extraction.rules.cues import (
+    CONTACT_RE,
+    FROM_TO_BEFORE_RE,
+    HOUR_WORD_BEFORE_RE,
+    INTENTION_AFTER_RE,
+    LOOKBEHIND,
+    MASS_CUE_RE,
+    WORD_AFTER_RE,
+    LineCues,
+)
+from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE
+from msze.extraction.rules.lines import words
+
+FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
+SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDecision:
+    """The rules' verdict on one hour, with the day category and a short reason (for evaluation reports)."""
+
+    is_mass: bool
+    day: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LineContext:
+    """What the verdicts on one line's hours share: the line, its cues, and what the lines above said."""
+
+    line: str
+    start: int  # the line's offset in the text: hours are positioned in the text
+    cues: LineCues
+    hours: Sequence[Hour]  # all the text's hours: the neighbours of an hour bound what is read around it
+    section: bool | None  # the block's topic: True a Mass schedule, False something else, None no block
+    day_list: bool  # a day heading starts this line's list of times, or stands on its own line just above
+    dense: bool  # list-like: no prose, and short or with an hour every CHARS_PER_HOUR characters
+
+
+@dataclass(frozen=True, slots=True)
+class HourContext:
+    """One hour in its line: its span and clause there, and what the walk already knows of it."""
+
+    line: LineContext
+    idx: int  # the hour's index in line.hours
+    s: int  # the hour's span in the line
+    e: int
+    clause_start: int  # the clause the hour is in: the part of the line since the last sentence end
+    clause_end: int
+    in_range: bool  # one end of a range ("16:00-18:00")
+    day: str | None  # the day label: the hour's own day phrase, else the day heading above
+
+    @property
+    def hour(self) -> Hour:
+        return self.line.hours[self.idx]
+
+    @property
+    def before(self) -> str:
+        """The hour's clause up to the hour."""
+        return self.line.line[self.clause_start : self.s]
+
+    @property
+    def next_start(self) -> int:
+        """Where the next hour on the line starts (the line's end if none): it bounds the look forward."""
+        hours, line = self.line.hours, self.line.line
+        if self.idx + 1 < len(hours) and hours[self.idx + 1].start - self.line.start < len(line):
+            return hours[self.idx + 1].start - self.line.start
+        return len(line)
+
+
+def is_bare(h: Hour) -> bool:
+    """A number without minutes ("17"): an hour only when written as one ("o godz. 17")."""
+    return h.text.isdigit() and len(h.text) <= 2
+
+
+def _looks_like_date(h: Hour) -> bool:
+    """ "12.05", "8.10": a day.month as much as a time; Masses rarely start at :01-:12 past the hour."""
+    return "." in h.text and h.text.replace(".", "").isdigit() and 1 <= int(h.time[3:]) <= 12
+
+
+def verdict(c: HourContext) -> RuleDecision:
+    """Is the hour a Mass start: the first step with an answer decides."""
+    return _never_mass(c) or _by_cue(c) or _by_block(c)
+
+
+def _never_mass(c: HourContext) -> RuleDecision | None:
+    """What is no Mass start whatever the cues say: range ends, odd minutes, "od"/"do", bare numbers,
+    phone numbers and accounts."""
+    h, day = c.hour, c.day
+    if c.in_range:
+        return RuleDecision(False, day, "range")
+    if int(h.time[3:]) % 5:
+        return RuleDecision(False, day, "odd minutes")  # Masses start on the hour, at :15, :30, :45, ...
+    near = c.before[-LOOKBEHIND:]
+    if FROM_TO_BEFORE_RE.search(near):
+        return RuleDecision(False, day, "from/to")
+    if is_bare(h) and not HOUR_WORD_BEFORE_RE.search(near):
+        return RuleDecision(False, day, "bare number")
+    contacts = list(CONTACT_RE.finditer(near))
+    if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()):
+        return RuleDecision(False, day, "contact")  # "tel. 61 815 30 45", "konto: ..."
+    return None
+
+
+def _by_cue(c: HourContext) -> RuleDecision | None:
+    """The nearest cue in the hour's clause: one right after it ("18.30 Nieszpory") wins when it is closer.
+
+    The look forward stops at the clause's end, the next hour and a semicolon: a cue past them describes
+    another time.
+    """
+    line, cues = c.line.line, c.line.cues
+    semicolon = line.find(";", c.e)
+    fwd_end = min(c.clause_end, c.next_start, semicolon if semicolon >= 0 else len(line))
+    back_cue = cues.last_within(c.clause_start, c.s)
+    fwd_cue = cues.first_own_from(c.e, fwd_end)
+    if fwd_cue is not None and words(line[c.e : fwd_cue.start]) >= FORWARD_WORDS:
+        fwd_cue = None
+    if fwd_cue is not None and (
+        back_cue is None or words(line[c.e : fwd_cue.start]) < words(line[back_cue.end : c.s])
+    ):
+        return RuleDecision(fwd_cue.mass, c.day, "cue after" if fwd_cue.mass else "other cue after")
+    if back_cue is not None:
+        return RuleDecision(back_cue.mass, c.day, "cue before" if back_cue.mass else "other cue before")
+    return None
+
+
+def _by_block(c: HourContext) -> RuleDecision:
+    """No cue in the clause: an intention, or the block and day heading decide, for list-like hours only.
+
+    An earlier clause of the line sets the topic over the block's ("Msze: 8:00. W lipcu: 9:00"). A time
+    that reads as a date, or is followed by a description ("10:00 Przyjazd pielgrzymów": a programme), needs
+    a Mass word of its own.
+    """
+    h, line = c.hour, c.line.line
+    earlier = c.line.cues.last_own_by(c.clause_start)
+    section = earlier.mass if earlier is not None else c.line.section
+    if INTENTION_AFTER_RE.match(line, c.e) and not c.before.strip(" \t•*-–—·"):
+        return RuleDecision(True, c.day, "intention")
+    listy = _is_listy(c)
+    if _looks_like_date(h):
+        return RuleDecision(False, c.day, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
+    if section is True and listy:
+        return RuleDecision(True, c.day, "schedule block")
+    # a day name after the hour is the next list item, not a description
+    after = WORD_AFTER_RE.match(line, c.e, c.next_start)
+    described = after is not None and not LINE_DAY_HEAD_RE.match(line, after.start(1))
+    day_list = c.line.day_list and c.day is not None and c.clause_start == 0
+    if section is None and day_list and listy and not described:
+        return RuleDecision(True, c.day, "day list")
+    return RuleDecision(False, c.day, "no cue")
+
+
+def _is_listy(c: HourContext) -> bool:
+    """Few words since the previous hour of the clause (or its start), in a line dense in hours."""
+    since = c.clause_start
+    hours, start = c.line.hours, c.line.start
+    if c.idx > 0 and hours[c.idx - 1].end - start > c.clause_start:
+        since = hours[c.idx - 1].end - start
+    return words(DAY_ANY_RE.sub(" ", c.line.line[since : c.s])) <= SECTION_MAX_WORDS and c.line.dense

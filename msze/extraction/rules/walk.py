@@ -1,0 +1,197 @@
+"""decide(): one walk over a text's lines in order, carrying what the lines above said to the next.
+
+Schedules are blocks: a header line ("Msze święte", "Kancelaria") sets the topic of the lines below it, and
+a day heading on a line of its own ("Niedziele i święta:") gives its day to the times under it. A line
+without hours only updates that state; a line with hours gets its verdicts (verdict.py) from it, and its
+own last cue and day heading then carry on to the lines below.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from msze.extraction.hours import Hour
+from msze.extraction.rules.cues import PLACE_HEADING_RE, RANGE_SEP_RE, UNIT_AFTER_RE, Cue, LineCues
+from msze.extraction.rules.days import HEAD_GAP_RE, LINE_DAY_HEAD_RE, LineDays, day_at, is_day_heading
+from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, words
+from msze.extraction.rules.verdict import HourContext, LineContext, RuleDecision, is_bare, verdict
+
+CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
+HEADER_CHARS = 70  # a line this short without hours is a heading
+PLACE_HEADING_CHARS = 100  # a line this short naming a church or parish is its name, not a topic
+PROSE_LINE_CHARS = 150  # a longer line without hours ends the block it sits in
+LABEL_DAY_LINE_CHARS = 40  # a line this short without a day keeps the day heading above for labels
+
+
+def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
+    """One decision per hour of ``find_hours(text)`` (same order): is it a Mass start, on which day."""
+    if not hours:
+        return []
+    return _Walk(text, hours).run()
+
+
+def mass_times(text: str, hours: Sequence[Hour]) -> list[str]:
+    """Sorted distinct "HH:MM" the rules confirm as Mass starts."""
+    return sorted({h.time for h, d in zip(hours, decide(text, hours), strict=True) if d.is_mass})
+
+
+def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
+    """Which hours are an end of a range ("16:00-18:00", "od 15 do 17"): both ends are never a Mass start."""
+    in_range = [False] * len(hours)
+    for i in range(len(hours) - 1):
+        a, b = hours[i], hours[i + 1]
+        between = text[a.end : b.start]
+        if len(between) <= 12 and RANGE_SEP_RE.fullmatch(between) and not UNIT_AFTER_RE.match(text, b.end):
+            in_range[i] = in_range[i + 1] = True
+    return in_range
+
+
+def _hours_by_line(bounds: list[tuple[int, int]], hours: Sequence[Hour]) -> dict[int, list[int]]:
+    """The indexes of the hours starting on each line (by line number); lines without hours are absent."""
+    by_line: dict[int, list[int]] = {}
+    line_starts = [a for a, _ in bounds]
+    li = 0
+    for idx, h in enumerate(hours):
+        while li + 1 < len(line_starts) and line_starts[li + 1] <= h.start:
+            li += 1
+        by_line.setdefault(li, []).append(idx)
+    return by_line
+
+
+@dataclass(slots=True)
+class _Block:
+    """What the lines above tell the next line: the block's topic and the day heading over it."""
+
+    section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
+    heading_day: str | None = None  # the day heading on a line of its own just above
+    label_day: str | None = None  # the same, kept across short notes, for the day label only
+
+    def read_hourless(self, line: str, cues: LineCues) -> None:
+        """A line without hours: a header, a day heading, a note or prose, each changing the block its way."""
+        own = cues.own()
+        is_head = is_day_heading(line)
+        self.section = _topic_after(line, own, is_head, self.section)
+        self._read_heading_day(line, own, is_head)
+
+    def _read_heading_day(self, line: str, own: list[Cue], is_head: bool) -> None:
+        """A day heading (or a short header with a day) gives its day to the lines below; other lines end it,
+        but a short note ("w okresie zimowym") keeps the day for the labels."""
+        size, cued = len(line.strip()), bool(own)
+        # the line's day matters only for a heading or a short note: most lines are neither
+        day_matters = (
+            is_head or (cued and size <= HEADER_CHARS) or (not cued and size <= LABEL_DAY_LINE_CHARS)
+        )
+        line_day = day_at(line) if day_matters else None
+        if is_head or (cued and size <= HEADER_CHARS and line_day):
+            self.heading_day = self.label_day = line_day
+        else:
+            self.heading_day = None
+            if line_day or size > LABEL_DAY_LINE_CHARS or cued:
+                self.label_day = None
+
+    def read_hour_line(self, cues: LineCues, day_head: str | None) -> None:
+        """After a line with hours: its last own cue carries on as the block's topic, and the day heading
+        of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below."""
+        own = cues.own()
+        if own:
+            self.section = own[-1].mass
+        if day_head is not None:
+            self.heading_day = self.label_day = day_at(day_head)
+
+
+def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None) -> bool | None:
+    """The block's topic after a line without hours: a header with a cue sets it, a church's name or a long
+    line of prose ends it."""
+    size = len(line.strip())
+    # searched only when one of the branches below asks
+    place = bool((own or section is False) and PLACE_HEADING_RE.search(line))
+    mass = any(c.mass for c in own)
+    if own and mass and (is_head or size <= HEADER_CHARS):
+        return True  # "Msze św. i nabożeństwa" is a Mass schedule header
+    if own and not (place and size <= PLACE_HEADING_CHARS):
+        return own[-1].mass
+    if own and place and size <= PLACE_HEADING_CHARS and not mass:
+        return None  # "Parafia Matki Bożej Różańcowej": a name, not a devotion
+    if place and section is False:
+        return None  # another church or parish: the devotions block above has ended
+    if len(line) > PROSE_LINE_CHARS:
+        return None
+    return section
+
+
+def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -> bool:
+    """A line that starts with a day heading and lists its times: "Niedziele i święta: 7:00, 9:00",
+    "w sobotę 18:00"; not "każdy czwartek miesiąca o godz. 19.00"."""
+    timed = [h for h in hours if not is_bare(h)]
+    if not timed:
+        return False
+    gap = line[head_end : timed[0].start - line_start]
+    return bool(HEAD_GAP_RE.fullmatch(gap)) or (
+        len(timed) >= 2 and words(gap) <= 3 and not any(ch.isdigit() for ch in gap)
+    )
+
+
+class _Walk:
+    """One pass over a text's lines: the block state goes from line to line, verdicts go to the hours."""
+
+    def __init__(self, text: str, hours: Sequence[Hour]) -> None:
+        self.text = text
+        self.hours = hours
+        self.in_range = _in_ranges(text, hours)
+        self.decisions: list[RuleDecision | None] = [None] * len(hours)
+        self.block = _Block()
+
+    def run(self) -> list[RuleDecision]:
+        """Every line in order; an hour on no line (there is none) would be "no line"."""
+        bounds = line_bounds(self.text)
+        by_line = _hours_by_line(bounds, self.hours)
+        for li, (line_start, line_end) in enumerate(bounds):
+            line = self.text[line_start:line_end]
+            if not line.strip():
+                continue
+            cues = LineCues(line)
+            idxs = by_line.get(li)
+            if idxs is None:
+                self.block.read_hourless(line, cues)
+            else:
+                self._hour_line(line_start, line, cues, idxs)
+        return [d if d is not None else RuleDecision(False, None, "no line") for d in self.decisions]
+
+    def _hour_line(self, line_start: int, line: str, cues: LineCues, idxs: list[int]) -> None:
+        """Decides the hours of a line from the block above, then lets the line carry on to the next."""
+        block = self.block
+        head = LINE_DAY_HEAD_RE.match(line)
+        day_list_line = head is not None and _is_day_list(
+            line, line_start, [self.hours[i] for i in idxs], head.end()
+        )
+        dense = not is_prose(line, len(idxs)) and (
+            len(line.strip()) <= HEADER_CHARS * 1.5 or len(line) / len(idxs) <= CHARS_PER_HOUR
+        )
+        ctx = LineContext(
+            line,
+            line_start,
+            cues,
+            self.hours,
+            block.section,
+            day_list_line or block.heading_day is not None,
+            dense,
+        )
+        starts = clause_starts(line)
+        line_days = LineDays(line)
+        for idx in idxs:
+            self.decisions[idx] = verdict(self._hour_context(ctx, starts, line_days, idx))
+        block.read_hour_line(cues, line[: head.end()] if head is not None and day_list_line else None)
+
+    def _hour_context(
+        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
+    ) -> HourContext:
+        """The hour's span and clause in its line, and its day: its own day phrase, else the heading's."""
+        h = self.hours[idx]
+        s, e = h.start - ctx.start, h.end - ctx.start
+        clause = bisect_right(starts, s)  # starts[0] is 0: clause >= 1
+        clause_start = starts[clause - 1]
+        clause_end = starts[clause] if clause < len(starts) else len(ctx.line)
+        day = line_days.day_of(clause_start, s, e) or self.block.heading_day or self.block.label_day
+        return HourContext(ctx, idx, s, e, clause_start, clause_end, self.in_range[idx], day)
