@@ -12,6 +12,7 @@ from msze.batch.plan import (
     parish_paths,
     parse_url_list,
     progress_line,
+    spider_error,
     spread_by_domain,
 )
 
@@ -133,3 +134,14 @@ def test_spread_by_domain_spaces_a_shared_host_evenly():
         f"http://p{i}.opoka.pl/" for i in range(4)
     ]  # list order kept
     assert spread_by_domain([], {}) == []
+
+
+def test_spider_error_names_the_parish_spiders():
+    spiders = {"deon": False, "parish": True, "parishes": False, "mine": True}
+    assert spider_error("parish", spiders) is None
+    assert spider_error("mine", spiders) is None
+    assert spider_error("nosuch", spiders) == "no spider 'nosuch'; parish spiders: mine, parish"
+    assert spider_error("deon", spiders) == (
+        "spider 'deon' does not crawl one parish URL (-a url=URL); parish spiders: mine, parish"
+    )
+    assert spider_error("x", {}) == "no spider 'x'; parish spiders: none"

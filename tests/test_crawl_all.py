@@ -322,9 +322,18 @@ def _crawl_all(*args: str, env: dict[str, str] | None = None) -> subprocess.Comp
     )
 
 
+def _usage_error(result: subprocess.CompletedProcess[str]) -> str:
+    """The one stderr line of a usage error (exit status 2, no traceback)."""
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
 def test_bad_arguments(tmp_path):
     missing = _crawl_all(str(tmp_path / "nope.txt"), "--out", str(tmp_path / "o"))
-    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    assert "cannot read URL file" in _usage_error(missing)
+    assert not (tmp_path / "o").exists()
     bad_setting = _crawl_all("x.txt", "-s", "NOEQUALS")
     assert bad_setting.returncode == 2 and "NAME=VALUE" in bad_setting.stderr
     no_parallel = _crawl_all("x.txt", "--out", str(tmp_path / "o"), env={**os.environ, "PATH": str(tmp_path)})
@@ -332,6 +341,65 @@ def test_bad_arguments(tmp_path):
     no_db = _crawl_all("--status", "--out", str(tmp_path / "none"))
     assert no_db.returncode == 2 and "no job database" in no_db.stderr
     assert not (tmp_path / "none").exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--jobs", "0", "crawl-all: --jobs must be at least 1, got 0"),
+        ("--max-attempts", "-1", "crawl-all: --max-attempts must be 0 (never give up) or more, got -1"),
+        ("--progress-interval", "0", "crawl-all: --progress-interval must be more than 0 seconds, got 0.0"),
+    ],
+)
+def test_bad_numbers_are_one_line_and_start_nothing(tmp_path, option, value, message):
+    urls = tmp_path / "urls.txt"
+    urls.write_text("http://parafia-a.test/\n", encoding="utf-8")
+    result = _crawl_all(str(urls), "--out", str(tmp_path / "o"), option, value)
+    assert _usage_error(result) == message
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "no parish URL in {path} (one http(s) URL a line)"),
+        ("# only a comment\n\n", "no parish URL in {path} (one http(s) URL a line)"),
+        (
+            "parafia-a.test\nnie adres\n",
+            "no parish URL in {path}: 2 lines are not http(s) URLs (line 1: 'parafia-a.test')",
+        ),
+    ],
+)
+def test_url_file_without_urls_is_one_error(tmp_path, text, message):
+    urls = tmp_path / "urls.txt"
+    urls.write_text(text, encoding="utf-8")
+    result = _crawl_all(str(urls), "--out", str(tmp_path / "o"))
+    assert _usage_error(result) == "crawl-all: " + message.format(path=urls)
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("spider", "message"),
+    [
+        ("nosuch", "crawl-all: no spider 'nosuch'; parish spiders: parish"),
+        # deon crawls the parish directory, parishes a URL file in one process: neither takes -a url=URL.
+        (
+            "deon",
+            "crawl-all: spider 'deon' does not crawl one parish URL (-a url=URL); parish spiders: parish",
+        ),
+        (
+            "parishes",
+            "crawl-all: spider 'parishes' does not crawl one parish URL (-a url=URL); parish spiders: parish",
+        ),
+    ],
+)
+def test_unusable_spider_is_one_error_before_any_job(tmp_path, spider, message):
+    urls = tmp_path / "urls.txt"
+    urls.write_text("http://parafia-a.test/\nhttp://parafia-b.test/\n", encoding="utf-8")
+    out = tmp_path / "o"
+    result = _crawl_all(str(urls), "--out", str(out), "--spider", spider)
+    assert _usage_error(result) == message
+    assert not out.exists()  # no job database, no job started
 
 
 def test_run_one_records_why_scrapy_did_not_run(tmp_path):

@@ -1,7 +1,8 @@
 """Pure helpers of the batch driver (no Scrapy, no subprocesses): URL lists, crawl verdicts, progress, paths.
 
-The driver (msze/cli/crawl_all.py) orchestrates GNU parallel and the per-parish wrapper; the decisions it
-makes (is this line a URL, did this crawl fail and why, what does the progress line say) live here.
+The driver (msze/batch/driver.py) orchestrates GNU parallel and the per-parish wrapper; the decisions it
+makes (is this line a URL, can this spider crawl one parish, did this crawl fail and why, what does the
+progress line say) live here.
 """
 
 from __future__ import annotations
@@ -77,6 +78,17 @@ def parse_url_list(lines: Iterable[str], known_names: dict[str, str] | None = No
         hosts[host] = hosts.get(host, 0) + 1
     shared = sum(n for n in hosts.values() if n > 1)
     return UrlList(urls, domains, names, invalid, shared)
+
+
+def spider_error(spider: str, spiders: dict[str, bool]) -> str | None:
+    """Why `spider` cannot crawl a batch's parishes, or None. spiders: the project's spiders, name -> whether
+    it takes one parish as `-a url=URL` (what each per-parish crawl passes)."""
+    usable = ", ".join(sorted(name for name, takes_url in spiders.items() if takes_url)) or "none"
+    if spider not in spiders:
+        return f"no spider {spider!r}; parish spiders: {usable}"
+    if not spiders[spider]:
+        return f"spider {spider!r} does not crawl one parish URL (-a url=URL); parish spiders: {usable}"
+    return None
 
 
 def spread_by_domain(urls: Sequence[str], domains: dict[str, str]) -> list[str]:
