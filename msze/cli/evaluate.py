@@ -243,34 +243,54 @@ def _fmt(name: str, c: Confusion) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        pages = load_gold(args.gold)
-    except OSError as exc:
-        print(f"error: cannot read gold file: {exc}", file=sys.stderr)
-        return 2
-    except ValueError as exc:
+        pages, classifier = _inputs(args)
+    except _UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.plot and not args.model:
-        print("error: --plot needs --model", file=sys.stderr)
-        return 2
-    classifier = None
-    if args.model:
-        try:
-            classifier = load_classifier(args.model, args.threshold)
-        except Exception as exc:  # noqa: BLE001 - any load failure is reported the same way
-            print(f"error: cannot load model {args.model}: {exc}", file=sys.stderr)
-            return 2
     prepare(pages, classifier)
-    found, total = extractor_recall(pages)
     systems: dict[str, Score] = {"rules": score(pages, rules_pred)}
     if classifier is not None:
         systems["classifier"] = score(pages, classifier_pred(classifier.threshold))
         systems["rules ∪ classifier"] = score(pages, union_pred(classifier.threshold))
     if args.plot and classifier is not None:
         plot_curve(threshold_curve(pages), classifier.threshold, args.plot)
-    result = {
+    result = _result(pages, classifier, systems)
+    if args.json:
+        result["mistakes"] = {name: s.mistakes for name, s in systems.items()}
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        _report(result, systems, classifier, args)
+    return 0
+
+
+class _UsageError(Exception):
+    """A gold file or model that cannot be used: one line, exit status 2."""
+
+
+def _inputs(args: argparse.Namespace) -> tuple[list[Page], HourScorer | None]:
+    """The gold pages and the classifier (None without --model)."""
+    try:
+        pages = load_gold(args.gold)
+    except OSError as exc:
+        raise _UsageError(f"cannot read gold file: {exc}") from exc
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from exc
+    if args.plot and not args.model:
+        raise _UsageError("--plot needs --model")
+    if not args.model:
+        return pages, None
+    try:
+        return pages, load_classifier(args.model, args.threshold)
+    except Exception as exc:  # noqa: BLE001 - any load failure is reported the same way
+        raise _UsageError(f"cannot load model {args.model}: {exc}") from exc
+
+
+def _result(pages: list[Page], classifier: HourScorer | None, systems: dict[str, Score]) -> dict[str, Any]:
+    found, total = extractor_recall(pages)
+    return {
         "pages": len(pages),
         "gold_tokens": total,
+        "gold_tokens_found": found,
         "extractor_recall": round(found / total, 4) if total else 1.0,
         "thesis_extractor_recall": round(thesis_recall(pages) / total, 4) if total else 1.0,
         "schedule_day_recall": _ratio(*schedule_recall(pages)),
@@ -280,11 +300,13 @@ def run(args: argparse.Namespace) -> int:
             name: {"tokens": s.tokens.as_dict(), "pages": s.pages.as_dict()} for name, s in systems.items()
         },
     }
-    if args.json:
-        result["mistakes"] = {name: s.mistakes for name, s in systems.items()}
-        print(json.dumps(result, ensure_ascii=False))
-        return 0
-    print(f"{len(pages)} pages, {total} gold clock-time tokens, {result['hours_found']} hours extracted")
+
+
+def _report(
+    result: dict[str, Any], systems: dict[str, Score], classifier: HourScorer | None, args: argparse.Namespace
+) -> None:
+    total, found = result["gold_tokens"], result["gold_tokens_found"]
+    print(f"{result['pages']} pages, {total} gold clock-time tokens, {result['hours_found']} hours extracted")
     print(f"hour extractor recall of gold tokens: {result['extractor_recall']:.4f} ({found}/{total})")
     print(f"  (the thesis regex and borders alone: {result['thesis_extractor_recall']:.4f})")
     if classifier is not None:
@@ -310,4 +332,3 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {m['page']:<6} {m['kind']:<22} {m['time']} [{m['reason']}]  {m['context']}")
     if args.plot:
         print(f"\nplot written to {args.plot}")
-    return 0
