@@ -187,61 +187,82 @@ def iter_warc_pages(
     Requests, warcinfo, metadata, resources, redirects and non-HTML responses are counted and skipped.
     A file cut short (archive.warc.WarcReader) gives the pages before the cut, counted `truncated`, warned.
     """
-    by_digest: dict[str, int] = {}
-    by_url: dict[str, int] = {}
+    payloads = _Payloads()
     with open(path, "rb") as f, open(path, "rb") as lookup:
+        payloads.lookup = lookup
         records = WarcReader(f, arc2warc=True)
         for record in records:
-            rec_type = record.rec_type
-            if rec_type not in ("response", "revisit"):
-                counts[f"skipped/{rec_type or 'unknown'}_record"] += 1
-                continue
             url = record.rec_headers.get_header("WARC-Target-URI") or ""
-            if not url.startswith(("http://", "https://")):
-                counts["skipped/not_http"] += 1
+            skipped = _skip_reason(record, url)
+            payload = None if skipped else payloads.of(record, url, records.get_record_offset)
+            if skipped or isinstance(payload, str):
+                counts[f"skipped/{skipped or payload}"] += 1
                 continue
-            http = record.http_headers
-            status = http.get_statuscode() if http else None
-            crawled_at = record.rec_headers.get_header("WARC-Date")
-            digest = record.rec_headers.get_header("WARC-Payload-Digest")
-            if rec_type == "response":
-                if not status or not status.startswith("2"):
-                    counts["skipped/status"] += 1
-                    continue
-                content_type = http.get_header("Content-Type")
-                body = record.content_stream().read()
-                if not _is_html(content_type, body):
-                    counts["skipped/non_html"] += 1
-                    continue
-                offset = records.get_record_offset()
-                if digest:
-                    by_digest[digest] = offset
-                by_url[url] = offset
-            else:
-                refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or url
-                offset_or_none = by_digest.get(digest) if digest else None
-                if offset_or_none is None:
-                    offset_or_none = by_url.get(refers)
-                if offset_or_none is None:
-                    counts["skipped/revisit_unresolved"] += 1
-                    continue
-                content_type, body = _read_record_at(lookup, offset_or_none)
+            if record.rec_type == "revisit":
                 counts["revisits_resolved"] += 1
-            yield {
-                "url": url,
-                "previous_url": None,
-                "start_url": None,
-                "domain": url_domain(url),
-                "depth": None,
-                "button_text": None,
-                "html": _decode(content_type, body),
-                "crawled_at": crawled_at,
-                "etag": http.get_header("ETag") if http else None,
-                "last_modified": http.get_header("Last-Modified") if http else None,
-            }
+            yield _warc_page(record, url, *payload)
     if records.truncated:
         counts["truncated"] += 1
         warn(f"{os.fspath(path)}: {records.truncated}")
+
+
+def _skip_reason(record: Any, url: str) -> str | None:
+    """Why a record is no page: not a response/revisit, not http(s), a response without a 2xx status."""
+    if record.rec_type not in ("response", "revisit"):
+        return f"{record.rec_type or 'unknown'}_record"
+    if not url.startswith(("http://", "https://")):
+        return "not_http"
+    status = record.http_headers.get_statuscode() if record.http_headers else None
+    if record.rec_type == "response" and not (status and status.startswith("2")):
+        return "status"
+    return None
+
+
+@dataclass
+class _Payloads:
+    """Where a file's HTML responses are, so a revisit record can take the payload it points to."""
+
+    lookup: BinaryIO | None = None
+    by_digest: dict[str, int] = field(default_factory=dict)
+    by_url: dict[str, int] = field(default_factory=dict)
+
+    def of(self, record: Any, url: str, offset: Callable[[], int]) -> tuple[str | None, bytes] | str:
+        """(Content-Type, body) of a response or the response a revisit refers to, else why not. `offset`
+        gives the record's place in the file once its body is read (warcio reads to the end to know it)."""
+        digest = record.rec_headers.get_header("WARC-Payload-Digest")
+        if record.rec_type == "response":
+            content_type = record.http_headers.get_header("Content-Type")
+            body = record.content_stream().read()
+            if not _is_html(content_type, body):
+                return "non_html"
+            where = offset()
+            if digest:
+                self.by_digest[digest] = where
+            self.by_url[url] = where
+            return content_type, body
+        refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or url
+        found = self.by_digest.get(digest) if digest else None
+        if found is None:
+            found = self.by_url.get(refers)
+        if found is None or self.lookup is None:
+            return "revisit_unresolved"
+        return _read_record_at(self.lookup, found)
+
+
+def _warc_page(record: Any, url: str, content_type: str | None, body: bytes) -> dict[str, Any]:
+    http = record.http_headers
+    return {
+        "url": url,
+        "previous_url": None,
+        "start_url": None,
+        "domain": url_domain(url),
+        "depth": None,
+        "button_text": None,
+        "html": _decode(content_type, body),
+        "crawled_at": record.rec_headers.get_header("WARC-Date"),
+        "etag": http.get_header("ETag") if http else None,
+        "last_modified": http.get_header("Last-Modified") if http else None,
+    }
 
 
 def iter_pages(
