@@ -8,6 +8,7 @@ transactions. Counters are updated with `col = col + 1` in SQL, never read-modif
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     inspect,
@@ -36,6 +38,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+
+from msze.utils.database import database_url
 
 T = TypeVar("T")
 
@@ -133,17 +137,18 @@ class DatabaseProblem(Exception):
     """The database cannot be the annotator's: unreachable, damaged, not a database, or another schema."""
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for `url` with the annotator's schema in place; DatabaseProblem (one line) if it is unusable.
+def make_engine(url: str | os.PathLike[str]) -> Engine:
+    """An engine with the annotator's schema in place; DatabaseProblem (one line) if it is unusable.
 
+    `url` is a SQLAlchemy URL or a plain file path, which means SQLite (as everywhere in msze).
     A new, empty database gets the schema. An existing one is used only when it is whole: a damaged file, or
     one with some of the annotator's tables or columns missing, is refused rather than "repaired" with empty
     tables, which would hide the loss. Nothing is written to a database that is refused.
     """
     try:
-        engine = _create_engine(make_url(url))
-    except (ArgumentError, ImportError) as exc:
-        raise DatabaseProblem(f"{url!r} is not a database URL we can use ({exc})") from exc
+        engine = _create_engine(make_url(database_url(url)))
+    except (ArgumentError, ImportError, ValueError) as exc:
+        raise DatabaseProblem(f"{os.fspath(url)!r} is not a database URL we can use ({exc})") from exc
     name = engine.url.render_as_string(hide_password=True)
     try:
         _prepare(engine, name)
@@ -235,8 +240,11 @@ def _add_columns(conn: Connection) -> None:
     for index in devices.indexes:
         index.create(conn, checkfirst=True)
     missing = conn.execute(select(devices.c.id, devices.c.ip).where(devices.c.ip_group.is_(None))).all()
-    for device_id, ip in missing:
-        conn.execute(update(devices).where(devices.c.id == device_id).values(ip_group=ip_group(ip)))
+    if missing:  # one executemany, not a statement per device
+        conn.execute(
+            update(devices).where(devices.c.id == bindparam("device")).values(ip_group=bindparam("group")),
+            [{"device": device_id, "group": ip_group(ip)} for device_id, ip in missing],
+        )
 
 
 # PostgreSQL's deadlock_detected and serialization_failure: the transaction did nothing and may simply rerun.
