@@ -16,7 +16,7 @@ from annotator_pages import (
     pages_jsonl,
     write_jsonl,
 )
-from sqlalchemy import func, insert, select
+from sqlalchemy import event, func, insert, select
 
 from msze.annotator import serving
 from msze.annotator.db import devices, documents, hours, make_engine, transaction, utcnow
@@ -147,3 +147,24 @@ def test_cli_import_prints_summary(tmp_path, capsys):
     assert "added=12 existing=0 gold_added=7" in out
     assert "added=0 existing=12" in out
     assert "missing.jsonl: no such file" in err
+
+
+def test_a_pages_hours_go_in_with_a_fixed_number_of_statements(tmp_path):
+    """No statement per hour: a page with 8 hours costs what one with 2 costs (a gold "yes" and a gold "no"),
+    whether its hours are new or re-imported."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    statements: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+
+    def cost(spec, url: str) -> tuple[int, int]:
+        line = json.dumps(page_item(url, SCHEDULE_TEXT, spec), ensure_ascii=False)
+        counts = []
+        for _ in range(2):  # new, then every hour already known (rule gold looked at again)
+            statements.clear()
+            import_lines(engine, [line])
+            counts.append(len(statements))
+        return counts[0], counts[1]
+
+    two = [SCHEDULE_HOURS[0], SCHEDULE_HOURS[6]]  # 7:00 (the rules' Mass), 16:00 (office hours)
+    assert cost(two, "https://a.example.pl/") == cost(SCHEDULE_HOURS, "https://b.example.pl/")
+    assert count(engine, hours) == 10

@@ -5,7 +5,9 @@ adds nothing, a re-crawl adds only hours whose place or context changed. Hours t
 "mass" become gold "yes" answers for cheater detection (it is the high-precision component); hours the rules
 are certain are not a Mass start (office hours, ranges, ...: gold.py) become gold "no". Re-importing gives
 rule gold to hours imported before it existed (never to an hour an admin set or cleared). Bad lines and
-hours whose offsets do not match their text are skipped and counted with a message, never half-imported.
+hours whose offsets do not match their text are skipped and counted with a message, never half-imported;
+an input with nothing usable at all says so (`ImportStats.unusable`): it is the wrong file. Each page's hours
+go in with a fixed number of statements (one insert for all its new hours), not one per hour.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, insert, select, update
@@ -69,6 +72,25 @@ class ImportStats:
             f"invalid_hours={self.invalid_hours} added={self.added} existing={self.existing} "
             f"gold_added={self.gold_added}"
         )
+
+    def unusable(self) -> str | None:
+        """Why nothing in the input could be a candidate (a wrong file: /etc/passwd, a TSV), else None.
+
+        Pages without hours are usable (`msze extract` writes them for pages it found no hour on); a file of
+        bad lines only, or whose every hour is broken, or with no lines at all, is not.
+        """
+        if self.candidates:
+            return None
+        if not self.lines:
+            return "the file is empty"
+        if self.lines == self.bad_lines:
+            return (
+                f"none of its {self.lines} lines is a page with hours "
+                "(PageItem JSONL from a crawl, or `msze extract` output)"
+            )
+        if self.invalid_hours:
+            return f"none of its {self.invalid_hours} hours is usable"
+        return None
 
 
 def candidate_key(source: str, start: int, end: int, context: str) -> str:
@@ -179,52 +201,64 @@ def import_lines(engine: Engine, lines: Iterable[str], name: str = "<input>") ->
     with transaction(engine) as conn:
         for source, page_text, found in parse_lines(lines, name, stats):
             stats.candidates += len(found)
-            if not found:
-                continue
-            document_id = _document_id(conn, source, page_text)
-            keys = {c.key for c in found}
-            existing = set(conn.execute(select(hours.c.key).where(hours.c.key.in_(keys))).scalars())
-            for cand in found:
-                if cand.key in existing:
-                    stats.existing += 1
-                    stats.gold_added += _add_rule_gold(conn, cand)
-                    continue
-                existing.add(cand.key)
-                conn.execute(
-                    insert(hours).values(
-                        key=cand.key,
-                        document_id=document_id,
-                        hour_text=cand.hour_text,
-                        time=cand.time,
-                        start=cand.start,
-                        end=cand.end,
-                        context=cand.context,
-                        context_start=cand.context_start,
-                        day=cand.day,
-                        import_label=cand.import_label,
-                        import_source=cand.import_source,
-                        gold_label=cand.gold_label,
-                        gold_origin="rules" if cand.gold_label else None,
-                        n_served=0,
-                        n_answers=0,
-                        created_at=now,
-                    )
-                )
-                stats.added += 1
-                stats.gold_added += cand.gold_label is not None
+            if found:
+                _import_page(conn, _document_id(conn, source, page_text), found, now, stats)
     return stats
 
 
-def _add_rule_gold(conn: Connection, cand: Candidate) -> bool:
-    """Rule gold for an hour imported before it had any; never over an admin's answer (or clearing)."""
-    if cand.gold_label is None:
-        return False
-    done = conn.execute(
-        update(hours)
-        .where(hours.c.key == cand.key, hours.c.gold_label.is_(None), hours.c.gold_origin.is_(None))
-        .values(gold_label=cand.gold_label, gold_origin="rules")
-    )
-    return done.rowcount == 1
+def _import_page(
+    conn: Connection, document_id: int, found: list[Candidate], now: datetime, stats: ImportStats
+) -> None:
+    """One page's candidates in a fixed number of statements, however many hours it has."""
+    keys = {c.key for c in found}
+    existing = set(conn.execute(select(hours.c.key).where(hours.c.key.in_(keys))).scalars())
+    new: dict[str, Candidate] = {}
+    for cand in found:
+        if cand.key in existing or cand.key in new:
+            stats.existing += 1
+        else:
+            new[cand.key] = cand
+    stats.gold_added += _add_rule_gold(conn, [c for c in found if c.key in existing])
+    if new:
+        conn.execute(insert(hours), [_hour_row(cand, document_id, now) for cand in new.values()])
+    stats.added += len(new)
+    stats.gold_added += sum(cand.gold_label is not None for cand in new.values())
+
+
+def _hour_row(cand: Candidate, document_id: int, now: datetime) -> dict:
+    return {
+        "key": cand.key,
+        "document_id": document_id,
+        "hour_text": cand.hour_text,
+        "time": cand.time,
+        "start": cand.start,
+        "end": cand.end,
+        "context": cand.context,
+        "context_start": cand.context_start,
+        "day": cand.day,
+        "import_label": cand.import_label,
+        "import_source": cand.import_source,
+        "gold_label": cand.gold_label,
+        "gold_origin": "rules" if cand.gold_label else None,
+        "n_served": 0,
+        "n_answers": 0,
+        "created_at": now,
+    }
+
+
+def _add_rule_gold(conn: Connection, known: list[Candidate]) -> int:
+    """Rule gold for hours imported before they had any; never over an admin's answer (or clearing)."""
+    added = 0
+    for label in ("yes", "no"):
+        keys = {c.key for c in known if c.gold_label == label}
+        if keys:
+            done = conn.execute(
+                update(hours)
+                .where(hours.c.key.in_(keys), hours.c.gold_label.is_(None), hours.c.gold_origin.is_(None))
+                .values(gold_label=label, gold_origin="rules")
+            )
+            added += done.rowcount
+    return added
 
 
 def import_file(engine: Engine, path: Path) -> ImportStats:
