@@ -13,10 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-import waitress.server
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
+from msze.annotator.cli import make_server as make_waitress
 from msze.annotator.db import assignments, events, hours, transaction
 
 CONTEXT_CHARS = 40
@@ -177,7 +177,7 @@ def serve(app) -> Iterator[str]:
 @contextmanager
 def serve_waitress(app) -> Iterator[str]:
     """The app on waitress (what `annotator serve` runs) at 127.0.0.1 (free port)."""
-    server = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=2)
+    server = make_waitress(app, "127.0.0.1", 0, threads=2)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import http.cookiejar
 import os
 import re
@@ -410,3 +411,28 @@ def test_chunked_body_over_the_size_limit_is_413(app, server):
         assert status == 413 and answer["error"]
         status, _ = device.post_raw("/api/current", iter([b'{"fp": ', b'{"sw": 360}}']))
         assert status == 200  # a small chunked body is fine
+
+
+def test_pages_and_api_are_blueprints_over_modules_that_hold_the_sql(app):
+    """The web layer (factory, Blueprints, what they share) builds no SQL: that is serving/cheaters/export."""
+    endpoints = {rule.rule: rule.endpoint for rule in app.url_map.iter_rules()}
+    assert {k: v for k, v in endpoints.items() if k != "/static/<path:filename>"} == {
+        "/": "views.index",
+        "/statystyki": "views.stats_page",
+        "/api/stats": "api.stats",
+        "/api/current": "api.current",
+        "/api/answer": "api.answer",
+        "/api/undo": "api.undo",
+    }
+    package = Path(__file__).resolve().parents[1] / "msze" / "annotator"
+    sql = {"select", "insert", "update", "delete", "func", "text", "and_", "or_", "exists"}
+    tables = {"hours", "devices", "assignments", "events", "documents"}
+    for name in ("app.py", "api.py", "views.py", "web.py"):
+        tree = ast.parse((package / name).read_text(encoding="utf-8"))
+        imported = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(("sqlalchemy", "msze"))
+            for alias in node.names
+        }
+        assert not imported & (sql | tables), (name, imported & (sql | tables))

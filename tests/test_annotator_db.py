@@ -139,7 +139,7 @@ def test_admin_commands_on_a_corrupt_database_say_so_in_one_line(tmp_path, corru
     before = db.read_bytes()
     pages = pages_jsonl(tmp_path / "more.jsonl")
     served = []
-    monkeypatch.setattr("waitress.serve", lambda *a, **k: served.append(a))  # `serve` must not get this far
+    monkeypatch.setattr("msze.annotator.cli.make_server", lambda *a: served.append(a))  # never this far
     for command in COMMANDS:
         argv = [{"PAGES": str(pages), "OUT": str(tmp_path / "out.tsv")}.get(a, a) for a in command]
         capsys.readouterr()
@@ -160,7 +160,8 @@ def test_a_good_database_still_opens(tmp_path, capsys):
 
 def test_unusable_database_urls_say_so_in_one_line(tmp_path, capsys):
     for url, reason in [
-        ("not a url", "not a database URL"),
+        ("nosuchdriver://host/db", "not a database URL"),
+        ("", "no database given"),
         (f"sqlite:///{tmp_path}/no/such/dir/a.sqlite3", "unable to open database file"),
     ]:
         assert main(["annotator", "stats", "--db", url]) == 1

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from msze.annotator.app import create_app
 from msze.annotator.importer import import_file
+from msze.annotator.web import ENGINE
 
 _CSRF_RE = re.compile(r'name="csrf-token" content="([^"]+)"')
 
@@ -25,7 +26,7 @@ def run_bench(files: list[Path], n_devices: int, n_answers: int) -> dict:
             {"ANNOTATOR_DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "ANNOTATOR_NEW_DEVICES_PER_IP": 0},
             instance_path=f"{tmp}/instance",
         )
-        engine = app.extensions["msze_annotator_engine"]
+        engine = app.extensions[ENGINE]
         candidates = sum(import_file(engine, path).added for path in files)
         times: list[float] = []
         for k in range(n_devices):

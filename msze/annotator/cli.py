@@ -3,30 +3,76 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select, update
+if TYPE_CHECKING:
+    from flask import Flask
+    from sqlalchemy import Engine
+    from waitress.server import BaseWSGIServer
+
+    from msze.annotator.importer import ImportStats
 
 DEFAULT_DB = "sqlite:///annotator.sqlite3"
+MAX_MESSAGES = 50  # problems shown per imported file
+MAX_MESSAGES_UNUSABLE = 3  # ... when none of it was usable: a few examples, then the one line that says so
+
+
+def _port(text: str) -> int:
+    """A TCP port for argparse (0 = any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is not in 0-65535")
+    return port
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__
-    db_default = os.environ.get("ANNOTATOR_DATABASE_URL", DEFAULT_DB)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--db",
-        default=db_default,
-        help=f"SQLAlchemy database URL (env ANNOTATOR_DATABASE_URL; default {DEFAULT_DB})",
+        default=os.environ.get("ANNOTATOR_DATABASE_URL", DEFAULT_DB),
+        help="SQLite file path or SQLAlchemy database URL "
+        f"(env ANNOTATOR_DATABASE_URL; default {DEFAULT_DB})",
     )
     sub = parser.add_subparsers(dest="action", required=True)
+    _add_serve(sub.add_parser("serve", parents=[common], help="serve the web app (waitress)"))
+    imp = sub.add_parser("import", parents=[common], help="import hour candidates from JSONL files")
+    imp.add_argument(
+        "files", nargs="+", type=Path, help="PageItem JSONL (crawl output) or `msze extract` output"
+    )
+    exp = sub.add_parser("export", parents=[common], help="export labels (flagged devices excluded)")
+    exp.add_argument("--tsv", type=Path, help="TSV: id, url, time, hour_text, context, yes, no, label")
+    exp.add_argument("--fasttext", type=Path, help="fastText training lines: __label__mass|other FEATURES")
+    exp.add_argument("--min-votes", type=int, default=1, help="only hours with at least this many answers")
+    st = sub.add_parser("stats", parents=[common], help="labelled hours, devices, agreement")
+    st.add_argument("--json", action="store_true", help="print JSON instead of text")
+    gold = sub.add_parser("gold", parents=[common], help="set an admin (known) answer for an hour")
+    gold.add_argument("hour_id", type=int)
+    gold.add_argument("label", choices=["yes", "no", "clear"])
+    unflag = sub.add_parser(
+        "unflag",
+        parents=[common],
+        help="clear a device's cheater flag and vouch for it (no group flag again)",
+    )
+    unflag.add_argument("device_id", type=int)
+    bench = sub.add_parser("bench", help="time Tak/Nie requests on a throwaway database of FILES")
+    bench.add_argument("files", nargs="+", type=Path)
+    bench.add_argument("--devices", type=int, default=5)
+    bench.add_argument("--answers", type=int, default=100, help="answers per device")
 
-    serve = sub.add_parser("serve", parents=[common], help="serve the web app (threaded werkzeug server)")
+
+def _add_serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
     serve.add_argument(
         "--instance", default=None, help="folder for the generated secret key (default: Flask's)"
     )
@@ -36,35 +82,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="werkzeug's server with the debugger and reloader (never in production)",
     )
-
-    imp = sub.add_parser("import", parents=[common], help="import hour candidates from JSONL files")
-    imp.add_argument(
-        "files", nargs="+", type=Path, help="PageItem JSONL (crawl output) or `msze extract` output"
-    )
-
-    exp = sub.add_parser("export", parents=[common], help="export labels (flagged devices excluded)")
-    exp.add_argument("--tsv", type=Path, help="TSV: id, url, time, hour_text, context, yes, no, label")
-    exp.add_argument("--fasttext", type=Path, help="fastText training lines: __label__mass|other FEATURES")
-    exp.add_argument("--min-votes", type=int, default=1, help="only hours with at least this many answers")
-
-    st = sub.add_parser("stats", parents=[common], help="labelled hours, devices, agreement")
-    st.add_argument("--json", action="store_true", help="print JSON instead of text")
-
-    gold = sub.add_parser("gold", parents=[common], help="set an admin (known) answer for an hour")
-    gold.add_argument("hour_id", type=int)
-    gold.add_argument("label", choices=["yes", "no", "clear"])
-
-    unflag = sub.add_parser(
-        "unflag",
-        parents=[common],
-        help="clear a device's cheater flag and vouch for it (no group flag again)",
-    )
-    unflag.add_argument("device_id", type=int)
-
-    bench = sub.add_parser("bench", help="time Tak/Nie requests on a throwaway database of FILES")
-    bench.add_argument("files", nargs="+", type=Path)
-    bench.add_argument("--devices", type=int, default=5)
-    bench.add_argument("--answers", type=int, default=100, help="answers per device")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,29 +108,71 @@ def run(args: argparse.Namespace) -> int:
     return 1
 
 
-def _engine(url: str):  # noqa: ANN202 - sqlalchemy Engine
+def _engine(url: str) -> Engine:
     from msze.annotator.db import make_engine
 
     return make_engine(url)
 
 
+def make_server(app: Flask, host: str, port: int, threads: int) -> BaseWSGIServer:
+    """The waitress server `serve` runs, listening already (OSError when it cannot: port in use, bad host)."""
+    from waitress.server import create_server  # production WSGI server (pure Python, threads), as in search
+
+    return create_server(app, host=host, port=port, threads=threads, ident="msze-annotator")
+
+
+def _cannot_listen(host: str, port: int, exc: OSError) -> int:
+    """One line for an address the server cannot listen on, exit status 2."""
+    if exc.errno == errno.EADDRINUSE:
+        reason = "the port is in use by another program (stop it, or choose another with --port)"
+    else:
+        reason = exc.strerror or str(exc)
+    print(f"annotator: cannot listen on {host}:{port}: {reason}", file=sys.stderr)
+    return 2
+
+
 def _serve(args: argparse.Namespace) -> int:
     from msze.annotator.app import create_app
+    from msze.annotator.web import ENGINE
 
     try:
         app = create_app({"ANNOTATOR_DATABASE_URL": args.db}, instance_path=args.instance)
     except ValueError as exc:  # a malformed setting in the environment
         print(f"annotator: {exc}", file=sys.stderr)
         return 2
-    print(f"annotator: http://{args.host}:{args.port}/  (database {args.db})", file=sys.stderr, flush=True)
-    if args.debug:
-        from werkzeug.serving import run_simple
+    try:
+        if args.debug:
+            return _serve_debug(app, args.host, args.port)
+        try:
+            server = make_server(app, args.host, args.port, args.threads)
+        except OSError as exc:
+            return _cannot_listen(args.host, args.port, exc)
+        where = f"http://{server.effective_host}:{server.effective_port}/"
+        print(f"annotator: {where}  (database {args.db})", file=sys.stderr, flush=True)
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.close()
+        return 0
+    finally:
+        app.extensions[ENGINE].dispose()
 
-        run_simple(args.host, args.port, app, threaded=True, use_debugger=True, use_reloader=True)
-    else:
-        import waitress  # a production WSGI server (pure Python, threads), already used by the search app
 
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="msze-annotator")
+def _serve_debug(app: Flask, host: str, port: int) -> int:
+    """werkzeug's development server; the address is tried first (werkzeug prints a paragraph and exits 1)."""
+    from werkzeug.serving import is_running_from_reloader, run_simple
+
+    if not is_running_from_reloader():  # the reloader's child gets the parent's socket, bound already
+        try:
+            family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+            with socket.create_server((host, port), family=family):
+                pass
+        except OSError as exc:
+            return _cannot_listen(host, port, exc)
+    print(f"annotator: http://{host}:{port}/  (debug)", file=sys.stderr, flush=True)
+    run_simple(host, port, app, threaded=True, use_debugger=True, use_reloader=True)
     return 0
 
 
@@ -124,7 +183,7 @@ def _import(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         if not path.is_file():
-            print(f"{path}: no such file", file=sys.stderr)
+            print(f"{path}: {'not a file' if path.exists() else 'no such file'}", file=sys.stderr)
             status = 1
             continue
         try:
@@ -133,12 +192,24 @@ def _import(args: argparse.Namespace) -> int:
             print(f"{path}: {exc.strerror or exc}", file=sys.stderr)
             status = 1
             continue
-        for message in stats.messages[:50]:
-            print(message, file=sys.stderr)
-        if len(stats.messages) > 50:
-            print(f"... and {len(stats.messages) - 50} more problems", file=sys.stderr)
-        print(f"{path}: {stats.summary()}")
+        if not _report_import(path, stats):
+            status = 1
     return status
+
+
+def _report_import(path: Path, stats: ImportStats) -> bool:
+    """Print an import's problems (the first few) and its summary; False when nothing in it was usable."""
+    unusable = stats.unusable()
+    shown = MAX_MESSAGES_UNUSABLE if unusable else MAX_MESSAGES
+    for message in stats.messages[:shown]:
+        print(message, file=sys.stderr)
+    if len(stats.messages) > shown:
+        print(f"... and {len(stats.messages) - shown} more problems", file=sys.stderr)
+    if unusable:
+        print(f"{path}: nothing imported: {unusable}", file=sys.stderr)
+        return False
+    print(f"{path}: {stats.summary()}")
+    return True
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -176,57 +247,32 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def _setting(name: str) -> int | float:
-    """An app setting from the environment, else its default (the admin commands run without the app)."""
-    from msze.annotator.app import DEFAULTS, env_value
-
-    return env_value(name, DEFAULTS[name])
-
-
-def _cheater_rules():  # noqa: ANN202 - cheaters.Rules, imported lazily
-    """The cheater thresholds from the environment, else the app's defaults."""
-    from msze.annotator.serving import ServingConfig
-
-    return ServingConfig(
-        min_gold=int(_setting("ANNOTATOR_CHEATER_MIN_GOLD")),
-        min_agreement=float(_setting("ANNOTATOR_CHEATER_MIN_AGREEMENT")),
-        same_min_answers=int(_setting("ANNOTATOR_CHEATER_SAME_MIN_ANSWERS")),
-        same_max_share=float(_setting("ANNOTATOR_CHEATER_SAME_MAX_SHARE")),
-        clear_min_gold=int(_setting("ANNOTATOR_CHEATER_CLEAR_MIN_GOLD")),
-        clear_agreement=float(_setting("ANNOTATOR_CHEATER_CLEAR_AGREEMENT")),
-        group_window=int(_setting("ANNOTATOR_GROUP_WINDOW")),
-    ).cheater_rules
-
-
 def _gold(args: argparse.Namespace) -> int:
-    from msze.annotator import cheaters
-    from msze.annotator.db import hours, transaction
+    from msze.annotator import admin, settings
+    from msze.annotator.db import transaction
 
+    try:  # the cheater thresholds the app uses: the environment's, else the defaults
+        rules = settings.serving_config(settings.from_environment()).cheater_rules
+    except ValueError as exc:
+        print(f"annotator: {exc}", file=sys.stderr)
+        return 2
     label = None if args.label == "clear" else args.label
     with transaction(_engine(args.db)) as conn:
-        if conn.execute(select(hours.c.id).where(hours.c.id == args.hour_id)).first() is None:
-            print(f"no hour with id {args.hour_id}", file=sys.stderr)
-            return 1
-        conn.execute(
-            update(hours)
-            .where(hours.c.id == args.hour_id)
-            .values(gold_label=label, gold_origin="admin")  # cleared stays cleared on re-import
-        )
-        flagged = cheaters.recheck_all(conn, _cheater_rules())
+        flagged = admin.set_gold(conn, args.hour_id, label, rules)
+    if flagged is None:
+        print(f"no hour with id {args.hour_id}", file=sys.stderr)
+        return 1
     print(f"hour {args.hour_id}: gold={label or '-'}; flagged devices now {flagged}")
     return 0
 
 
 def _unflag(args: argparse.Namespace) -> int:
-    from msze.annotator.db import devices, transaction
+    from msze.annotator import admin
+    from msze.annotator.db import transaction
 
     with transaction(_engine(args.db)) as conn:
-        done = conn.execute(
-            update(devices)
-            .where(devices.c.id == args.device_id)
-            .values(flagged=False, flagged_at=None, flag_reason="admin")  # vouched: no group flag again
-        )
-    if done.rowcount != 1:
+        found = admin.unflag(conn, args.device_id)
+    if not found:
         print(f"no device with id {args.device_id}", file=sys.stderr)
         return 1
     print(f"device {args.device_id}: flag cleared")

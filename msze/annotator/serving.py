@@ -11,18 +11,19 @@ times walks back through the history and the device then re-answers forward.
 
 Every function runs inside the caller's transaction and first locks the device row, so two requests of one
 device are serialised (SQLite: the whole transaction is already exclusive) and counters move by exactly one
-per answer.
+per answer. Devices themselves are found by their cookie token and created here too (`find_device`,
+`add_device`), so that the web layer holds no SQL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, insert, select, update
 
-from msze.annotator import cheaters
+from msze.annotator import cheaters, identity
 from msze.annotator.db import assignments, devices, documents, events, hours, utcnow
 
 ANSWERS = ("yes", "no")
@@ -54,6 +55,10 @@ class NothingToUndo(ServingError):
     status = 409
 
 
+class TooManyIdentities(ServingError):
+    status = 429
+
+
 @dataclass(frozen=True)
 class ServingConfig:
     """The knobs serving needs (the app fills them from its config)."""
@@ -79,6 +84,34 @@ class ServingConfig:
             clear_agreement=self.clear_agreement,
             group_window=timedelta(seconds=self.group_window),
         )
+
+
+def find_device(conn: Connection, token: str, now: datetime) -> int | None:
+    """The device holding this cookie token (its last_seen moved to `now`), or None for an unknown token."""
+    device_id = conn.execute(select(devices.c.id).where(devices.c.token == token)).scalar()
+    if device_id is None:
+        return None
+    conn.execute(update(devices).where(devices.c.id == device_id).values(last_seen=now))
+    return int(device_id)
+
+
+def add_device(
+    conn: Connection, fingerprint: str, ip: str, now: datetime, per_group: int, window: timedelta
+) -> tuple[int, str]:
+    """A new identity with a fresh token: (id, token); TooManyIdentities when the client's address group
+    created `per_group` (0 = no limit) identities within `window` (cookie-clearing loops mint nothing)."""
+    group = identity.ip_group(ip)
+    recent = conn.execute(
+        select(func.count()).where(and_(devices.c.ip_group == group, devices.c.created_at >= now - window))
+    ).scalar_one()
+    if not identity.may_create_identity(recent, per_group):
+        raise TooManyIdentities("too many new devices from this address; try again later")
+    token = identity.new_token()
+    values = {"token": token, "fingerprint": fingerprint, "ip": ip, "ip_group": group, "created_at": now}
+    device_id = conn.execute(
+        insert(devices).values(**values, last_seen=now, flagged=False, gold_answers=0, gold_agree=0)
+    ).inserted_primary_key[0]
+    return int(device_id), token
 
 
 def text_window(text: str, start: int, end: int, chars: int) -> tuple[str, int, int, bool, bool]:
