@@ -6,14 +6,17 @@ import csv
 import io
 import json
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from search_fixtures import load_database, post_reports_at_once, running, write_inputs
-from sqlalchemy import func, select, update
+from search_fixtures import load_database, post_reports_at_once, results, running, write_inputs
+from sqlalchemy import event, func, select, update
 
-from msze.search.app import create_app, csv_cell, safe_url
+from msze.search.api import csv_cell
+from msze.search.app import create_app
 from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
 from msze.search.loader import load
+from msze.search.urls import safe_url
 
 
 @pytest.fixture
@@ -245,6 +248,13 @@ def test_rate_limit_uses_forwarded_ip_only_behind_a_configured_proxy(tmp_path):
     assert client.post(f"/parafia/{pid}/zgloszenie", data=form, headers=headers).status_code == 429
 
 
+def test_the_factory_takes_the_database_from_its_config(tmp_path):
+    app = create_app(config={"DATABASE_URL": load_database(tmp_path), "TESTING": True})
+    assert app.config["DEMO"] is False
+    assert app.test_client().get("/api/parishes?city=Łódź").get_json()["total"] == 2
+    assert sorted(app.blueprints) == ["api", "corrections", "views"]
+
+
 def test_demo_app_serves_generated_data():
     demo = create_app(config={"TESTING": True}).test_client()
     page = demo.get("/?city=Kraków&day=niedziela").get_data(as_text=True)
@@ -403,3 +413,111 @@ def test_parallel_reports_store_exactly_the_limit(tmp_path):
 )
 def test_safe_url_accepts_only_absolute_http_urls(value, expected):
     assert safe_url(value) == expected
+
+
+def parish_id_named(client, words: str) -> int:
+    return client.get(f"/api/parishes?q={words}").get_json()["parishes"][0]["id"]
+
+
+def page_text(client, path: str) -> str:
+    """The page's text as a reader sees it: tags dropped, whitespace collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", client.get(path).get_data(as_text=True)).split())
+
+
+@pytest.mark.parametrize(
+    ("words", "sentence"),
+    [
+        # No website was found for it: nothing could be crawled.
+        ("ducha", "Brak godzin Mszy w danych. Nie znamy strony internetowej tej parafii."),
+        # Its only crawl failed: the page names the day of the attempt (the data date).
+        (
+            "trojcy",
+            "Brak godzin Mszy w danych. Nie udało się pobrać strony parafii (próba z 20 listopada 2026).",
+        ),
+    ],
+)
+def test_a_parish_without_times_says_so_in_plain_polish(client, words, sentence):
+    text = page_text(client, f"/parafia/{parish_id_named(client, words)}")
+    assert sentence in text
+    assert "Zgłoś brakującą godzinę" in text
+    assert "nieznana data" not in text and "kliknij godzinę" not in text and "Stan na" not in text
+
+
+def test_a_parish_crawled_without_times_names_the_crawl_date(tmp_path):
+    crawls = results()
+    crawls[2].update(status="finished", error=None)  # Opole's site was read, and no time was found on it
+    db = tmp_path / "empty.sqlite"
+    engine = make_engine(db)
+    create_schema(engine)
+    paths = write_inputs(tmp_path, crawls)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    client = create_app(str(db), config={"TESTING": True}).test_client()
+    text = page_text(client, f"/parafia/{parish_id_named(client, 'trojcy')}")
+    expected = "Brak godzin Mszy w danych. Na stronie parafii pobranej 20 listopada 2026 program nie znalazł"
+    assert expected in text and "nieznana data" not in text and "kliknij godzinę" not in text
+    jozef = page_text(client, f"/parafia/{jozef_id(client)}")  # a parish with times keeps its note
+    assert "Stan na 20 listopada 2026: godziny odczytał program ze strony parafii; kliknij godzinę" in jozef
+    assert "Brak godzin" not in jozef
+
+
+def test_the_corrections_list_is_one_query_whatever_its_length(app, client):
+    """Each correction shows the page and sentence of the time it names: joined in, not one query per row.
+    A time stored twice (two seasons) still gives one row per correction."""
+    engine = app.extensions["msze_engine"]
+    pid = jozef_id(client)
+    with engine.begin() as conn:
+        conn.execute(
+            mass_times.insert().values(
+                parish_id=pid,
+                day="sunday",
+                minute=420,
+                time="07:00",
+                source_url="http://www.jozef-lodz.pl/lato",
+                context="Latem 7.00",
+                start_date="2026-07-01",
+                end_date="2026-08-31",
+            )
+        )
+        now = datetime.now(UTC)
+        conn.execute(
+            corrections.insert(),
+            [{"parish_id": pid, "created_at": now - timedelta(minutes=n), "client": f"c{n}", "kind": "wrong",
+              "day": "sunday", "time": time_, "comment": f"uwaga {n}", "status": "new"}
+             for n, time_ in enumerate(["07:00", "10:30", "18:00", "21:00"])],
+        )  # fmt: skip
+    statements = []
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    review = client.get("/admin/zgloszenia?token=sekret-testowy").get_data(as_text=True)
+    assert len(statements) == 1, statements
+    assert review.count("uwaga ") == 4
+    statements.clear()
+    body = client.get("/admin/zgloszenia.jsonl?token=sekret-testowy").get_data(as_text=True)
+    labels = [json.loads(line) for line in body.splitlines()]
+    assert len(statements) == 1, statements
+    assert [label["time"] for label in labels] == ["07:00", "10:30", "18:00", "21:00"]  # newest first
+    assert labels[0]["context"] == "Msze św. w niedziele: 07.00, 10.30, 18.00"  # the first stored 07:00
+    assert labels[3]["context"] is None and labels[3]["source_url"] is None  # no 21:00 is stored
+
+
+def test_blueprint_modules_hold_no_sql():
+    """Views call msze.search.query; SQL (statements, the tables) lives in query.py and db.py only: the web
+    modules take from SQLAlchemy and db.py nothing but type names, day names and the engine set-up."""
+    import ast
+    from pathlib import Path
+
+    import msze.search
+
+    allowed = {
+        "sqlalchemy": {"Connection", "Engine"},
+        "msze.search.db": {"DAYS", "create_schema", "make_engine"},
+    }
+    package = Path(msze.search.__file__).parent
+    for name in ("views.py", "api.py", "corrections.py", "web.py", "app.py"):
+        tree = ast.parse((package / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert not [a.name for a in node.names if a.name.startswith("sqlalchemy")], name
+            module = getattr(node, "module", None) or ""
+            if isinstance(node, ast.ImportFrom) and module.startswith(("sqlalchemy", "msze.search.db")):
+                taken = {alias.name for alias in node.names}
+                assert taken <= allowed.get(module, set()), (name, module, taken)

@@ -1,7 +1,9 @@
-"""The search itself: validated parameters in, parishes with their matching Mass times out.
+"""Every query of the search app: the search itself (validated parameters in, parishes with their matching
+Mass times out), one parish, the freshness note, and visitors' corrections (stored, listed, exported).
 
-No web framework here: the HTML pages, the JSON API and the CSV export all call `parse_params` and `search`.
-Every condition is a SQLAlchemy expression with bound parameters (no SQL text is ever assembled from input).
+No web framework here: the HTML pages, the JSON API, the CSV export and the CLI all call these functions, so
+no view holds SQL. Every condition is a SQLAlchemy expression with bound parameters (no SQL text is ever
+assembled from input).
 """
 
 from __future__ import annotations
@@ -9,14 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Connection, and_, exists, func, or_, select
+from sqlalchemy import BigInteger, Connection, and_, exists, func, insert, literal, or_, select
 
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
     clean_text,
+    corrections,
     mass_times,
     parishes,
     time_history,
@@ -326,12 +329,21 @@ def search(conn: Connection, params: SearchParams) -> SearchResult:
     return result
 
 
+def parish_exists(conn: Connection, parish_id: int) -> bool:
+    """Whether a parish with this id exists (a report for any other is a 404)."""
+    return conn.execute(select(parishes.c.id).where(parishes.c.id == parish_id)).first() is not None
+
+
 def get_parish(conn: Connection, parish_id: int) -> dict | None:
-    """One parish with its whole schedule (grouped by day, in display order) and its history of changes."""
-    row = conn.execute(select(*_PARISH_COLUMNS).where(parishes.c.id == parish_id)).first()
+    """One parish with its whole schedule (grouped by day, in display order), its history of changes and when
+    its site was last tried (`attempted_at`: the page says when a failed crawl was)."""
+    row = conn.execute(
+        select(*_PARISH_COLUMNS, parishes.c.attempted_at).where(parishes.c.id == parish_id)
+    ).first()
     if row is None:
         return None
     parish = parish_dict(row)
+    parish["attempted_at"] = _aware(row.attempted_at)
     time_rows = conn.execute(select(*_TIME_COLUMNS).where(mass_times.c.parish_id == parish_id)).all()
     times = [time_dict(r) for r in sorted(time_rows, key=lambda r: (_day_order(r.day), r.minute))]
     parish["times"] = times
@@ -390,4 +402,103 @@ def freshness(conn: Connection) -> dict:
         "crawled": row.crawled,
         "parishes": row.parishes,
         "with_times": with_times,
+    }
+
+
+# ---- corrections ----------------------------------------------------------------------------------------
+
+
+def store_report(connection: Connection, report: dict, limit: int, window_seconds: int) -> bool:
+    """Insert a correction unless its client sent `limit` in the last `window_seconds`; False when limited.
+
+    Runs on the request's own connection (not in a transaction yet): a second pooled connection per report
+    would let a burst of reports hold every connection while each waits for one more.
+
+    The count and the insert are one `INSERT … SELECT … WHERE (count) < limit`, so parallel posts cannot all
+    read the same count: SQLite takes its write lock before the statement reads, and PostgreSQL (which reads
+    a snapshot) first takes a transaction-scoped advisory lock on the client, held until the commit.
+    """
+    since = report["created_at"] - timedelta(seconds=window_seconds)
+    recent = (
+        select(func.count())
+        .select_from(corrections)
+        .where(corrections.c.client == report["client"], corrections.c.created_at >= since)
+        .scalar_subquery()
+    )
+    row = select(*(literal(value, corrections.c[key].type).label(key) for key, value in report.items()))
+    statement = insert(corrections).from_select(list(report), row.where(recent < limit))
+    with connection.begin():
+        if connection.dialect.name == "postgresql":
+            key = int(report["client"][:15], 16)  # 60 bits of the client hash: a bigint lock id
+            connection.execute(select(func.pg_advisory_xact_lock(literal(key, BigInteger))))
+        return connection.execute(statement.execution_options(preserve_rowcount=True)).rowcount == 1
+
+
+def correction_rows(conn: Connection, limit: int | None = None, newest_first: bool = True) -> list[dict]:
+    """Corrections with their parish and the stored time they name (its page and sentence), in one query.
+
+    A parish may hold the same day and time more than once (seasonal rows): the join takes the first of them,
+    so each correction is one row.
+    """
+    same = mass_times.alias("same_time")
+    first_match = (
+        select(func.min(same.c.id))
+        .where(
+            same.c.parish_id == corrections.c.parish_id,
+            same.c.day == corrections.c.day,
+            same.c.time == corrections.c.time,
+        )
+        .correlate(corrections)
+        .scalar_subquery()
+    )
+    newest = (corrections.c.created_at.desc(), corrections.c.id.desc())
+    order = newest if newest_first else (corrections.c.id,)
+    stmt = (
+        select(
+            corrections,
+            parishes.c.name,
+            parishes.c.city,
+            parishes.c.website,
+            mass_times.c.source_url,
+            mass_times.c.context,
+        )
+        .join(parishes, parishes.c.id == corrections.c.parish_id)
+        .outerjoin(mass_times, mass_times.c.id == first_match)
+        .order_by(*order)
+        .limit(limit)
+    )
+    return [_correction_dict(row) for row in conn.execute(stmt)]
+
+
+def _correction_dict(row) -> dict:
+    return {
+        "id": row.id,
+        "parish_id": row.parish_id,
+        "name": row.name,
+        "city": row.city,
+        "website": safe_url(row.website),
+        "kind": row.kind,
+        "day": row.day,
+        "time": row.time,
+        "comment": row.comment,
+        "status": row.status,
+        "created_at": _aware(row.created_at),
+        "source_url": safe_url(row.source_url),
+        "context": row.context,
+    }
+
+
+def training_label(row: dict) -> dict:
+    """A correction as a classifier label: `wrong` -> label other, `missing` -> label mass."""
+    return {
+        "parish_id": row["parish_id"],
+        "website": row["website"],
+        "time": row["time"],
+        "day": row["day"],
+        "label": "other" if row["kind"] == "wrong" else "mass",
+        "source_url": row["source_url"],
+        "context": row["context"],
+        "comment": row["comment"],
+        "reported_at": row["created_at"],
+        "status": row["status"],
     }

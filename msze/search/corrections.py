@@ -1,0 +1,112 @@
+"""Visitors' corrections: the report form's post (CSRF-checked, rate-limited per salted IP hash) and the
+review pages behind the admin token (the list, and the corrections as JSONL training labels).
+
+Without MSZE_SEARCH_ADMIN_TOKEN, or with a wrong token, the review pages are a 404: they do not exist for
+anyone else. What visitors wrote is stored as written and escaped wherever it is shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from msze.search import query
+from msze.search.db import DAYS
+from msze.search.web import conn
+
+bp = Blueprint("corrections", __name__)
+
+MAX_COMMENT = 1000
+REVIEW_LIMIT = 500  # the review page shows the newest reports; the JSONL export has them all
+_COMMENT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL & co.; newlines and tabs stay
+
+
+def report_fields(form: Mapping[str, str]) -> tuple[dict, list[str]]:
+    """The report form's kind, day, time and comment, and what is wrong with them (for the visitor)."""
+    kind, day = form.get("kind", ""), form.get("day", "")
+    comment = _COMMENT_CONTROLS.sub("", form.get("comment") or "").strip()
+    problems = []
+    if kind not in ("wrong", "missing"):
+        problems.append("Wybierz, czy godzina jest błędna, czy brakuje jej.")
+    if day not in DAYS:
+        problems.append("Wybierz dzień.")
+    try:
+        minute = query.parse_time(form.get("time") or "", "time")
+    except query.InvalidQuery:
+        minute = None
+    if minute is None:
+        problems.append("Podaj godzinę w formacie GG:MM, np. 18:30.")
+    if len(comment) > MAX_COMMENT:
+        problems.append(f"Komentarz może mieć najwyżej {MAX_COMMENT} znaków.")
+    time_ = query.format_minute(minute) if minute is not None else ""
+    return {"kind": kind, "day": day, "time": time_, "comment": comment}, problems
+
+
+def client_hash(secret: str, ip: str) -> str:
+    """The reporter's address as a salted hash: enough to rate-limit, not enough to know who it was."""
+    return hashlib.sha256(f"{secret}|{ip}".encode()).hexdigest()[:32]
+
+
+def _rate_limited() -> Response:
+    message = "Za dużo zgłoszeń z tego adresu. Spróbuj ponownie za godzinę."
+    response = Response(render_template("message.html", title="Za dużo zgłoszeń", messages=[message]), 429)
+    response.headers["Retry-After"] = str(current_app.config["CORRECTIONS_WINDOW_SECONDS"])
+    return response
+
+
+@bp.post("/parafia/<id:parish_id>/zgloszenie")
+def report_correction(parish_id: int) -> BaseResponse | tuple[str, int]:
+    if not query.parish_exists(conn(), parish_id):
+        abort(404)
+    fields, problems = report_fields(request.form)
+    if problems:
+        return render_template("message.html", title="Zgłoszenie niepoprawne", messages=problems), 400
+    report = {
+        "parish_id": parish_id,
+        "created_at": datetime.now(UTC),
+        "client": client_hash(current_app.config["SECRET_KEY"], request.remote_addr or ""),
+        **fields,
+        "status": "new",
+    }
+    connection = conn()
+    connection.commit()  # end the parish lookup's read: the report is one transaction of its own
+    config = current_app.config
+    if not query.store_report(
+        connection, report, config["CORRECTIONS_PER_WINDOW"], config["CORRECTIONS_WINDOW_SECONDS"]
+    ):
+        return _rate_limited()
+    flash("Dziękujemy! Zgłoszenie zapisano; sprawdzimy je przed zmianą danych.")
+    return redirect(url_for("views.parish_page", parish_id=parish_id) + "#zglos", code=303)
+
+
+def _require_admin() -> None:
+    token = current_app.config["ADMIN_TOKEN"]
+    given = request.args.get("token") or request.headers.get("X-Admin-Token") or ""
+    if not token or not hmac.compare_digest(token.encode(), given.encode()):
+        abort(404)  # the review pages do not exist for anyone without the token
+
+
+@bp.get("/admin/zgloszenia")
+def review_corrections() -> str:
+    _require_admin()
+    rows = query.correction_rows(conn(), limit=REVIEW_LIMIT)
+    return render_template("corrections.html", rows=rows, token=request.args.get("token", ""))
+
+
+@bp.get("/admin/zgloszenia.jsonl")
+def export_labels() -> Response:
+    """Corrections as training labels: `wrong` -> label other, `missing` -> label mass."""
+    _require_admin()
+    labels = [query.training_label(row) for row in query.correction_rows(conn())]
+    return Response(
+        "".join(json.dumps(label, ensure_ascii=False) + "\n" for label in labels),
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": "attachment; filename=corrections-labels.jsonl"},
+    )

@@ -1,0 +1,63 @@
+"""The HTML pages (Polish, phone-first): the search form with its results, a parish page, the health check.
+
+Jinja autoescapes everything; crawled text and URLs reach the templates as data only (links through the
+`safe_url` filter).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, abort, render_template, request, url_for
+
+from msze.search import query
+from msze.search.jsonld import parish_jsonld, script_json
+from msze.search.web import conn, dioceses, freshness, public_url
+
+bp = Blueprint("views", __name__)
+SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to")
+
+
+@bp.get("/")
+def index() -> tuple[str, int]:
+    """The search form; results once any filter is given; a bad parameter is the form with a 400."""
+    error = None
+    result = None
+    params = query.SearchParams()
+    try:
+        params = query.parse_params(request.args)
+    except query.InvalidQuery as exc:
+        error = str(exc)
+    if error is None and any(request.args.get(key) for key in SEARCH_KEYS):
+        result = query.search(conn(), params)
+    html = render_template(
+        "index.html",
+        params=params,
+        args=request.args,
+        result=result,
+        error=error,
+        dioceses=dioceses(),
+        freshness=freshness(),
+        page_url=lambda **changes: url_for("views.index", **params.as_args(**changes)),
+        csv_url=url_for("api.export_csv", **params.as_args(page="", per_page="")),
+    )
+    return html, (400 if error else 200)
+
+
+@bp.get("/parafia/<id:parish_id>")
+def parish_page(parish_id: int) -> str:
+    parish = query.get_parish(conn(), parish_id)
+    if parish is None:
+        abort(404)
+    return render_template(
+        "parish.html",
+        parish=parish,
+        jsonld=script_json(parish_jsonld(parish, public_url("views.parish_page", parish_id=parish_id))),
+        freshness=freshness(),
+        today=datetime.now(UTC),
+    )
+
+
+@bp.get("/healthz")
+def healthz() -> tuple[str, int, dict]:
+    return "ok\n", 200, {"Content-Type": "text/plain"}
