@@ -9,6 +9,7 @@ import subprocess
 import sys
 import urllib.request
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
 from search_fixtures import write_inputs
 
@@ -137,3 +138,101 @@ def test_serve_refuses_a_base_url_that_is_not_http():
     assert result.returncode == 2
     assert result.stderr.startswith("search serve: BASE_URL must be an absolute http(s) URL")
     assert "Traceback" not in result.stderr
+
+
+def test_serve_refuses_a_db_in_a_folder_that_does_not_exist(tmp_path):
+    result = run("serve", "--port", "0", "--db", "nodir/x.sqlite", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "search serve: --db nodir/x.sqlite: no such folder nodir/\n"
+    assert not (tmp_path / "nodir").exists()
+
+
+def test_serve_refuses_a_db_file_that_does_not_exist_instead_of_serving_an_empty_one(tmp_path):
+    result = run("serve", "--port", "0", "--db", "typo.sqlite", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "search serve: --db typo.sqlite: no such database; create it with "
+        "`python -m msze search load --db typo.sqlite ...` (or leave out --db to serve the demo data)\n"
+    )
+    assert not (tmp_path / "typo.sqlite").exists()
+
+
+def test_serve_and_corrections_refuse_a_file_that_is_not_a_database(tmp_path):
+    (tmp_path / "notes.sqlite").write_text("not a database\n" * 200, encoding="utf-8")
+    for action in ("serve", "corrections"):
+        args = ["--port", "0"] if action == "serve" else []
+        result = run(action, *args, "--db", "notes.sqlite", cwd=tmp_path)
+        assert result.returncode == 2, action
+        assert (
+            result.stderr
+            == f"search {action}: cannot open the database notes.sqlite: file is not a database\n"
+        )
+
+
+def test_corrections_refuses_a_db_file_that_does_not_exist(tmp_path):
+    result = run("corrections", "--db", "typo.sqlite", cwd=tmp_path)
+    assert result.returncode == 2 and "no such database" in result.stderr and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "typo.sqlite").exists()
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
+    db = tmp_path / "search.sqlite"
+    paths = write_inputs(tmp_path / "in")
+    assert run("load", "--parishes", str(paths["parishes"]), "--db", str(db)).returncode == 0
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = run("serve", "--db", str(db), "--port", str(port))
+    assert result.returncode == 2
+    assert result.stderr == f"search serve: port {port} is in use: pick another with --port\n"
+
+
+def test_serve_refuses_a_port_out_of_range():
+    result = run("serve", "--port", "70000")
+    assert result.returncode == 2 and "expected a port number 0-65535" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_corrections_print_one_label_per_correction(tmp_path):
+    """A time stored twice (two seasons) is joined once: each correction is one label line."""
+    from sqlalchemy import insert, select
+
+    from msze.search.db import corrections, make_engine, mass_times, parishes
+
+    paths = write_inputs(tmp_path / "in")
+    db = tmp_path / "search.sqlite"
+    args = ["--parishes", str(paths["parishes"]), "--places", str(paths["places"])]
+    assert run("load", *args, "--results", str(paths["results"]), "--db", str(db)).returncode == 0
+    engine = make_engine(db)
+    with engine.begin() as conn:
+        pid = conn.execute(select(parishes.c.id).where(parishes.c.name == "Świętego Józefa")).scalar_one()
+        conn.execute(
+            insert(mass_times).values(
+                parish_id=pid,
+                day="sunday",
+                minute=420,
+                time="07:00",
+                context="Latem 7.00",
+                start_date="2026-07-01",
+            )  # fmt: skip
+        )
+        conn.execute(
+            insert(corrections).values(
+                parish_id=pid,
+                created_at=datetime(2026, 11, 21, tzinfo=UTC),
+                client="c",
+                kind="wrong",
+                day="sunday",
+                time="07:00",
+            )  # fmt: skip
+        )
+    engine.dispose()
+    result = run("corrections", "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    labels = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(labels) == 1
+    assert (
+        labels[0]["label"] == "other" and labels[0]["context"] == "Msze św. w niedziele: 07.00, 10.30, 18.00"
+    )
+    assert labels[0]["reported_at"] == "2026-11-21T00:00:00Z"

@@ -9,24 +9,51 @@ python -m msze search corrections --db results.sqlite > labels.jsonl
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from flask import Flask
+    from sqlalchemy import Engine
     from waitress.server import BaseWSGIServer
 
 DEFAULT_DB = "output/search.sqlite"
 
 
+class Refused(Exception):
+    """A command that cannot run as asked; the message is one line for the user (exit 2)."""
+
+
+class NoDatabase(Refused):
+    """--db names a SQLite file that does not exist (`serve` adds that the demo needs no --db)."""
+
+
+def _port(value: str) -> int:
+    """--port: 0 (any free port) to 65535."""
+    if not (value.isascii() and value.isdigit()) or int(value) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0-65535, got {value!r}")
+    return int(value)
+
+
+def _positive(value: str) -> int:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {value!r}")
+    return int(value)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     serve = sub.add_parser("serve", help="serve the search pages and JSON API (waitress)")
-    serve.add_argument("--db", help="database URL or SQLite path; without it the bundled demo data is served")
+    serve.add_argument(
+        "--db",
+        help="database URL or SQLite path, made by `search load`; without it the bundled demo data is served",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
-    serve.add_argument("--threads", type=int, default=8, help="waitress worker threads (default 8)")
+    serve.add_argument("--port", type=_port, default=8080, help="port (default 8080; 0 picks a free one)")
+    serve.add_argument("--threads", type=_positive, default=8, help="waitress worker threads (default 8)")
     serve.add_argument(
         "--base-url",
         help="public root of the site (https://msze.example.org): API and JSON-LD links are absolute "
@@ -44,11 +71,67 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.action == "serve":
-        return _serve(args)
-    if args.action == "load":
-        return _load(args)
-    return _corrections(args)
+    commands = {"serve": _serve, "load": _load, "corrections": _corrections}
+    try:
+        return commands[args.action](args)
+    except Refused as exc:
+        print(f"search {args.action}: {exc}", file=sys.stderr)
+        return 2
+
+
+def check_database(db: str, create: bool) -> None:
+    """Refuse a SQLite --db that does not exist (its folder, or the file itself): an engine would create an
+    empty database there and serve nothing from it. With `create` (load) the folder is made instead."""
+    from sqlalchemy.exc import ArgumentError
+
+    from msze.search.db import sqlite_path
+
+    try:
+        path = sqlite_path(db)
+    except ArgumentError as exc:
+        raise Refused(f"--db {db}: not a database URL or path ({exc})") from None
+    if path is None:
+        return
+    if path.is_dir():
+        raise Refused(f"--db {db} is a folder: give the database file in it")
+    if not path.parent.is_dir() and create:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise Refused(f"--db {db}: cannot create the folder {path.parent}/: {exc.strerror}") from None
+    if not path.parent.is_dir():
+        raise Refused(f"--db {db}: no such folder {path.parent}/")
+    if not create and not path.exists():
+        load = f"python -m msze search load --db {db} ..."
+        raise NoDatabase(f"--db {db}: no such database; create it with `{load}`")
+
+
+def open_database(db: str, create: bool = False) -> Engine:
+    """The engine of `--db` with its schema up to date; Refused, in one line, when it cannot be opened (not
+    a database, server down, driver missing)."""
+    from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+    from msze.search.db import create_schema, make_engine
+
+    check_database(db, create)
+    try:
+        engine = make_engine(db)
+        create_schema(engine)
+    except ImportError as exc:  # postgresql:// without psycopg
+        raise Refused(f"--db {_shown(db)}: {exc} (pip install 'msze[postgres]')") from None
+    except SQLAlchemyError as exc:
+        reason = exc.orig if isinstance(exc, DBAPIError) else exc
+        raise Refused(f"cannot open the database {_shown(db)}: {' '.join(str(reason).split())}") from None
+    return engine
+
+
+def _shown(db: str) -> str:
+    """`db` for a message: a URL without its password."""
+    from sqlalchemy import make_url
+
+    from msze.search.db import database_url
+
+    return make_url(database_url(db)).render_as_string(hide_password=True) if "://" in db else db
 
 
 def make_server(app: Flask, host: str, port: int, threads: int) -> BaseWSGIServer:
@@ -61,17 +144,30 @@ def make_server(app: Flask, host: str, port: int, threads: int) -> BaseWSGIServe
     return create_server(app, host=host, port=port, threads=threads, max_request_body_size=limit + 1)
 
 
+def listen(app: Flask, host: str, port: int, threads: int) -> BaseWSGIServer:
+    """`make_server`, with a port in use or an address that cannot be had as Refused."""
+    try:
+        return make_server(app, host, port, threads)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise Refused(f"port {port} is in use: pick another with --port") from None
+        raise Refused(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def _serve(args: argparse.Namespace) -> int:
     from msze.search.app import create_app
 
     try:
-        app = create_app(args.db, config={"BASE_URL": args.base_url} if args.base_url else None)
+        engine = open_database(args.db) if args.db else None
+    except NoDatabase as exc:
+        raise Refused(f"{exc} (or leave out --db to serve the demo data)") from None
+    try:
+        app = create_app(engine=engine, config={"BASE_URL": args.base_url} if args.base_url else None)
     except ValueError as exc:  # a bad setting: one line, not a traceback
-        print(f"search serve: {exc}", file=sys.stderr)
-        return 2
-    server = make_server(app, args.host, args.port, args.threads)
+        raise Refused(str(exc)) from None
+    server = listen(app, args.host, args.port, args.threads)
     where = f"http://{server.effective_host}:{server.effective_port}/"
-    print(f"msze search: serving {'demo data' if not args.db else args.db} on {where}", flush=True)
+    print(f"msze search: serving {_shown(args.db) if args.db else 'demo data'} on {where}", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -82,23 +178,14 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from msze.search.db import create_schema, database_url, make_engine
     from msze.search.loader import load
 
     if not (args.parishes or args.places or args.results):
-        print("search load: give at least one of --parishes, --places, --results", file=sys.stderr)
-        return 2
+        raise Refused("give at least one of --parishes, --places, --results")
     for path in (args.parishes, args.places, args.results):
         if path and not Path(path).is_file():
-            print(f"search load: no such file: {path}", file=sys.stderr)
-            return 2
-    url = database_url(args.db)
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = make_engine(url)
-    create_schema(engine)
+            raise Refused(f"no such file: {path}")
+    engine = open_database(args.db, create=True)
     try:
         report = load(engine, args.parishes, args.places, args.results)
     except (ValueError, OSError) as exc:  # a TSV without its columns, a file that cannot be read
@@ -119,37 +206,10 @@ def _load(args: argparse.Namespace) -> int:
 
 
 def _corrections(args: argparse.Namespace) -> int:
-    from sqlalchemy import select
+    from msze.search.query import correction_rows, training_label
 
-    from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
-    from msze.search.urls import safe_url
-
-    engine = make_engine(args.db)
-    create_schema(engine)
+    engine = open_database(args.db)
     with engine.connect() as conn:
-        rows = conn.execute(
-            select(corrections, parishes.c.website, mass_times.c.source_url, mass_times.c.context)
-            .join(parishes, parishes.c.id == corrections.c.parish_id)
-            .outerjoin(
-                mass_times,
-                (mass_times.c.parish_id == corrections.c.parish_id)
-                & (mass_times.c.day == corrections.c.day)
-                & (mass_times.c.time == corrections.c.time),
-            )
-            .order_by(corrections.c.id)
-        )
-        for row in rows:
-            label = {
-                "parish_id": row.parish_id,
-                "website": safe_url(row.website),
-                "time": row.time,
-                "day": row.day,
-                "label": "other" if row.kind == "wrong" else "mass",
-                "source_url": safe_url(row.source_url),
-                "context": row.context,
-                "comment": row.comment,
-                "reported_at": row.created_at.isoformat() if row.created_at else None,
-                "status": row.status,
-            }
-            print(json.dumps(label, ensure_ascii=False))
+        for row in correction_rows(conn, newest_first=False):
+            print(json.dumps(training_label(row), ensure_ascii=False))
     return 0

@@ -26,6 +26,7 @@ from sqlalchemy import (
     create_engine,
     event,
     inspect,
+    make_url,
     select,
     update,
 )
@@ -144,6 +145,17 @@ def database_url(path_or_url: str | Path) -> str:
     """Accept a SQLAlchemy URL or a plain file path (taken as SQLite)."""
     text = str(path_or_url)
     return text if "://" in text else f"sqlite:///{text}"
+
+
+def sqlite_path(url: str | Path) -> Path | None:
+    """The file behind a SQLite URL or path; None for other backends and in-memory databases.
+    ArgumentError for a URL SQLAlchemy cannot parse."""
+    parsed = make_url(database_url(url))
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    if parsed.query.get("uri") or parsed.database.startswith("file:"):
+        return None  # a SQLite URI ("file:x?mode=ro"): SQLite itself decides
+    return Path(parsed.database)
 
 
 def make_engine(url: str | Path) -> Engine:
