@@ -146,22 +146,7 @@ def parishes_iter(count: int, seed: int = 8, times_per_parish: int | None = None
         if times_per_parish is not None:
             days = _exactly(rng, times_per_parish)
         page = website + rng.choice(["porzadek-mszy", "msze-swiete", "nabozenstwa", "index.php/msze"])
-        masses = []
-        for day, times in days.items():
-            context = rng.choice(CONTEXTS[day]).format(
-                times=", ".join(t.replace(":", ".").removeprefix("0") for t in times)
-            )
-            for time in times:
-                masses.append(
-                    {
-                        "time": time,
-                        "day": day,
-                        "url": page,
-                        "context": context,
-                        "source": rng.choice(["rules", "rules", "classifier"]),
-                        "score": round(rng.uniform(0.6, 1.0), 3),
-                    }
-                )
+        masses = _masses(rng, days, page)
         crawled = base + timedelta(days=rng.randint(0, 20), minutes=rng.randint(0, 600))
         yield DemoParish(
             name=name,
@@ -174,6 +159,27 @@ def parishes_iter(count: int, seed: int = 8, times_per_parish: int | None = None
             crawled_at=crawled.isoformat().replace("+00:00", "Z"),
             masses=masses,
         )
+
+
+def _masses(rng: random.Random, days: dict[str, list[str]], page: str) -> list[dict]:
+    """The result's `masses` for a drawn schedule: one announcement sentence per day, as on a parish page."""
+    masses = []
+    for day, times in days.items():
+        context = rng.choice(CONTEXTS[day]).format(
+            times=", ".join(t.replace(":", ".").removeprefix("0") for t in times)
+        )
+        for time in times:
+            masses.append(
+                {
+                    "time": time,
+                    "day": day,
+                    "url": page,
+                    "context": context,
+                    "source": rng.choice(["rules", "rules", "classifier"]),
+                    "score": round(rng.uniform(0.6, 1.0), 3),
+                }
+            )
+    return masses
 
 
 def _exactly(rng: random.Random, count: int) -> dict[str, list[str]]:
@@ -226,6 +232,41 @@ def write_files(out_dir: str | Path, count: int, seed: int = 8) -> dict[str, Pat
     return paths
 
 
+def _parish_row(parish_id: int, parish: DemoParish, crawled: datetime) -> dict:
+    """A `parishes` row as the loader would write it (folded keys included)."""
+    return {
+        "id": parish_id,
+        "name": parish.name,
+        "city": parish.city,
+        "address": "\n".join(parish.address),
+        "decanate": parish.decanate,
+        "diocese": parish.diocese,
+        "voivodeship": parish.voivodeship,
+        "website": parish.website,
+        "domain": parish.website.split("/")[2],
+        "name_key": fold(parish.name),
+        "city_key": fold(parish.city),
+        "town_key": town_key(fold(parish.city)),
+        "diocese_key": fold(parish.diocese),
+        "crawled_at": crawled,
+        "crawl_status": "finished",
+    }
+
+
+def _time_row(parish_id: int, mass: dict, crawled: datetime) -> dict:
+    return {
+        "parish_id": parish_id,
+        "day": mass["day"],
+        "minute": minute_of(mass["time"]),
+        "time": mass["time"],
+        "source_url": mass["url"],
+        "context": mass["context"],
+        "source": mass["source"],
+        "score": mass["score"],
+        "crawled_at": crawled,
+    }
+
+
 def bulk_insert(engine: Engine, count: int, times_per_parish: int, seed: int = 8) -> int:
     """Fill an empty database directly (no loader): the benchmark's 10 000 parishes x 10 times in seconds."""
     total = 0
@@ -233,40 +274,9 @@ def bulk_insert(engine: Engine, count: int, times_per_parish: int, seed: int = 8
         parish_rows, time_rows = [], []
         for parish_id, parish in enumerate(parishes_iter(count, seed, times_per_parish), 1):
             crawled = datetime.fromisoformat(parish.crawled_at.replace("Z", "+00:00"))
-            parish_rows.append(
-                {
-                    "id": parish_id,
-                    "name": parish.name,
-                    "city": parish.city,
-                    "address": "\n".join(parish.address),
-                    "decanate": parish.decanate,
-                    "diocese": parish.diocese,
-                    "voivodeship": parish.voivodeship,
-                    "website": parish.website,
-                    "domain": parish.website.split("/")[2],
-                    "name_key": fold(parish.name),
-                    "city_key": fold(parish.city),
-                    "town_key": town_key(fold(parish.city)),
-                    "diocese_key": fold(parish.diocese),
-                    "crawled_at": crawled,
-                    "crawl_status": "finished",
-                }
-            )
-            for mass in parish.masses:
-                time_rows.append(
-                    {
-                        "parish_id": parish_id,
-                        "day": mass["day"],
-                        "minute": minute_of(mass["time"]),
-                        "time": mass["time"],
-                        "source_url": mass["url"],
-                        "context": mass["context"],
-                        "source": mass["source"],
-                        "score": mass["score"],
-                        "crawled_at": crawled,
-                    }
-                )
-            if len(parish_rows) >= 2000:
+            parish_rows.append(_parish_row(parish_id, parish, crawled))
+            time_rows.extend(_time_row(parish_id, mass, crawled) for mass in parish.masses)
+            if len(parish_rows) >= 2000:  # a batch at a time: the benchmark's database has 100 000 times
                 conn.execute(insert(parishes), parish_rows)
                 conn.execute(insert(mass_times), time_rows)
                 total += len(time_rows)
