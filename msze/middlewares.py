@@ -8,22 +8,27 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import accumulate
 from typing import Any
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
+import fake_useragent
 from itemadapter import ItemAdapter, is_item
 from scrapy import signals
-from scrapy.downloadermiddlewares.retry import RetryMiddleware
+from scrapy.downloadermiddlewares.retry import RetryMiddleware, get_retry_request
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Headers, HtmlResponse, Request, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import load_object
+from scrapy.utils.response import response_status_message
 from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
+from scrapy_fake_useragent.providers import BaseProvider
 
-from msze.crawling.backoff import retry_after, retry_delay, should_give_up
+from msze.crawling.backoff import retry_after, retry_delay
 from msze.crawling.charset import correct_encoding
 from msze.crawling.sniff import HEAD_SIZE, declared_charset, is_binary
 from msze.crawling.tls import is_tls_version_failure, legacy_tls_hosts
@@ -96,7 +101,7 @@ class BinarySniffMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> BinarySniffMiddleware:
-        if not crawler.settings.getbool("BINARY_SNIFF_ENABLED", True):
+        if not crawler.settings.getbool("BINARY_SNIFF_ENABLED"):
             raise NotConfigured("BINARY_SNIFF_ENABLED is off")
         return cls(crawler)
 
@@ -160,24 +165,25 @@ class ExponentialBackoffMiddleware(RetryMiddleware):
 
     Retried: connection errors and timeouts (RETRY_EXCEPTIONS) and RETRY_HTTP_CODES (429, 5xx, 408). Takes
     RetryMiddleware's place in DOWNLOADER_MIDDLEWARES; with BACKOFF_ENABLED = False it is Scrapy's fixed
-    retry.
+    retry. The retry itself is Scrapy's get_retry_request (the copy, `retry_times` = failures so far,
+    RETRY_PRIORITY_ADJUST, retry/* stats, the give-up line at RETRY_GIVE_UP_LOG_LEVEL); only the wait before
+    it is ours (crawling/backoff.py).
     The wait is an asyncio sleep: the reactor keeps serving other requests, and the site's transfer slot is
     free meanwhile (the waiting request still counts toward CONCURRENT_REQUESTS). Per-request meta:
     `dont_retry`, `backoff_max_wait`, `backoff_repeat_limit`. Stats: msze/backoff/retries,
-    msze/backoff/gave_up, msze/backoff/retry_after, msze/backoff/reason/<reason>, msze/backoff/wait_seconds.
+    msze/backoff/gave_up, msze/backoff/retry_after, msze/backoff/reason/<reason>, msze/backoff/wait_seconds
+    (and Scrapy's retry/count, retry/reason_count/<reason>, retry/max_reached).
     """
 
     def __init__(self, settings: Any) -> None:
-        self.backoff_enabled = settings.getbool("BACKOFF_ENABLED", True)
+        self.backoff_enabled = settings.getbool("BACKOFF_ENABLED")
         if not self.backoff_enabled:
             super().__init__(settings)  # NotConfigured when RETRY_ENABLED is off too
             return
         self.retry_http_codes = {int(x) for x in settings.getlist("RETRY_HTTP_CODES")}
-        self.priority_adjust = settings.getint("RETRY_PRIORITY_ADJUST")
-        self.give_up_log_level = settings["RETRY_GIVE_UP_LOG_LEVEL"]
         self.exceptions_to_retry = _load_objects(settings.getlist("RETRY_EXCEPTIONS"))
-        self.max_wait = settings.getfloat("BACKOFF_MAX_WAIT", 8.0)
-        self.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT", 3)
+        self.max_wait = settings.getfloat("BACKOFF_MAX_WAIT")
+        self.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT")
         self.sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep  # tests put a fake clock here
 
     async def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
@@ -188,7 +194,8 @@ class ExponentialBackoffMiddleware(RetryMiddleware):
         wait = None
         if response.status in (429, 503):
             wait = retry_after(response.headers.get(b"Retry-After"))
-        retry = await self._backoff(request, f"http_{response.status}", wait)
+        reason = response_status_message(response.status)
+        retry = await self._backoff(request, f"http_{response.status}", reason, wait)
         return retry or response
 
     async def process_exception(self, request: Request, exception: Exception) -> Request | Response | None:  # type: ignore[override]
@@ -196,35 +203,35 @@ class ExponentialBackoffMiddleware(RetryMiddleware):
             return super().process_exception(request, exception)
         if request.meta.get("dont_retry", False) or not isinstance(exception, self.exceptions_to_retry):
             return None
-        return await self._backoff(request, type(exception).__name__, None)
+        return await self._backoff(request, type(exception).__name__, exception, None)
 
-    async def _backoff(self, request: Request, reason: str, server_wait: float | None) -> Request | None:
+    async def _backoff(
+        self, request: Request, key: str, reason: str | Exception, server_wait: float | None
+    ) -> Request | None:
+        """Scrapy's retry request, returned after our wait; None once BACKOFF_REPEAT_LIMIT failures in a row
+        are reached (`key` names the msze/backoff/reason stat, `reason` Scrapy's retry stats)."""
         stats = self.crawler.stats
-        failures = request.meta.get("backoff_failures", 0) + 1
+        stats.inc_value(f"msze/backoff/reason/{key}")
         repeat_limit = int(request.meta.get("backoff_repeat_limit", self.repeat_limit))
         max_wait = float(request.meta.get("backoff_max_wait", self.max_wait))
-        stats.inc_value(f"msze/backoff/reason/{reason}")
-        if should_give_up(failures, repeat_limit):
+        retry = get_retry_request(
+            request,
+            spider=self.crawler.spider,
+            reason=reason,
+            max_retry_times=repeat_limit - 1,  # the repeat_limit-th failure in a row is the last
+            logger=logger,
+        )
+        if retry is None:
             stats.inc_value("msze/backoff/gave_up")
-            logger.log(
-                self.give_up_log_level if isinstance(self.give_up_log_level, int) else logging.ERROR,
-                "Gave up on %s after %d failures in a row (%s)",
-                request.url,
-                failures,
-                reason,
-            )
             return None
+        failures = retry.meta["retry_times"]
         if server_wait is not None:
             stats.inc_value("msze/backoff/retry_after")
         delay = retry_delay(failures, max_wait, server_wait)
-        logger.info("Retrying %s in %.1f s (failure %d in a row: %s)", request.url, delay, failures, reason)
+        logger.info("Retrying %s in %.1f s (failure %d in a row: %s)", request.url, delay, failures, key)
         stats.inc_value("msze/backoff/retries")
         stats.inc_value("msze/backoff/wait_seconds", delay)
         await self.sleep(delay)
-        retry = request.copy()
-        retry.meta["backoff_failures"] = failures
-        retry.dont_filter = True
-        retry.priority = request.priority + self.priority_adjust
         return retry
 
 
@@ -299,31 +306,49 @@ class LegacyTLSRetryMiddleware:
         return request.replace(meta={**request.meta, "msze_legacy_tls": True}, dont_filter=True)
 
 
-class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):
-    """scrapy-fake-useragent's random browser User-Agent (providers: FAKEUSERAGENT_PROVIDERS), with the
-    Scrapy 2.14+ method signature (no `spider` argument, no deprecation warning).
+@cache
+def browser_agents() -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """fake-useragent's browser User-Agents that pass its default filters (its public UserAgent attributes:
+    browsers, os, platforms, min_version, min_percentage), with cumulative usage shares for random.choices.
 
-    fake-useragent 2.x re-filters its ~7 000 browsers on every `.random` (~10 ms CPU a request, a quarter of a
-    one-process crawl's CPU); here the list is filtered once and sampled by its usage share.
+    Built once per process: fake-useragent's own `.random` re-filters its ~7 000 entries on every call
+    (~7 ms CPU a request, a quarter of a one-process crawl's CPU; benchmarks/bench_useragent.py).
     """
+    ua = fake_useragent.UserAgent()
+    chosen = [
+        entry
+        for entry in ua.data_browsers
+        if entry.get("useragent")
+        and entry["browser"] in ua.browsers
+        and entry["os"] in ua.os
+        and entry["type"] in ua.platforms
+        and entry["browser_version_major_minor"] >= ua.min_version
+        and entry["percent"] >= ua.min_percentage
+    ]
+    if not chosen:
+        raise ValueError("fake-useragent: no browser passes its filters")
+    shares = accumulate(float(entry["percent"] or 0.0) or 1e-6 for entry in chosen)
+    return tuple(entry["useragent"] for entry in chosen), tuple(shares)
 
-    def __init__(self, crawler: Any) -> None:
-        super().__init__(crawler)
-        self._agents: list[str] = []
-        self._weights: list[float] = []
-        ua = getattr(self._ua_provider, "_ua", None)
-        try:
-            browsers = ua._filter_useragents() if ua is not None else []
-        except Exception:  # another provider, or fake-useragent's internals changed: use the provider as is
-            browsers = []
-        for browser in browsers:
-            if isinstance(browser, dict) and browser.get("useragent"):
-                self._agents.append(browser["useragent"])
-                self._weights.append(float(browser.get("percent") or 0.0) or 1e-6)
+
+class BrowserAgentsProvider(BaseProvider):
+    """A scrapy-fake-useragent provider (FAKEUSERAGENT_PROVIDERS): a real browser's User-Agent, drawn by
+    usage share from browser_agents(). Raises when fake-useragent's data cannot be loaded, so the next
+    provider of the list is used."""
+
+    def __init__(self, settings: Any) -> None:
+        super().__init__(settings)
+        self.agents, self._cum_shares = browser_agents()
+
+    def get_random_ua(self) -> str:
+        return random.choices(self.agents, cum_weights=self._cum_shares)[0]
+
+
+class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):
+    """scrapy-fake-useragent's random User-Agent from the first provider of FAKEUSERAGENT_PROVIDERS that
+    loads, with the Scrapy 2.14+ method signature (no `spider` argument, no deprecation warning)."""
 
     def random_user_agent(self) -> str:
-        if self._agents:
-            return random.choices(self._agents, weights=self._weights)[0]
         return self._ua_provider.get_random_ua()
 
     def process_request(self, request: Request) -> None:  # type: ignore[override]
@@ -387,8 +412,8 @@ class CrawlBudgetMiddleware(BaseSpiderMiddleware):
         super().__init__(crawler)
         self.stats = crawler.stats
         self.fingerprint = crawler.request_fingerprinter.fingerprint
-        self.max_pages = crawler.settings.getint("PARISH_MAX_PAGES", 0)
-        self.max_seconds = crawler.settings.getfloat("PARISH_MAX_SECONDS", 0.0)
+        self.max_pages = crawler.settings.getint("PARISH_MAX_PAGES")
+        self.max_seconds = crawler.settings.getfloat("PARISH_MAX_SECONDS")
         self.clock: Callable[[], float] = time.monotonic  # tests put a fake clock here
         self.sites: dict[str, _SiteBudget] = {}  # by the site's start URL
 
@@ -481,6 +506,8 @@ class ConditionalRequestMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ConditionalRequestMiddleware:
+        # The one fallback left (tests/test_settings.py lists it): tests/test_recrawl.py builds bare
+        # get_crawler() crawlers; drop it once they come from conftest.project_crawler.
         if not crawler.settings.getbool("RECRAWL_CONDITIONAL", True):
             raise NotConfigured("RECRAWL_CONDITIONAL is off")
         return cls(crawler, recrawl_shared(crawler))

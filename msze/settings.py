@@ -112,16 +112,13 @@ BINARY_SNIFF_ENABLED = True  # the thesis's check of the first 1024 bytes; stops
 BACKOFF_ENABLED = True
 BACKOFF_MAX_WAIT = 8.0
 BACKOFF_REPEAT_LIMIT = 3
-# fake-useragent 2.x ships its browser list (offline); Faker, then USER_AGENT, if it ever fails to load.
+# fake-useragent 2.x ships its browser list (offline), filtered once per process and drawn by usage share
+# (msze.middlewares.BrowserAgentsProvider); Faker, then USER_AGENT, if it ever fails to load.
 FAKEUSERAGENT_PROVIDERS = [
-    "scrapy_fake_useragent.providers.FakeUserAgentProvider",
+    "msze.middlewares.BrowserAgentsProvider",
     "scrapy_fake_useragent.providers.FakerProvider",
     "scrapy_fake_useragent.providers.FixedUserAgentProvider",
 ]
-FAKEUSERAGENT_FALLBACK = (
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/131.0.0.0 Safari/537.36"
-)
 # Per parish site (request.meta["msze_site"], so per site in the `parishes` spider too); 0 = no cap. Requests
 # beyond a cap are dropped, counted (msze/budget/...) and logged once per site.
 # A parish site has its Mass times within tens to hundreds of pages; past 1 000 it is a news archive, a

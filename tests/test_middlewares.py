@@ -1,31 +1,39 @@
-"""Downloader middlewares built with get_crawler(): binary sniffing, exponential backoff (fake clock),
-the charset fallback and the random browser User-Agent."""
+"""Downloader middlewares built with the project settings (conftest.project_crawler): binary sniffing,
+exponential backoff (fake clock), the charset fallback and the random browser User-Agent."""
 
 from __future__ import annotations
 
 import asyncio
-import time
+import logging
+from collections import Counter
 from typing import Any
 
 import pytest
+from conftest import project_crawler
 from scrapy import Spider
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Headers, HtmlResponse, Request, Response
-from scrapy.utils.project import get_project_settings
-from scrapy.utils.test import get_crawler
 from twisted.internet.error import TCPTimedOutError
 
-from msze.middlewares import BinarySniffMiddleware, CharsetFallbackMiddleware, ExponentialBackoffMiddleware
+from msze.middlewares import (
+    BinarySniffMiddleware,
+    BrowserAgentsProvider,
+    BrowserUserAgentMiddleware,
+    CharsetFallbackMiddleware,
+    ExponentialBackoffMiddleware,
+    browser_agents,
+)
+from msze.spiders.deon import DeonSpider
+from msze.spiders.places import PlacesSpider
 
 URL = "http://parafia.test/msze.html"
 VIDEO = b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00" + bytes(range(256)) * 8
 PAGE = "<html><body>Porządek Mszy świętych: niedziele 7:00, 9:00</body></html>"
 
 
-def crawler_with(**settings: Any) -> Any:
-    crawler = get_crawler(Spider, settings)
-    crawler.spider = Spider.from_crawler(crawler, "t")
-    crawler.stats.open_spider()
+def crawler_with(spidercls: type[Spider] = Spider, **settings: Any) -> Any:
+    crawler = project_crawler(spidercls, **settings)
+    crawler.spider = spidercls.from_crawler(crawler, "t")
     return crawler
 
 
@@ -192,12 +200,25 @@ def test_backoff_waits_two_to_the_t_and_gives_up_at_the_limit() -> None:
     crawler, mw, clock = backoff(BACKOFF_MAX_WAIT=300, BACKOFF_REPEAT_LIMIT=5)
     results = fail_until_given_up(mw, Request(URL))
     assert clock.waits == [2.0, 4.0, 8.0, 16.0]
-    assert [r.meta["backoff_failures"] for r in results[:-1]] == [1, 2, 3, 4]
+    assert [r.meta["retry_times"] for r in results[:-1]] == [1, 2, 3, 4]
     assert all(r.dont_filter for r in results[:-1])
+    assert [r.priority for r in results[:-1]] == [-1, -2, -3, -4]  # RETRY_PRIORITY_ADJUST
     assert isinstance(results[-1], Response) and results[-1].status == 500  # the last answer goes on
     assert stat(crawler, "msze/backoff/retries") == 4
     assert stat(crawler, "msze/backoff/gave_up") == 1
     assert stat(crawler, "msze/backoff/reason/http_500") == 5
+    # Scrapy's get_retry_request built the retries: its stats come along
+    assert stat(crawler, "retry/count") == 4 and stat(crawler, "retry/max_reached") == 1
+    assert stat(crawler, "retry/reason_count/500 Internal Server Error") == 4
+
+
+def test_give_up_is_logged_at_retry_give_up_log_level(caplog: pytest.LogCaptureFixture) -> None:
+    _, mw, _ = backoff(BACKOFF_REPEAT_LIMIT=2, RETRY_GIVE_UP_LOG_LEVEL="WARNING")
+    with caplog.at_level(logging.INFO, logger="msze.middlewares"):
+        fail_until_given_up(mw, Request(URL), status=503)
+    gave_up = [r for r in caplog.records if r.getMessage().startswith("Gave up retrying")]
+    assert [r.levelno for r in gave_up] == [logging.WARNING]
+    assert "failed 2 times" in gave_up[0].getMessage() and URL in gave_up[0].getMessage()
 
 
 def test_backoff_is_capped_by_max_wait() -> None:
@@ -226,6 +247,8 @@ def test_exceptions_are_retried_with_backoff() -> None:
     assert asyncio.run(mw.process_exception(again, TCPTimedOutError())) is None  # gave up
     assert asyncio.run(mw.process_exception(request, ValueError("not a network error"))) is None
     assert stat(crawler, "msze/backoff/gave_up") == 1
+    assert stat(crawler, "msze/backoff/reason/TCPTimedOutError") == 3
+    assert stat(crawler, "retry/reason_count/twisted.internet.error.TCPTimedOutError") == 2
 
 
 def test_meta_overrides_and_dont_retry() -> None:
@@ -258,8 +281,23 @@ def test_backoff_disabled_is_scrapys_retry() -> None:
 
 
 def test_backoff_defaults_are_small_for_parish_sites() -> None:
-    _, mw, _ = backoff(**{k: v for k, v in get_project_settings().items() if k.startswith("BACKOFF")})
+    _, mw, clock = backoff()
     assert (mw.max_wait, mw.repeat_limit) == (8.0, 3)
+    fail_until_given_up(mw, Request(URL))
+    assert clock.waits == [2.0, 4.0]  # the third failure in a row is the last
+
+
+@pytest.mark.parametrize(
+    ("spidercls", "waits"), [(DeonSpider, [2, 4, 8, 16, 32, 64, 64]), (PlacesSpider, [2, 4, 8, 16, 32])]
+)
+def test_directory_spiders_wait_longer(spidercls: type[Spider], waits: list[float]) -> None:
+    """deon and Places raise the backoff in their custom_settings (one site, one API: every answer counts)."""
+    crawler = project_crawler(spidercls)
+    crawler.spider = Spider.from_crawler(crawler, "t")  # the spider's own from_crawler wants its arguments
+    mw = ExponentialBackoffMiddleware.from_crawler(crawler)
+    mw.sleep = clock = FakeClock()
+    fail_until_given_up(mw, Request(URL), status=503)
+    assert clock.waits == waits
 
 
 # --- CharsetFallbackMiddleware ------------------------------------------------------------------------------
@@ -288,42 +326,43 @@ def test_declared_charset_is_kept() -> None:
 
 # --- User-Agent ---------------------------------------------------------------------------------------------
 def test_requests_carry_random_browser_user_agents() -> None:
-    settings = get_project_settings()
-    assert (
-        settings.getdict("DOWNLOADER_MIDDLEWARES")[
-            "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware"
-        ]
-        is None
-    )
-    from msze.middlewares import BrowserUserAgentMiddleware
-
-    crawler = get_crawler(
-        Spider, {k: settings[k] for k in ("FAKEUSERAGENT_PROVIDERS", "FAKEUSERAGENT_FALLBACK")}
-    )
-    mw = BrowserUserAgentMiddleware.from_crawler(crawler)
-    assert type(mw._ua_provider).__name__ == "FakeUserAgentProvider"  # fake-useragent 2.x loads offline
-    agents = set()
-    for _ in range(30):
+    settings = project_crawler().settings
+    middlewares = settings.getdict("DOWNLOADER_MIDDLEWARES")
+    assert middlewares["scrapy.downloadermiddlewares.useragent.UserAgentMiddleware"] is None
+    mw = BrowserUserAgentMiddleware.from_crawler(project_crawler())
+    assert isinstance(mw._ua_provider, BrowserAgentsProvider)  # fake-useragent 2.x loads offline
+    agents = Counter()
+    for _ in range(300):
         request = Request(URL)
         mw.process_request(request)
-        agents.add(request.headers["User-Agent"].decode())
-    assert len(agents) > 1
+        agents[request.headers["User-Agent"].decode()] += 1
+    assert len(agents) > 10
     for agent in agents:
         assert agent.startswith("Mozilla/5.0") and "Scrapy" not in agent
-    assert len(mw._agents) > 1000  # fake-useragent's list, filtered once
-    started = time.perf_counter()
-    for _ in range(1000):
-        mw.random_user_agent()
-    assert time.perf_counter() - started < 1.0  # fake-useragent's own .random takes ~10 ms each
+    preset = Request(URL, headers={"User-Agent": "Mozilla/5.0 own"})
+    mw.process_request(preset)
+    assert preset.headers["User-Agent"] == b"Mozilla/5.0 own"
+
+
+def test_browser_agents_are_fake_useragents_list_with_its_usage_shares() -> None:
+    import fake_useragent
+
+    agents, cum_shares = browser_agents()
+    assert len(agents) > 1000  # fake-useragent's list, filtered once
+    assert browser_agents() is browser_agents()  # once per process
+    percents: dict[str, list[float]] = {}
+    for entry in fake_useragent.UserAgent().data_browsers:
+        percents.setdefault(entry["useragent"], []).append(entry["percent"])
+    shares = [b - a for a, b in zip((0.0, *cum_shares), cum_shares, strict=False)]
+    for agent, share in zip(agents, shares, strict=True):
+        assert min(abs(share - p) for p in percents[agent]) < 1e-9  # drawn by its usage share
+    provider = BrowserAgentsProvider(project_crawler().settings)
+    assert len({provider.get_random_ua() for _ in range(100)}) > 10
 
 
 def test_user_agent_falls_back_to_the_provider() -> None:
-    from msze.middlewares import BrowserUserAgentMiddleware
-
     settings = {"FAKEUSERAGENT_PROVIDERS": ["scrapy_fake_useragent.providers.FixedUserAgentProvider"]}
-    mw = BrowserUserAgentMiddleware.from_crawler(
-        get_crawler(Spider, {**settings, "USER_AGENT": "Mozilla/5.0 x"})
-    )
+    mw = BrowserUserAgentMiddleware.from_crawler(project_crawler(**settings, USER_AGENT="Mozilla/5.0 x"))
     request = Request(URL)
     mw.process_request(request)
     assert request.headers["User-Agent"] == b"Mozilla/5.0 x"
