@@ -74,8 +74,8 @@ class WarcExtension:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         settings = crawler.settings
-        self.warc_dir = settings.get("WARC_DIR") or "output/warc"
-        self.warc_file = settings.get("WARC_FILE") or ""
+        self.warc_dir = settings.get("WARC_DIR")
+        self.warc_file = settings.get("WARC_FILE")
         self.writer: WarcFile | None = None
         crawler.signals.connect(self.response_downloaded, signal=signals.response_downloaded)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)

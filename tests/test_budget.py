@@ -1,5 +1,6 @@
-"""CrawlBudgetMiddleware built with get_crawler(): per-site page and wall-time caps, with a fake clock.
-(tests/test_hostile.py crawls a fan-out site and dripping pages with it end to end.)"""
+"""CrawlBudgetMiddleware built with the project settings (conftest.project_crawler): per-site page and
+wall-time caps, with a fake clock. (tests/test_hostile.py crawls a fan-out site and dripping pages with it
+end to end.)"""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import logging
 from typing import Any
 
 import pytest
+from conftest import project_crawler
 from scrapy import Spider
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Request
-from scrapy.utils.test import get_crawler
 
 from msze.crawling.links import Site
 from msze.middlewares import CrawlBudgetMiddleware
@@ -19,8 +20,7 @@ A, B = Site("http://parafia-a.test/"), Site("http://parafia-b.test/")
 
 
 def budget(**settings: Any) -> tuple[Any, CrawlBudgetMiddleware, list[float]]:
-    crawler = get_crawler(Spider, {"PARISH_MAX_PAGES": 0, "PARISH_MAX_SECONDS": 0, **settings})
-    crawler.stats.open_spider()
+    crawler = project_crawler(Spider, **{"PARISH_MAX_PAGES": 0, "PARISH_MAX_SECONDS": 0, **settings})
     middleware = CrawlBudgetMiddleware.from_crawler(crawler)
     now = [0.0]
     middleware.clock = lambda: now[0]
@@ -45,7 +45,7 @@ def test_pages_beyond_the_cap_are_not_queued(caplog: pytest.LogCaptureFixture) -
         assert passed(middleware, [links[1], links[3], links[4]]) == [links[1].url]  # a duplicate passes
     assert crawler.stats.get_value("msze/budget/dropped/max_pages") == 2
     assert crawler.stats.get_value("msze/budget/sites/max_pages") == 1
-    assert [r.getMessage() for r in caplog.records] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "msze.middlewares"] == [
         "Site http://parafia-a.test/ reached PARISH_MAX_PAGES=3: its further requests are dropped"
     ]
 
@@ -79,9 +79,7 @@ def test_time_cap_counts_from_the_first_download() -> None:
 
 
 def test_one_instance_for_both_roles_and_off_when_both_caps_are_0() -> None:
-    crawler = get_crawler(Spider, {"PARISH_MAX_PAGES": 5})
+    crawler = project_crawler(Spider, PARISH_MAX_PAGES=5)
     assert CrawlBudgetMiddleware.from_crawler(crawler) is CrawlBudgetMiddleware.from_crawler(crawler)
     with pytest.raises(NotConfigured):
-        CrawlBudgetMiddleware.from_crawler(
-            get_crawler(Spider, {"PARISH_MAX_PAGES": 0, "PARISH_MAX_SECONDS": 0})
-        )
+        CrawlBudgetMiddleware.from_crawler(project_crawler(Spider, PARISH_MAX_PAGES=0, PARISH_MAX_SECONDS=0))

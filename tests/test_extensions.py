@@ -7,17 +7,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from conftest import project_crawler
 from scrapy import Spider
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
 
 from msze.extensions import StatsFileExtension
 
 
 def test_writes_stats_json(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "stats.json"
-    crawler = get_crawler(Spider, {"STATS_FILE": str(path)})
-    crawler.stats.open_spider()
+    crawler = project_crawler(Spider, STATS_FILE=str(path))
     crawler.stats.set_value("msze/parish/pages", 3)
     crawler.stats.set_value("start_time", datetime(2026, 11, 30, 1, 0, tzinfo=UTC))
     StatsFileExtension.from_crawler(crawler).engine_stopped()
@@ -28,4 +27,4 @@ def test_writes_stats_json(tmp_path: Path) -> None:
 
 def test_off_without_stats_file() -> None:
     with pytest.raises(NotConfigured):
-        StatsFileExtension.from_crawler(get_crawler(Spider, {"STATS_FILE": ""}))
+        StatsFileExtension.from_crawler(project_crawler(Spider, STATS_FILE=""))

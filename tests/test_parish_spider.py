@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from conftest import project_crawler
 from scrapy.http import HtmlResponse, Request
-from scrapy.utils.test import get_crawler
 
 from msze.items import PageItem
 from msze.spiders.parish import SITE_META, ParishSpider
@@ -22,8 +22,7 @@ MENU = """<html><body>
 
 
 def spider() -> ParishSpider:
-    crawler = get_crawler(ParishSpider)
-    crawler.stats.open_spider()
+    crawler = project_crawler(ParishSpider)
     return ParishSpider.from_crawler(crawler, url=START)
 
 

@@ -21,7 +21,6 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
 from msze.crawling.links import (
-    DEFAULT_MAX_QUERIES_PER_PATH,
     Site,
     is_blacklisted,
     is_valid_start_url,
@@ -82,9 +81,7 @@ class ParishSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
         spider.blacklist = load_blacklist(settings.get("DOMAIN_BLACKLIST_FILE") or None)
-        spider.max_queries_per_path = settings.getint(
-            "LINKS_MAX_QUERIES_PER_PATH", DEFAULT_MAX_QUERIES_PER_PATH
-        )
+        spider.max_queries_per_path = settings.getint("LINKS_MAX_QUERIES_PER_PATH")
         return spider
 
     @classmethod

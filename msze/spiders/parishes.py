@@ -121,11 +121,9 @@ class ParishesSpider(ParishSpider):
             self.logger.error("%s: %s (skipped)", self.urls_file, message)
             self._inc("bad_start_url")
         default_depth = (
-            self.default_depth
-            if self.default_depth is not None
-            else self.settings.getint("PARISHES_DEPTH", 3)
+            self.default_depth if self.default_depth is not None else self.settings.getint("PARISHES_DEPTH")
         )
-        max_pages = self.max_pages or self.settings.getint("PARISHES_MAX_PAGES_PER_SITE", 0)
+        max_pages = self.max_pages or self.settings.getint("PARISHES_MAX_PAGES_PER_SITE")
         roots: set[str] = set()
         for start in starts:
             site = self.start_site(start.url)

@@ -159,7 +159,7 @@ class PlacesSpider(scrapy.Spider):
         if error:
             raise NotConfigured(error)
         spider.key = os.environ.get(KEY_ENV, "").strip()
-        spider.api = settings.get("PLACES_API", API_NEW).lower()
+        spider.api = settings.get("PLACES_API").lower()
         if spider.api not in (API_NEW, API_LEGACY):
             raise NotConfigured(
                 f"places: PLACES_API must be {API_NEW!r} or {API_LEGACY!r}, not {spider.api!r}"
@@ -168,10 +168,10 @@ class PlacesSpider(scrapy.Spider):
         spider.field_mask = settings.get("PLACES_FIELD_MASK")
         spider.search_url = settings.get("PLACES_LEGACY_TEXTSEARCH_URL")
         spider.details_url = settings.get("PLACES_LEGACY_DETAILS_URL")
-        spider.language = settings.get("PLACES_LANGUAGE", "")
-        spider.region = settings.get("PLACES_REGION", "")
-        spider.max_wait = settings.getfloat("BACKOFF_MAX_WAIT", 64.0)
-        spider.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT", 6)
+        spider.language = settings.get("PLACES_LANGUAGE")
+        spider.region = settings.get("PLACES_REGION")
+        spider.max_wait = settings.getfloat("BACKOFF_MAX_WAIT")
+        spider.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT")
         spider.outputs = output_files(settings.getdict("FEEDS"))
         spider._filter = RedactFilter(spider.key)
         spider._install_filter()
