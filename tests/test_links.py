@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scrapy.http import Request
+from scrapy.linkextractors import IGNORED_EXTENSIONS
 
 from msze.crawling.links import (
+    NON_PAGE_EXTENSIONS,
     Site,
     canonical_url,
     domain_of,
@@ -88,6 +91,10 @@ def test_custom_blacklist_file(tmp_path: Path) -> None:
         ("https://facebook.com.parafia.pl/", False),
         ("https://parafia.pl/facebook.com", False),
         ("m.youtube.com", True),
+        ("http://user:haslo@www.facebook.com:8080/x", True),  # port and credentials are no part of the host
+        ("FACEBOOK.com.", True),
+        ("http://[::1]:8080/", False),
+        ("mailto:ks@parafia.pl", False),
     ],
 )
 def test_is_blacklisted_with_subdomains(url: str, blocked: bool) -> None:
@@ -105,10 +112,19 @@ def test_is_blacklisted_with_subdomains(url: str, blocked: bool) -> None:
         ("http://p.pl/index.php?id=3", None),
         ("http://p.pl/kontakt", None),
         ("http://p.pl/v1.2/", None),
+        ("http://p.pl/plakat.eps", "eps"),  # from Scrapy's IGNORED_EXTENSIONS
+        ("http://p.pl/kalendarz.ics", "ics"),  # one of ours
+        ("http://p.pl/cgi-bin/msze.py", None),  # a server script answers with a page
+        ("http://p.pl/index.sh?p=2", None),
     ],
 )
 def test_non_page_extension(url: str, ext: str | None) -> None:
     assert non_page_extension(url) == ext
+
+
+def test_non_page_extensions_start_from_scrapys() -> None:
+    assert set(IGNORED_EXTENSIONS) - NON_PAGE_EXTENSIONS == {"py", "rb", "sh"}
+    assert {"pdf", "jpg", "mp4", "zip", "txt", "json", "woff2"} <= NON_PAGE_EXTENSIONS
 
 
 @pytest.mark.parametrize(
@@ -181,6 +197,21 @@ def test_canonical_url_drops_userinfo(url: str, canonical: str) -> None:
     assert canonical_url(url) == canonical
 
 
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("http://parafia.pl/Msze Święte.html", "http://parafia.pl/Msze%20%C5%9Awi%C4%99te.html"),
+        ("http://parafia.pl/Msze%20%C5%9Awi%C4%99te.html", "http://parafia.pl/Msze%20%C5%9Awi%C4%99te.html"),
+        ("http://Parafia-Zażółć.PL/a?q=ą b", "http://xn--parafia-za-pbb4vk2akz.pl/a?q=%C4%85%20b"),
+        ("http://parafia.pl/a\\b", "http://parafia.pl/a/b"),
+    ],
+)
+def test_canonical_url_is_the_url_scrapy_requests(url: str, canonical: str) -> None:
+    """One page is one URL whether a link spells it raw or percent-encoded (w3lib's safe_url_string), and
+    it is what Scrapy's Request sends, so the query cap counts what is fetched."""
+    assert canonical_url(url) == canonical == Request(canonical).url
+
+
 def make_site(**kwargs: object) -> Site:
     return Site("http://www.parafia.pl/", blacklist=load_blacklist(), **kwargs)  # type: ignore[arg-type]
 
@@ -209,6 +240,12 @@ def test_query_cap_per_path_shape() -> None:
     assert site.decide("http://parafia.pl/index.php?id=1")[1] == "follow"
     assert site.decide("http://parafia.pl/galeria.php?album=wielkanoc")[1] == "follow"
     assert site.decide("http://parafia.pl/galeria.php")[1] == "follow"  # no query: never capped
+
+
+def test_no_query_cap_unless_given() -> None:
+    """The cap is the spider's (LINKS_MAX_QUERIES_PER_PATH, written once in settings.py), not Site's."""
+    site = make_site()
+    assert {site.decide(f"http://parafia.pl/galeria.php?zdjecie={n}")[1] for n in range(200)} == {"follow"}
 
 
 def test_learn_redirect() -> None:
@@ -253,6 +290,7 @@ session_paths = st.lists(
 def test_canonical_url_is_idempotent_and_decide_never_raises(url: str) -> None:
     canonical = canonical_url(url)
     assert canonical_url(canonical) == canonical and "#" not in canonical
+    assert Request(canonical).url == canonical
     make_site().decide(url)
 
 

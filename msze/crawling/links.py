@@ -1,6 +1,9 @@
 """Link-following decisions for a parish crawl: which site a URL belongs to and whether to follow it.
 
-Pure functions (no Scrapy): the `parish` spider and the one-process multi-site mode (issue 7) share them.
+Plain functions (no crawler, no requests): the `parish` spider and the one-process multi-site mode (issue 7)
+share them. What Scrapy and w3lib already have is theirs: the non-page extensions start from Scrapy's
+IGNORED_EXTENSIONS, the blacklist test is Scrapy's url_is_from_any_domain, URLs are made safe by w3lib's
+safe_url_string (as Scrapy's Request does); the session/tracking parameter stripping is ours.
 A parish site is its start URL's host without "www." and that host's subdomains (``www.parafia.pl`` and
 ``parafia.pl`` are one site; parishes on one hosting domain are not), plus the host its start URL redirected
 to. Never followed: blacklisted domains (and their subdomains), files that are not pages (.pdf, .jpg, .mp4,
@@ -14,23 +17,29 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import ParseResult, parse_qsl, urlencode, urlsplit, urlunsplit
+
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.utils.url import url_is_from_any_domain
+from w3lib.url import safe_url_string
 
 from msze.utils.urls import host_of, registered_domain
 
-# Extensions of files that are not HTML pages; links to them are never requested.
-NON_PAGE_EXTENSIONS = frozenset(
-    """
-    pdf doc docx odt rtf xls xlsx ods ppt pptx odp pps ppsx txt csv xml json rss atom ics vcf
-    jpg jpeg png gif bmp tif tiff webp svg ico psd heic
-    mp3 wav ogg oga flac aac m4a wma mid midi
-    mp4 m4v avi mov wmv flv mkv webm mpg mpeg 3gp ogv
-    zip rar 7z gz tgz bz2 xz tar exe msi dmg apk iso bin jar
-    css js woff woff2 ttf otf eot swf
-    """.split()  # noqa: SIM905 (a word list reads better)
-)
+# Extensions of files that are not HTML pages; links to them are never requested: Scrapy's list, plus files
+# parish sites link that it lacks (text and data, feeds and calendars, fonts, more audio/video/archives),
+# minus server scripts that answer with pages on old parish hosting (/cgi-bin/msze.py, /index.sh).
+NON_PAGE_EXTENSIONS = (
+    frozenset(IGNORED_EXTENSIONS)
+    | frozenset(
+        """
+        rtf ppsx txt csv xml json atom ics vcf psd heic oga flac midi mkv mpeg ogv gz tgz
+        woff woff2 ttf otf eot
+        """.split()  # noqa: SIM905 (a word list reads better)
+    )
+) - {"py", "rb", "sh"}
 
 # Query parameters that hold a date (calendar and event-list widgets: JEvents, The Events Calendar, ...).
 _DATE_KEY_RE = re.compile(
@@ -53,8 +62,6 @@ _DROP_PARAM_RE = re.compile(rf"^(utm_\w+|fbclid|gclid|{_SESSION_NAMES})$", re.IG
 _SESSION_PATH_PARAM_RE = re.compile(rf";(?:{_SESSION_NAMES})=[^/;?#]*", re.IGNORECASE)
 # ASP.NET cookieless sessions: a path segment /(S(lit3py55t21z5v55vlm25s55))/ or /(X(1)S(...))/.
 _ASPNET_SESSION_RE = re.compile(r"/\((?:[A-Za-z]\([^()/]*\))+\)(?=/|$)")
-
-DEFAULT_MAX_QUERIES_PER_PATH = 50
 
 # Inline-script navigation of old parish menus: location(.href) = '...', location.assign/replace('...'),
 # window.open('...'); only string literals (a variable cannot be followed).
@@ -120,11 +127,14 @@ def load_blacklist(path: str | Path | None = None) -> frozenset[str]:
 def is_blacklisted(url_or_host: str, blacklist: Iterable[str]) -> bool:
     """True when the host is a blacklisted domain or a subdomain of one (m.facebook.com for facebook.com)."""
     host = _host(url_or_host) if "/" in url_or_host else url_or_host.lower().rstrip(".")
-    if not host:
-        return False
-    labels = host.split(".")
-    suffixes = {".".join(labels[i:]) for i in range(len(labels))}
-    return not suffixes.isdisjoint(blacklist)
+    return bool(host) and _host_blacklisted(host, frozenset(blacklist))
+
+
+@lru_cache(maxsize=4096)
+def _host_blacklisted(host: str, blacklist: frozenset[str]) -> bool:
+    """Scrapy's url_is_from_any_domain on the bare host (its netloc test would keep a port, credentials or a
+    trailing dot); cached, as it walks the whole list and a crawl's links share a few hosts."""
+    return url_is_from_any_domain(ParseResult("", host, "", "", "", ""), blacklist)
 
 
 def non_page_extension(url: str) -> str | None:
@@ -157,24 +167,22 @@ def is_calendar_like(url: str) -> bool:
 
 
 def canonical_url(url: str) -> str:
-    """The URL without fragment, tracking/session parameters (query and path), default port and userinfo;
-    scheme and host lower-cased.
+    """The URL made safe (w3lib's safe_url_string: percent-encoded, host lower-cased and IDNA-encoded, as
+    Scrapy's Request makes it), without fragment, tracking/session parameters (query and path), default port
+    and userinfo. Raises ValueError for a URL w3lib cannot parse (an invalid port or host).
 
     Session ids in the path (`;jsessionid=`, `;sid=`, `;phpsessid=`, ASP.NET's `/(S(...))/`) make one page a
     new URL per visit. Userinfo (`http://user:pass@host/`) is dropped: credentials found in a page are never
     sent nor stored, the page is fetched as any visitor sees it (a private area answers 401, an error count).
     The query keeps its order (w3lib's canonicalize_url would sort it; Scrapy's request fingerprint already
-    does that for duplicates).
+    does that for duplicates); userinfo is dropped here as Scrapy's strip_url keeps `:@`.
     """
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
+    parts = urlsplit(safe_url_string(url.strip()))
+    scheme = parts.scheme
+    host = parts.hostname or ""
     if ":" in host:
         host = f"[{host}]"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
+    port = parts.port
     netloc = host
     if port and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
         netloc = f"{host}:{port}"
@@ -221,7 +229,7 @@ class Site:
 
     start_url: str
     blacklist: frozenset[str] = frozenset()
-    max_queries_per_path: int = DEFAULT_MAX_QUERIES_PER_PATH
+    max_queries_per_path: int | None = None  # None: no cap (the spiders pass LINKS_MAX_QUERIES_PER_PATH)
     domain: str = ""
     hosts: set[str] = field(default_factory=set)
     _query_shapes: Counter[str] = field(default_factory=Counter, repr=False)  # query variants per path shape
@@ -268,9 +276,10 @@ class Site:
         canonical = canonical_url(url)
         if is_calendar_like(canonical):
             return None, "calendar"
-        if urlsplit(canonical).query and canonical not in self._queried:
+        cap = self.max_queries_per_path
+        if cap is not None and urlsplit(canonical).query and canonical not in self._queried:
             shape = query_shape(canonical)
-            if self._query_shapes[shape] >= self.max_queries_per_path:
+            if self._query_shapes[shape] >= cap:
                 return None, "query_cap"
             self._query_shapes[shape] += 1
             self._queried.add(canonical)
