@@ -506,9 +506,7 @@ class ConditionalRequestMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ConditionalRequestMiddleware:
-        # The one fallback left (tests/test_settings.py lists it): tests/test_recrawl.py builds bare
-        # get_crawler() crawlers; drop it once they come from conftest.project_crawler.
-        if not crawler.settings.getbool("RECRAWL_CONDITIONAL", True):
+        if not crawler.settings.getbool("RECRAWL_CONDITIONAL"):
             raise NotConfigured("RECRAWL_CONDITIONAL is off")
         return cls(crawler, recrawl_shared(crawler))
 

@@ -2,10 +2,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import run_crawl
+from conftest import project_crawler, run_crawl
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
-from scrapy.utils.test import get_crawler
 
 from msze.middlewares import NOT_MODIFIED_FLAG, ConditionalRequestMiddleware
 from msze.recrawl.changes import page_state
@@ -23,14 +22,12 @@ SCHEDULE = (
 
 
 def crawler_with(tmp_path, **settings):
-    crawler = get_crawler(settings_dict={"RECRAWL_STATE": str(tmp_path / "state.sqlite"), **settings})
-    crawler._apply_settings()
-    return crawler
+    return project_crawler(**{"RECRAWL_STATE": str(tmp_path / "state.sqlite"), **settings})
 
 
 def test_off_without_state():
     with pytest.raises(NotConfigured, match="RECRAWL_STATE"):
-        ConditionalRequestMiddleware.from_crawler(get_crawler())
+        ConditionalRequestMiddleware.from_crawler(project_crawler())
 
 
 def test_validators_sent_and_304_answered_from_store(tmp_path):

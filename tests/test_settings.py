@@ -10,11 +10,7 @@ from pathlib import Path
 MSZE = Path(__file__).resolve().parent.parent / "msze"
 GETTERS = {"get", "getbool", "getint", "getfloat", "getlist", "getdict", "getdictorlist"}
 # (file, setting) still read with a fallback, until the reason is gone.
-ALLOWED = {
-    # tests/test_recrawl.py builds bare get_crawler() crawlers; drop it once they use
-    # conftest.project_crawler.
-    ("middlewares.py", "RECRAWL_CONDITIONAL"),
-}
+ALLOWED: set[tuple[str, str]] = set()  # (file, setting) pairs that may keep a fallback: none
 
 
 def setting_names() -> set[str]:
