@@ -13,7 +13,7 @@ from typing import IO, Any
 from itemadapter import ItemAdapter
 from scrapy.exporters import BaseItemExporter, JsonLinesItemExporter
 
-from msze.directory.deon import PARISH_COLUMNS, columns_for, to_tsv_row, tsv_header, write_tsv_line
+from msze.directory.deon_parser import PARISH_COLUMNS, columns_for, to_tsv_row, tsv_header, write_tsv_line
 
 
 def _is_empty(file: IO[bytes]) -> bool:

@@ -1,7 +1,7 @@
 """Serve the fake deon.pl directory by hand: `python scripts/fake_deon.py --port 8001 --sample 25`.
 
 Then: `scrapy crawl deon -a start_url=http://127.0.0.1:8001/parafie-koscioly/ -o parishes.tsv:tsv`.
-The rows come from the thesis TSV (read by path; GPL-3.0 thesis data), see msze/testing/deon.py.
+The rows come from the thesis TSV (read by path; GPL-3.0 thesis data), see msze/testing/deon_site.py.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from msze.directory.deon import read_tsv  # noqa: E402
-from msze.testing.deon import DEFAULT_TSV, FIELDS, FakeDeon, roundtrip, sample_rows  # noqa: E402
+from msze.directory.deon_parser import read_tsv  # noqa: E402
+from msze.testing.deon_site import DEFAULT_TSV, FIELDS, FakeDeon, roundtrip, sample_rows  # noqa: E402
 
 
 def main() -> int:

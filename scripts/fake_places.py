@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from msze.testing.deon import DEFAULT_TSV, sample_rows  # noqa: E402
-from msze.testing.places import VALID_KEY, FakePlaces, directory_for  # noqa: E402
+from msze.testing.deon_site import DEFAULT_TSV, sample_rows  # noqa: E402
+from msze.testing.places_server import VALID_KEY, FakePlaces, directory_for  # noqa: E402
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 """`scrapy crawl deon` against the fake deon directory: the sample rows come back exactly, with backoff.
 
-The fake (msze.testing.deon) is generated from the first rows of the thesis's deon.fixed.tsv, read by path
+The fake (testing.deon_site) is made from the first rows of the thesis's deon.fixed.tsv, read by path
 (GPL-3.0 thesis data; the tests are skipped when it is absent), and served on 127.0.0.1:0.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from conftest import REPO, proxy_env
 
-from msze.directory.deon import parish_key, read_records
+from msze.directory.deon_parser import parish_key, read_records
 from msze.items import ParishItem
-from msze.testing.deon import DEFAULT_TSV, FakeDeon, listing_path, sample_rows
+from msze.testing.deon_site import DEFAULT_TSV, FakeDeon, listing_path, sample_rows
 
 FIELDS = ("name", "city", "address", "diocese", "decanate", "voivodeship")
 

@@ -1,10 +1,10 @@
-"""msze.directory.deon: listing/parish-page parsing and the thesis TSV/JSONL layouts, on our own snippets."""
+"""directory.deon_parser: listing and parish-page parsing, the thesis TSV/JSONL layouts, on our snippets."""
 
 from __future__ import annotations
 
 import json
 
-from msze.directory.deon import (
+from msze.directory.deon_parser import (
     PARISH_COLUMNS,
     PLACE_COLUMNS,
     clean,

@@ -25,7 +25,7 @@ from msze.crawling.links import (
     script_targets,
     site_host,
 )
-from msze.testing.deon import SHARED_DATA
+from msze.testing.deon_site import SHARED_DATA
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-"""directory.places (queries, both flavours' JSON, outcomes) and `scrapy crawl places` against the fake.
+"""directory.places_api (queries, both flavours' JSON, outcomes) and `scrapy crawl places` against the fake.
 
-The crawl tests serve msze.testing.places on 127.0.0.1:0 with a directory built from the first parishes of the
+The crawl tests serve testing.places_server on 127.0.0.1:0 with a directory of the first parishes of the
 thesis's deon.fixed.tsv (read by path, GPL-3.0 data; skipped when the file is absent) and run `scrapy crawl`
 as a subprocess.
 """
@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from conftest import REPO, proxy_env
 
-from msze.directory.deon import PARISH_COLUMNS, parish_key, read_records, write_tsv
-from msze.directory.places import (
+from msze.directory.deon_parser import PARISH_COLUMNS, parish_key, read_records, write_tsv
+from msze.directory.places_api import (
     AMBIGUOUS,
     BAD_REQUEST,
     FOUND,
@@ -42,8 +42,8 @@ from msze.directory.places import (
     street_of,
 )
 from msze.items import PlaceItem
-from msze.testing.deon import DEFAULT_TSV, sample_rows
-from msze.testing.places import VALID_KEY, FakePlaces, directory_for
+from msze.testing.deon_site import DEFAULT_TSV, sample_rows
+from msze.testing.places_server import VALID_KEY, FakePlaces, directory_for
 
 PARISH = {
     "name": "Św. Wojciecha",

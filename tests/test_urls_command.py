@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from msze.cli.urls import collect_urls, url_key
-from msze.directory.deon import PLACE_COLUMNS, write_tsv
+from msze.directory.deon_parser import PLACE_COLUMNS, write_tsv
 
 REPO = Path(__file__).resolve().parent.parent
 

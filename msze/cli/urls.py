@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
-from msze.directory.deon import read_records
-from msze.directory.places import OUTCOMES
+from msze.directory.deon_parser import read_records
+from msze.directory.places_api import OUTCOMES
 
 
 def url_key(url: str) -> str | None:

@@ -19,7 +19,7 @@ import scrapy
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from msze.directory.deon import ListingRow, parish_record, parse_address, parse_listing
+from msze.directory.deon_parser import ListingRow, parish_record, parse_address, parse_listing
 from msze.items import ParishItem
 
 # Exponential backoff replaces Scrapy's fixed-count retries (the thesis crawl did the same). The dict replaces

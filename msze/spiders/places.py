@@ -36,8 +36,8 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from msze.crawling.backoff import backoff_delay, should_give_up
-from msze.directory.deon import parish_key, read_records
-from msze.directory.places import (
+from msze.directory.deon_parser import parish_key, read_records
+from msze.directory.places_api import (
     API_LEGACY,
     API_NEW,
     BAD_REQUEST,

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from msze.directory.places import AMBIGUOUS, NOT_FOUND, OK, queries_for
+from msze.directory.places_api import AMBIGUOUS, NOT_FOUND, OK, queries_for
 from msze.testing import FakeServer, QuietHandler
 
 NEW_PATH = "/v1/places:searchText"

@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from msze.directory.deon import ADDRESS_SEPARATOR, parish_record, parse_address, parse_listing, read_tsv
+from msze.directory.deon_parser import (
+    ADDRESS_SEPARATOR,
+    parish_record,
+    parse_address,
+    parse_listing,
+    read_tsv,
+)
 from msze.testing import FakeServer, QuietHandler
 
 # The thesis data sits in shared/ beside the repository (or where MSZE_SHARED_DATA says); read, never copied.
