@@ -30,17 +30,17 @@ EXTRA_ENVIRONMENT = {
     "MSZE_SEARCH_ADMIN_TOKEN": "msze/search",
     "MSZE_SEARCH_BASE_URL": "msze/search",
     "GOOGLE_MAPS_API_KEY": "msze/spiders/places.py",
-    "MSZE_SHARED_DATA": "msze/testing/deon.py",
+    "MSZE_SHARED_DATA": "msze/testing",
 }
 # Upper-case words in the docs that are no settings: API status values, OS constants. Each must occur in the
 # file named, so a word that left the code cannot stay in the docs either.
 NOT_SETTINGS = {
-    "NOT_FOUND": "msze/directory/places.py",
-    "ZERO_RESULTS": "msze/directory/places.py",
-    "OVER_QUERY_LIMIT": "msze/directory/places.py",
-    "REQUEST_DENIED": "msze/directory/places.py",
-    "RESOURCE_EXHAUSTED": "msze/directory/places.py",
-    "PERMISSION_DENIED": "msze/directory/places.py",
+    "NOT_FOUND": "msze/directory",
+    "ZERO_RESULTS": "msze/directory",
+    "OVER_QUERY_LIMIT": "msze/directory",
+    "REQUEST_DENIED": "msze/directory",
+    "RESOURCE_EXHAUSTED": "msze/directory",
+    "PERMISSION_DENIED": "msze/directory",
     "PR_SET_PDEATHSIG": "msze/batch",
     "O_APPEND": "msze/batch/results.py",
 }
