@@ -30,7 +30,7 @@ class PageItem(scrapy.Item):
     hours = scrapy.Field()
     masses = scrapy.Field()  # sorted distinct "HH:MM" labelled "mass"
     template = scrapy.Field()  # [[start, end], ...] text blocks repeated from earlier pages of the site
-    # Added by the batch tools (issue 7):
+    # Added by the batch tools:
     language = scrapy.Field()  # ISO 639-1 code from py3langid (extraction/language.py), "und": unknown
     change = scrapy.Field()  # vs the previous run: new | unchanged | changed | shrunk | not_modified
 

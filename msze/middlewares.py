@@ -355,10 +355,10 @@ class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):
         request.headers.setdefault("User-Agent", self.random_user_agent())
 
 
-# --- Batch (issue 7) ---
+# --- Many sites in one process ---
 
 
-# --- Crawl budget and traps (issue 11) ---
+# --- Crawl budget and traps ---
 class UserinfoMiddleware:
     """Requests never carry credentials: `http://user:pass@host/` becomes `http://host/` before robots.txt
     and the download (Twisted takes "user:pass@host" for the host name: a traceback, no page). Links lose

@@ -213,7 +213,7 @@ class ParishJsonlWriterPipeline:
             return item
         out = self.files.get(domain)
         if out is None:
-            if len(self.files) >= self.max_open_files:  # many sites in one process (issue 7)
+            if len(self.files) >= self.max_open_files:  # many sites in one process
                 self.files.popitem(last=False)[1].close()
             self.pages_dir.mkdir(parents=True, exist_ok=True)
             mode = "a" if domain in self.started else "w"

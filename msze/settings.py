@@ -119,6 +119,11 @@ FAKEUSERAGENT_PROVIDERS = [
     "scrapy_fake_useragent.providers.FakerProvider",
     "scrapy_fake_useragent.providers.FixedUserAgentProvider",
 ]
+# The last fallback's User-Agent: a browser's, as parish hosts block bots more often than browsers.
+USER_AGENT = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Safari/537.36"
+)
 # Per parish site (request.meta["msze_site"], so per site in the `parishes` spider too); 0 = no cap. Requests
 # beyond a cap are dropped, counted (msze/budget/...) and logged once per site.
 # A parish site has its Mass times within tens to hundreds of pages; past 1 000 it is a news archive, a

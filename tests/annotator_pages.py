@@ -63,7 +63,7 @@ def _time(written: str) -> str:
 
 
 def hour_dicts(text: str, spec: list[tuple[str, int, str, str]]) -> list[dict]:
-    """Hour dicts as the pipelines write them (TEAM.md contract) for the given hours of `text`."""
+    """Hour dicts as the pipelines write them (PageItem["hours"]) for the given hours of `text`."""
     out = []
     for written, occurrence, label, source in spec:
         start = -1

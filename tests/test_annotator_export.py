@@ -1,4 +1,4 @@
-"""Export (TSV, fastText lines with issue 6's features), stats, and the admin CLI (gold, unflag)."""
+"""Export (TSV, fastText lines with the classifier's features), stats, and the admin CLI (gold, unflag)."""
 
 from __future__ import annotations
 

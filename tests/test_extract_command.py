@@ -163,3 +163,24 @@ def test_an_input_that_fails_does_not_stop_the_others(tmp_path, capsys, monkeypa
     assert status == 1 and [r["path"] for r in rows] == [str(good)]
     assert f"error: {bad}: RuntimeError: rules crashed on two lines\n" in err
     assert "Traceback" not in err and "extract: 2 inputs, 1 failed, 0 text fallbacks" in err
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    """`msze extract *.html | head -1`: no BrokenPipeError traceback when head stops reading."""
+    import subprocess
+    import sys
+
+    pages = []
+    for n in range(300):
+        page = tmp_path / f"p{n}.txt"
+        page.write_text("Msze św.: 7.00, 18.00\n" * 50, encoding="utf-8")
+        pages.append(str(page))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "msze", "extract", "--no-model", *pages],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout.readline().startswith(b'{"path"')
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err

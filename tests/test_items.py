@@ -40,7 +40,7 @@ def check_page_item(item: dict[str, Any]) -> None:
         isinstance(item["button_text"], str) and item["button_text"].strip()
     )
     assert isinstance(item["html"], str) and "<" in item["html"]
-    # Fields the extraction pipelines add (issue 3), checked when present.
+    # Fields the extraction pipelines add, checked when present.
     if "text" in item:
         assert isinstance(item["text"], str)
     if "has_schedule_hint" in item:

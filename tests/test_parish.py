@@ -277,7 +277,7 @@ def test_start_url_redirecting_to_a_blacklisted_domain(tmp_path: Path, fixture_w
 
 
 def test_schedule_page_mass_times_end_to_end(result_a: CrawlResult) -> None:
-    """With the extraction pipelines (issue 3) on, the fixture schedule gives exactly its Mass times."""
+    """With the extraction pipelines on, the fixture schedule gives exactly its Mass times."""
     schedule = result_a.item(f"{A}/msze.html")
     if "masses" not in schedule:
         pytest.skip("extraction pipelines not enabled in ITEM_PIPELINES")

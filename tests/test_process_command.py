@@ -252,7 +252,7 @@ def test_real_wget_warc(tmp_path):
     assert "Ogłoszenia duszpasterskie" in pages["ogloszenia.html"]["text"]
 
 
-# --- issue 11, section 7 ------------------------------------------------------------------------------------
+# --- nothing lost to bad input ----------------------------------------------------------------------------
 
 
 def write_other_parish(path: Path) -> Path:

@@ -215,7 +215,7 @@ def test_warc_written_by_the_crawl_extension(tmp_path):
     assert counts["skipped/non_html"] == 1 and counts["skipped/status"] == 1
 
 
-# --- issue 11, section 7: nothing lost to one bad record, page or cut --------------------------------------
+# --- nothing lost to one bad record, page or cut ----------------- --------------------------------------
 
 
 def test_output_names_never_collide(tmp_path):

@@ -1,4 +1,4 @@
-"""The contract chain into the search: extraction (issue 3) -> batch summary (issue 7) -> loader -> API.
+"""The contract chain into the search: extraction -> batch summary -> loader -> API.
 
 Page text is our own, in the style of a parish "porządek Mszy" page.
 """

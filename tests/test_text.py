@@ -45,7 +45,7 @@ def test_empty_and_garbage():
     assert html_to_text("<p>\x00\x01 18:00</p>").count("18:00") == 1
 
 
-# --- markup html.parser cannot tokenize: the text is never lost (issue 11, section 3) ---------------------
+# --- markup html.parser cannot tokenize: the text is never lost ---------------------
 
 IE_PAGE = (
     "<html><head><title>Parafia</title></head><body><p>Porządek Mszy: niedziela 8<sup>00</sup>, 10.30</p>"

@@ -1,4 +1,4 @@
-"""WARC files of raw HTTP exchanges (seed 003), written with warcio; no Scrapy imports.
+"""WARC files of raw HTTP exchanges, written with warcio; no Scrapy imports.
 
 One gzip member per record (warcio's default), flushed after each exchange, so a killed crawl leaves a file
 whose complete records all read back. Bodies are stored as received (still Content-Encoded, e.g. gzip); the

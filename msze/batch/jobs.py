@@ -1,4 +1,4 @@
-"""Job-status database for batch crawls (seed 003): one row per parish, so a re-run knows what is done.
+"""Job-status database for batch crawls: one row per parish, so a re-run knows what is done.
 
 SQLite in WAL mode: many per-parish wrapper processes write their own row at the same time while the
 driver reads progress. Every write is one short transaction with a busy timeout, so concurrent writers queue

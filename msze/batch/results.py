@@ -1,4 +1,4 @@
-"""Per-parish batch results (TEAM.md "Batch results" contract): one summary object per parish.
+"""Per-parish batch results (the results.jsonl format, docs/batch.md): one summary object per parish.
 
 A summary is built from the parish's pages JSONL (one PageItem per line), so it can be rebuilt at any time
 from stored pages. Summaries are kept in the job database while the batch runs and exported to

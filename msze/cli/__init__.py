@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import sys
 
 # command name -> (module, one-line help). Modules are imported lazily so that
 # `python -m msze extract` does not pay for Flask or fastText training code.
@@ -37,4 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     module = importlib.import_module(args._module)
     command_parser = argparse.ArgumentParser(prog=f"msze {args.command}")
     module.add_arguments(command_parser)
-    return int(module.run(command_parser.parse_args(rest)) or 0)
+    try:
+        return int(module.run(command_parser.parse_args(rest)) or 0)
+    except BrokenPipeError:  # the reader went away (`msze annotator stats --json | head -3`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1

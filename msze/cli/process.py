@@ -3,11 +3,11 @@
 Inputs are parish pages JSONL (the parish spider's output) or WARC files (msze's own, `wget --warc-file`,
 Heritrix, Browsertrix); directories are searched for both. Files are processed in parallel (`--workers`), one
 output `<out>/<name>.jsonl` per input plus one summary line per parish in `<out>/results.jsonl`; inputs that
-would share a name get names from their paths (processing.output_names), never one file for two. What cannot
+would share a name get names from their paths (reprocess.output_names), never one file for two. What cannot
 be read (a directory, a torn WARC, a bad record, a failing page) is a one-line warning on stderr, and the last
 line of a batch counts it.
 `--folder DIR` processes only files unchanged for `--min-age` seconds and records each in the job database,
-so a re-run (or `--watch`) skips files already done, as seed 003's preprocessing did.
+so a re-run (or `--watch`) skips files already done, as a batch preprocessing should.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Link-following decisions for a parish crawl: which site a URL belongs to and whether to follow it.
 
-Plain functions (no crawler, no requests): the `parish` spider and the one-process multi-site mode (issue 7)
+Plain functions (no crawler, no requests): the `parish` spider and the one-process multi-site mode
 share them. What Scrapy and w3lib already have is theirs: the non-page extensions start from Scrapy's
 IGNORED_EXTENSIONS, the blacklist test is Scrapy's url_is_from_any_domain, URLs are made safe by w3lib's
 safe_url_string (as Scrapy's Request does); the session/tracking parameter stripping is ours.
@@ -224,7 +224,7 @@ class Site:
     `www.parafia.pl` covers parafia.pl, www.parafia.pl and kancelaria.parafia.pl, while
     `matulewicz.kielce.opoka.org.pl` does not reach the other parishes hosted on opoka.org.pl. `domain` (the
     registered domain of the start URL) names the parish's output file. Carried in request.meta so one process
-    can crawl many sites (issue 7).
+    can crawl many sites.
     """
 
     start_url: str

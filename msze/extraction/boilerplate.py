@@ -1,4 +1,4 @@
-"""Site templates (seed 002): text blocks a site repeats on its pages, learned page by page as pages stream.
+"""Site templates: text blocks a site repeats on its pages, learned page by page as pages stream.
 
 A block is a line of the page text (html2text writes one paragraph, list item or heading per line), compared
 after collapsing whitespace. The first page that has a block processes it like its own content; every later

@@ -1,7 +1,7 @@
 """Page language detection with py3langid (a maintained langid.py fork that ships its model).
 
 Parish sites carry pages in English, German or Ukrainian next to Polish ones; the hour rules and the
-classifier are Polish, so processing can keep only the pages of the languages asked for (seed 003 selected
+classifier are Polish, so processing can keep only the pages of the languages asked for (a batch may select
 outputs by language).
 """
 
