@@ -279,8 +279,6 @@ def test_start_url_redirecting_to_a_blacklisted_domain(tmp_path: Path, fixture_w
 def test_schedule_page_mass_times_end_to_end(result_a: CrawlResult) -> None:
     """With the extraction pipelines on, the fixture schedule gives exactly its Mass times."""
     schedule = result_a.item(f"{A}/msze.html")
-    if "masses" not in schedule:
-        pytest.skip("extraction pipelines not enabled in ITEM_PIPELINES")
     assert schedule["masses"] == ["07:00", "09:00", "11:00", "18:00"]
     by_day = {(h["day"], h["time"]) for h in schedule["hours"] if h["label"] == "mass"}
     assert by_day == {("sunday", t) for t in ("07:00", "09:00", "11:00", "18:00")} | {

@@ -5,14 +5,11 @@ Page text is our own, in the style of a parish "porządek Mszy" page.
 
 from __future__ import annotations
 
-import pytest
-
+from msze.batch import results
+from msze.extraction import page as extraction
 from msze.search.app import create_app
 from msze.search.db import create_schema, make_engine
 from msze.search.loader import load
-
-extraction = pytest.importorskip("msze.extraction.page")
-results = pytest.importorskip("msze.batch.results")
 
 PAGE_TEXT = (
     "Porządek Mszy świętych\n"
