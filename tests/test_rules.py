@@ -192,3 +192,29 @@ def test_intention_list_under_its_header():
         "INTENCJE MSZALNE\n\n• 7:00 +Anna Nowak\n• 12:00 Chrzest: Jan Kowalski\n• 18:00 O zdrowie dla Marii\n"
     )
     assert masses(text) == ["07:00", "12:00", "18:00"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Kancelaria: 16:00-18:00", [(False, "range"), (False, "range")]),
+        ("Msze św.: 7.12, 8.05", [(False, "odd minutes"), (True, "cue before")]),
+        ("Adoracja po Mszy do godz. 21.00", [(False, "from/to")]),
+        ("Niedziela 8, 10", [(False, "bare number"), (False, "bare number")]),
+        ("Biuro, tel. 8:00", [(False, "contact")]),
+        ("O godz. 11.00 msza św.", [(True, "cue after")]),
+        ("18.30 Nieszpory", [(False, "other cue after")]),
+        ("Różaniec o 17:15", [(False, "other cue before")]),
+        ("Msze: 8:00. Latem: 9:00", [(True, "cue before"), (True, "schedule block")]),
+        ("Intencje\n8:00 – + Jan Kowalski", [(True, "intention")]),
+        ("Msze święte\nNiedziela 12.05", [(False, "date-like")]),
+        ("Msze święte\nNiedziela: 8:00, 10:00", [(True, "schedule block"), (True, "schedule block")]),
+        ("w niedzielę: 8:00, 10:00", [(True, "day list"), (True, "day list")]),
+        ("w niedzielę: 10:00 Rajd rowerowy", [(False, "no cue")]),
+        ("W sobotę zapraszamy na festyn o 19:00.", [(False, "no cue")]),
+    ],
+)
+def test_each_rule_gives_its_reason(text, expected):
+    """The reason names the rule that decided (evaluation reports list it per mistake), first rule first."""
+    hours = find_hours(text)
+    assert [(d.is_mass, d.reason) for d in decide(text, hours)] == expected

@@ -160,10 +160,7 @@ class LineCues:
         self.cues = _cues(line)
         self.starts = [c.start for c in self.cues]
         self.ends = [c.end for c in self.cues]  # sorted too: cues do not overlap
-
-    def own(self) -> list[Cue]:
-        """The cues that are no reference ("po Mszy"): those that set a block's topic."""
-        return [c for c in self.cues if not c.reference]
+        self.own = [c for c in self.cues if not c.reference]  # no "po Mszy": these set a block's topic
 
     def last_within(self, lo: int, hi: int) -> Cue | None:
         """The last cue wholly inside line[lo:hi]."""

@@ -37,7 +37,7 @@ class RuleDecision:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made for every hour, and frozen is 5x slower to build
 class LineContext:
     """What the verdicts on one line's hours share: the line, its cues, and what the lines above said."""
 
@@ -50,35 +50,25 @@ class LineContext:
     dense: bool  # list-like: no prose, and short or with an hour every CHARS_PER_HOUR characters
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made for every hour, and frozen is 5x slower to build
 class HourContext:
     """One hour in its line: its span and clause there, and what the walk already knows of it."""
 
     line: LineContext
     idx: int  # the hour's index in line.hours
+    hour: Hour
     s: int  # the hour's span in the line
     e: int
     clause_start: int  # the clause the hour is in: the part of the line since the last sentence end
     clause_end: int
+    next_start: int  # where the next hour on the line starts (else the line's end): it bounds a look forward
     in_range: bool  # one end of a range ("16:00-18:00")
     day: str | None  # the day label: the hour's own day phrase, else the day heading above
-
-    @property
-    def hour(self) -> Hour:
-        return self.line.hours[self.idx]
 
     @property
     def before(self) -> str:
         """The hour's clause up to the hour."""
         return self.line.line[self.clause_start : self.s]
-
-    @property
-    def next_start(self) -> int:
-        """Where the next hour on the line starts (the line's end if none): it bounds the look forward."""
-        hours, line = self.line.hours, self.line.line
-        if self.idx + 1 < len(hours) and hours[self.idx + 1].start - self.line.start < len(line):
-            return hours[self.idx + 1].start - self.line.start
-        return len(line)
 
 
 def is_bare(h: Hour) -> bool:
@@ -141,32 +131,36 @@ def _by_block(c: HourContext) -> RuleDecision:
     """No cue in the clause: an intention, or the block and day heading decide, for list-like hours only.
 
     An earlier clause of the line sets the topic over the block's ("Msze: 8:00. W lipcu: 9:00"). A time
-    that reads as a date, or is followed by a description ("10:00 Przyjazd pielgrzymów": a programme), needs
-    a Mass word of its own.
+    that reads as a date needs a Mass word of its own.
     """
-    h, line = c.hour, c.line.line
     earlier = c.line.cues.last_own_by(c.clause_start)
     section = earlier.mass if earlier is not None else c.line.section
-    if INTENTION_AFTER_RE.match(line, c.e) and not c.before.strip(" \t•*-–—·"):
+    if INTENTION_AFTER_RE.match(c.line.line, c.e) and not c.before.strip(" \t•*-–—·"):
         return RuleDecision(True, c.day, "intention")
-    listy = _is_listy(c)
-    if _looks_like_date(h):
+    if _looks_like_date(c.hour):
         return RuleDecision(False, c.day, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
-    if section is True and listy:
+    if section is True and _is_listy(c):
         return RuleDecision(True, c.day, "schedule block")
-    # a day name after the hour is the next list item, not a description
-    after = WORD_AFTER_RE.match(line, c.e, c.next_start)
-    described = after is not None and not LINE_DAY_HEAD_RE.match(line, after.start(1))
-    day_list = c.line.day_list and c.day is not None and c.clause_start == 0
-    if section is None and day_list and listy and not described:
+    if section is None and _is_day_list_item(c):
         return RuleDecision(True, c.day, "day list")
     return RuleDecision(False, c.day, "no cue")
 
 
 def _is_listy(c: HourContext) -> bool:
     """Few words since the previous hour of the clause (or its start), in a line dense in hours."""
+    if not c.line.dense:
+        return False
     since = c.clause_start
     hours, start = c.line.hours, c.line.start
     if c.idx > 0 and hours[c.idx - 1].end - start > c.clause_start:
         since = hours[c.idx - 1].end - start
-    return words(DAY_ANY_RE.sub(" ", c.line.line[since : c.s])) <= SECTION_MAX_WORDS and c.line.dense
+    return words(DAY_ANY_RE.sub(" ", c.line.line[since : c.s])) <= SECTION_MAX_WORDS
+
+
+def _is_day_list_item(c: HourContext) -> bool:
+    """A list-like time first in its clause under a day heading, and not followed by a description ("10:00
+    Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, no description."""
+    if not (c.line.day_list and c.day is not None and c.clause_start == 0 and _is_listy(c)):
+        return False
+    after = WORD_AFTER_RE.match(c.line.line, c.e, c.next_start)
+    return after is None or bool(LINE_DAY_HEAD_RE.match(c.line.line, after.start(1)))

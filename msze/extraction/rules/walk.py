@@ -69,15 +69,14 @@ class _Block:
     label_day: str | None = None  # the same, kept across short notes, for the day label only
 
     def read_hourless(self, line: str, cues: LineCues) -> None:
-        """A line without hours: a header, a day heading, a note or prose, each changing the block its way."""
-        own = cues.own()
+        """A line without hours: a header, a day heading, a note or prose, each changing the block its way.
+
+        A day heading (or a short header with a day) gives its day to the lines below; other lines end it,
+        but a short note ("w okresie zimowym") keeps the day for the labels.
+        """
+        own = cues.own
         is_head = is_day_heading(line)
         self.section = _topic_after(line, own, is_head, self.section)
-        self._read_heading_day(line, own, is_head)
-
-    def _read_heading_day(self, line: str, own: list[Cue], is_head: bool) -> None:
-        """A day heading (or a short header with a day) gives its day to the lines below; other lines end it,
-        but a short note ("w okresie zimowym") keeps the day for the labels."""
         size, cued = len(line.strip()), bool(own)
         # the line's day matters only for a heading or a short note: most lines are neither
         day_matters = (
@@ -94,7 +93,7 @@ class _Block:
     def read_hour_line(self, cues: LineCues, day_head: str | None) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
         of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below."""
-        own = cues.own()
+        own = cues.own
         if own:
             self.section = own[-1].mass
         if day_head is not None:
@@ -107,7 +106,7 @@ def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None)
     size = len(line.strip())
     # searched only when one of the branches below asks
     place = bool((own or section is False) and PLACE_HEADING_RE.search(line))
-    mass = any(c.mass for c in own)
+    mass = bool(own) and any(c.mass for c in own)
     if own and mass and (is_head or size <= HEADER_CHARS):
         return True  # "Msze św. i nabożeństwa" is a Mass schedule header
     if own and not (place and size <= PLACE_HEADING_CHARS):
@@ -144,7 +143,7 @@ class _Walk:
         self.block = _Block()
 
     def run(self) -> list[RuleDecision]:
-        """Every line in order; an hour on no line (there is none) would be "no line"."""
+        """Every non-blank line in order, each either updating the block or deciding its hours."""
         bounds = line_bounds(self.text)
         by_line = _hours_by_line(bounds, self.hours)
         for li, (line_start, line_end) in enumerate(bounds):
@@ -187,11 +186,15 @@ class _Walk:
     def _hour_context(
         self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
     ) -> HourContext:
-        """The hour's span and clause in its line, and its day: its own day phrase, else the heading's."""
+        """The hour's span and clause in its line, where the next hour starts, and its day: its own day
+        phrase, else the heading's."""
         h = self.hours[idx]
         s, e = h.start - ctx.start, h.end - ctx.start
         clause = bisect_right(starts, s)  # starts[0] is 0: clause >= 1
         clause_start = starts[clause - 1]
         clause_end = starts[clause] if clause < len(starts) else len(ctx.line)
+        next_start = len(ctx.line)
+        if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
+            next_start = self.hours[idx + 1].start - ctx.start
         day = line_days.day_of(clause_start, s, e) or self.block.heading_day or self.block.label_day
-        return HourContext(ctx, idx, s, e, clause_start, clause_end, self.in_range[idx], day)
+        return HourContext(ctx, idx, h, s, e, clause_start, clause_end, next_start, self.in_range[idx], day)
