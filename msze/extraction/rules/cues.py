@@ -136,14 +136,14 @@ def _cues(line: str) -> list[Cue]:
     negated_starts = [a for a, _ in negated]
     cues = [Cue(a, b, False, False) for a, b in negated]
     for m in MASS_CUE_RE.finditer(line):
-        if _overlaps(negated, negated_starts, m.start(), m.end()):
+        if negated and _overlaps(negated, negated_starts, m.start(), m.end()):
             continue
         ref = bool(_REFERENCE_BEFORE_RE.search(line, max(0, m.start() - LOOKBEHIND), m.start()))
         cues.append(Cue(m.start(), m.end(), True, ref))
     taken = sorted((c.start, c.end) for c in cues)
     taken_starts = [a for a, _ in taken]
     for m in OTHER_CUE_RE.finditer(line):
-        if _overlaps(taken, taken_starts, m.start(), m.end()):
+        if taken and _overlaps(taken, taken_starts, m.start(), m.end()):
             continue  # "rozkład nabożeństw" is a Mass header, not a devotion
         if held_with(line, m.start()):
             continue  # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it

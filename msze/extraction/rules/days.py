@@ -145,8 +145,8 @@ class LineDays:
 def is_day_heading(line: str) -> bool:
     """A short line naming days and nothing else ("w dni powszednie:", "NIEDZIELA I ŚWIĘTA")."""
     stripped = line.strip(" \t•*-–—:·")
-    if not stripped or len(stripped) > 60:
+    if not stripped or len(stripped) > 60 or not DAY_ANY_RE.search(stripped):
         return False
     rest = DAY_ANY_RE.sub(" ", stripped)
     rest = _HEADING_FILLER_RE.sub(" ", rest)
-    return bool(DAY_ANY_RE.search(stripped)) and words(rest) <= 3
+    return words(rest) <= 3
