@@ -1,6 +1,6 @@
 """Every item the spiders yield, in one place.
 
-Items are read and written through itemadapter; `tests/test_items.py` validates the fixture crawl's items
+Items are read and written through itemadapter; tests/crawls/test_items.py validates the items of a crawl
 against these definitions.
 """
 

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/hostile_report.py fan_out utf16    # some of them
 
 Columns: wall seconds of the `scrapy crawl` child, its peak RSS (getrusage of a fresh child process), pages
-stored, the scenario's key stats, and "ok" or what went wrong (tests/test_hostile.py asserts the same).
+stored, the scenario's key stats, and "ok" or what went wrong (tests/crawls/test_hostile.py asserts the same).
 Exit status 1 when any scenario misbehaved.
 """
 

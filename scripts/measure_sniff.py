@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/measure_sniff.py
 
-Serves the fixture web (tests/web), crawls the video URL with `scrapy crawl parish`, and prints the bytes the
+Serves the fixture web (tests/sites), crawls the video with `scrapy crawl parish`, and prints the bytes the
 server actually sent and the crawl's downloader/response_bytes.
 """
 

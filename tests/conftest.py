@@ -1,4 +1,4 @@
-"""Shared fixtures: the fixture web (tests/web on 127.0.0.1:0) and `run_crawl`, a `scrapy crawl` subprocess.
+"""Shared fixtures: the fixture web (tests/sites on 127.0.0.1:0) and `run_crawl`, a `scrapy crawl` subprocess.
 
     from conftest import run_crawl
 
@@ -52,7 +52,7 @@ FAST_SETTINGS = (
 
 
 def install_special_routes(web: FixtureWeb) -> FixtureWeb:
-    """The special routes of the fixture sites (tests/web/README.md lists them)."""
+    """The special routes of the fixture sites (tests/sites/README.md lists them)."""
     a, b = "swwojciech.test", "mbcz-debina.test"
     a_root, b_root = WEB_ROOT / a, WEB_ROOT / b
     for host in (a, f"www.{a}"):

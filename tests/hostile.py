@@ -10,7 +10,7 @@ conftest.run_crawl inside a fresh child process, so the crawl's peak RSS is that
 
     python tests/hostile.py --measure '{"url": ..., "tmp": ..., "settings": [...]}'   # what run_scenario runs
 
-tests/test_hostile.py asserts every scenario; scripts/hostile_report.py prints them as a table.
+tests/crawls/test_hostile.py asserts every scenario; scripts/hostile_report.py prints them as a table.
 """
 
 from __future__ import annotations

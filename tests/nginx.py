@@ -9,7 +9,7 @@ when asked) for text types, ETag and Last-Modified, keep-alive, chunked bodies, 
 `www.` alias. Crawls reach it as an HTTP proxy like the fixture web: nginx takes the absolute-form request
 line (`GET http://swwojciech.test/ HTTP/1.1`) and picks the server by that host.
 
-Real parish URLs have no `.html`: `write_pretty_site` copies a fixture site (tests/web) to WordPress- and
+Real parish URLs have no `.html`: `write_pretty_site` copies a fixture site (tests/sites) to WordPress- and
 Joomla-style URLs (`/msze-swiete/`, `/?page_id=12`, `/index.php/ogloszenia`), rewriting its links, and the
 generated `location` rules serve them as those CMSs' permalinks look. Missing nginx fails the test (not a
 skip): scripts/setup.sh installs it.
@@ -249,7 +249,7 @@ class PrettyPage:
 
     plain: str
     pretty: str
-    source: str = ""  # file under tests/web/<host>/ when not the plain path's own ("historia.src.html")
+    source: str = ""  # file under tests/sites/<host>/ when not the plain path's own ("historia.src.html")
     encoding: str = "utf-8"  # bytes as served (the fixture web's special routes re-encode some sources)
 
 
@@ -332,7 +332,7 @@ def rewrite_links(page_html: str, page_url: str, pages: tuple[PrettyPage, ...]) 
 
 
 def write_pretty_site(source: Path, dest: Path, pages: tuple[PrettyPage, ...]) -> Path:
-    """Copy the fixture site `source` (tests/web/<host>) to the docroot `dest` under its pretty URLs."""
+    """Copy the fixture site `source` (tests/sites/<host>) to the docroot `dest` under its pretty URLs."""
     host = source.name
     for page in pages:
         file = source / (page.source or page.plain.lstrip("/"))

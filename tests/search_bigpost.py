@@ -3,7 +3,7 @@
     .venv/bin/python tests/search_bigpost.py      # from the repository root; about ten seconds
 
 Not a test (memory depends on the machine): the tests prove the mechanism (413 from the Content-Length
-alone, tests/test_search_cli.py); this prints the numbers behind it.
+alone, tests/web/test_search_cli.py); this prints the numbers behind it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fixture web: parish sites from tests/web/<host>/ served on 127.0.0.1:0, plus special routes.
+"""The fixture web: parish sites from tests/sites/<host>/ served on 127.0.0.1:0, plus special routes.
 
 One threaded server answers for every site by host name. Crawls reach it as an HTTP proxy
 (`http_proxy=http://127.0.0.1:PORT`), so each fixture site has its own domain (`swwojciech.test`, ...), as
@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 import brotli
 from backports import zstd
 
-WEB_ROOT = Path(__file__).parent / "web"
+WEB_ROOT = Path(__file__).parent / "sites"
 
 Handler = Callable[["RequestHandler", str], None]  # (handler, query) -> writes the whole response
 

@@ -2,7 +2,7 @@
 
 The file holds everything a reader of the API needs; the code adds only what it decides itself, so the two
 cannot disagree: the server root (BASE_URL), the day categories, the page sizes, and the CSV export's
-parameters (the search filters without paging). tests/test_search_openapi.py checks the document against
+parameters (the search filters without paging). tests/web/test_search_openapi.py checks the document against
 the app's URL map.
 """
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/annotator_pages.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/annotator_pages.py
 
 from annotator_pages import page_item, serve, write_jsonl  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-MSZE = Path(__file__).resolve().parent.parent / "msze"
+MSZE = Path(__file__).resolve().parents[2] / "msze"
 # Scrapy modules of plain functions and constants, no machinery: reused, not copied.
 SCRAPY_HELPERS = {"scrapy.linkextractors", "scrapy.utils.url"}
 PURE = ["crawling", "directory", "extraction", "classifier", "recrawl", "archive", "batch", "utils", "cli"]

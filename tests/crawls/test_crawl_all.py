@@ -18,7 +18,7 @@ from webserver import FixtureWeb, slow
 from msze.archive.warc import iter_responses
 from msze.batch.jobs import JobDB
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Fast, deterministic crawls: the fixture crawl settings, and no throttling at all.
 FAST = [arg for setting in (*FAST_SETTINGS, "AUTOTHROTTLE_ENABLED=0") for arg in ("-s", setting)]

@@ -342,7 +342,7 @@ def test_random_json_never_causes_500(app, path, body):
 def test_documented_serve_command_starts_and_keeps_data(tmp_path):
     """`python -m msze annotator serve --db ... --port N` (waitress) answers; data survives a restart."""
     db_url = f"sqlite:///{tmp_path / 'served.sqlite3'}"
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     jar = http.cookiejar.CookieJar()  # the browser keeps its cookie across the restart (cookies ignore ports)
     for _run in range(2):
         with socket.socket() as sock:
@@ -424,7 +424,7 @@ def test_pages_and_api_are_blueprints_over_modules_that_hold_the_sql(app):
         "/api/answer": "api.answer",
         "/api/undo": "api.undo",
     }
-    package = Path(__file__).resolve().parents[1] / "msze" / "annotator"
+    package = Path(__file__).resolve().parents[2] / "msze" / "annotator"
     sql = {"select", "insert", "update", "delete", "func", "text", "and_", "or_", "exists"}
     tables = {"hours", "devices", "assignments", "events", "documents"}
     for name in ("app.py", "api.py", "views.py", "web.py"):

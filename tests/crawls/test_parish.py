@@ -1,4 +1,4 @@
-"""`scrapy crawl parish` against the fixture web (tests/web, README there): what was fetched, what was stored.
+"""`scrapy crawl parish` against the fixture web (tests/sites, README there): what is fetched and stored.
 
 Each crawl runs once per module (subprocess, a few seconds) and the tests assert on its result.
 """

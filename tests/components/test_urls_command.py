@@ -10,7 +10,7 @@ from pathlib import Path
 from msze.cli.urls import collect_urls, url_key
 from msze.directory.deon_parser import PLACE_COLUMNS, write_tsv
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 RECORDS = [
     {"name": "Św. Jakuba", "city": "Lipno", "url": "http://www.jakub-lipno.example/", "status": "OK"},

@@ -1,7 +1,7 @@
 """The docs tell the truth about the code: every setting documented with its default, nothing documented that
 does not exist, every file and module they name present, a README short enough to read.
 
-`.venv/bin/python tests/test_docs.py` prints the msze/settings.py table rows generated from the module
+`.venv/bin/python tests/unit/test_docs.py` prints the msze/settings.py table rows generated from the module
 (name, default, the comment above the assignment) for docs/settings.md; the "why" column is then edited by
 hand to one line, and these tests keep the names and defaults in step with the code.
 """
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import scrapy.settings.default_settings as scrapy_defaults
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 SETTINGS_DOC = DOCS / "settings.md"
 SETTINGS_MODULE = REPO / "msze" / "settings.py"

@@ -106,7 +106,7 @@ def test_default_model_labels_the_rest(tmp_path, capsys):
     assert {"07:00", "18:00"} <= set(row["masses"])
 
 
-FILES = Path(__file__).parent / "files" / "extraction"
+FILES = Path(__file__).parents[1] / "files" / "extraction"
 
 
 def test_saved_schedule_page(capsys):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-MSZE = Path(__file__).resolve().parent.parent / "msze"
+MSZE = Path(__file__).resolve().parents[2] / "msze"
 GETTERS = {"get", "getbool", "getint", "getfloat", "getlist", "getdict", "getdictorlist"}
 # (file, setting) still read with a fallback, until the reason is gone.
 ALLOWED: set[tuple[str, str]] = set()  # (file, setting) pairs that may keep a fallback: none

@@ -17,7 +17,7 @@ from msze.annotator.db import hours, transaction
 from msze.annotator.web import ENGINE
 from msze.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PASSWD = "".join(f"user{k}:x:{1000 + k}:{1000 + k}::/home/user{k}:/bin/sh\n" for k in range(24))
 IN_USE = "the port is in use by another program (stop it, or choose another with --port)"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PAGE = "<html><body><h1>Porządek Mszy świętych</h1><p>Niedziele: 7:30, 10:00, 18:00</p></body></html>"
 
 

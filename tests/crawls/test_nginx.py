@@ -4,7 +4,7 @@ Real parish servers compress HTML and their URLs have no `.html`; the plain fixt
 fixture site is crawled once through the plain fixture web (the reference) and once through nginx serving its
 pretty-URL copy (tests/nginx.py), and the crawl must store the same pages with the same text and Mass hours.
 zstd (and brotli again) come from the Python fixture web, which nginx cannot send. The frameset site and the
-iframe site (tests/web/README.md) must yield their schedule's Mass times through both servers.
+iframe site (tests/sites/README.md) must yield their schedule's Mass times through both servers.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """CrawlBudgetMiddleware built with the project settings (conftest.project_crawler): per-site page and
-wall-time caps, with a fake clock. (tests/test_hostile.py crawls a fan-out site and dripping pages with it
+wall-time caps, with a fake clock. (tests/crawls/test_hostile.py crawls a fan-out site and dripping pages
 end to end.)"""
 
 from __future__ import annotations
