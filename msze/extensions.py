@@ -89,7 +89,8 @@ class WarcExtension:
     def _path_for(self, request: Request) -> str:
         if self.warc_file:
             return self.warc_file
-        from msze.crawling.links import domain_of, pages_filename
+        from msze.crawling.links import pages_filename
+        from msze.utils.urls import domain_of
 
         spider = self.crawler.spider
         start_url = getattr(spider, "start_url", None) or getattr(spider, "url", None) or request.url

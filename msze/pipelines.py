@@ -20,9 +20,8 @@ from scrapy.exceptions import NotConfigured
 from msze.batch.results import summarize
 from msze.crawling.links import pages_filename
 from msze.extraction.boilerplate import SiteTemplates
-from msze.extraction.page import PageSteps
+from msze.extraction.page import PageSteps, masses_of
 from msze.middlewares import recrawl_shared
-from msze.recrawl import changes
 from msze.recrawl.changes import NEW, NOT_MODIFIED, SHRUNK, UNCHANGED, compare_page, page_state, trusted_hours
 from msze.recrawl.state import SharedRecrawl
 
@@ -272,7 +271,7 @@ class RecrawlPipeline:
         status = NOT_MODIFIED if was_304 and change == UNCHANGED else change
         adapter["change"] = status
         adapter["hours"] = hours
-        adapter["masses"] = changes.masses_of(hours)
+        adapter["masses"] = masses_of(hours)
         self.stats.inc_value(f"msze/recrawl/pages/{status}")
         if change != SHRUNK:  # a broken page must not become the reference for the next run
             page = {k: v for k, v in adapter.asdict().items() if k != "text"}

@@ -28,20 +28,19 @@ from warcio.archiveiterator import ArchiveIterator
 from msze.archive.jsonl import read_numbered
 from msze.archive.warc import WarcReader
 from msze.batch.results import summarize
-from msze.crawling.links import domain_of as url_domain
 from msze.extraction.boilerplate import SiteTemplates
 from msze.extraction.language import language_selected
-from msze.extraction.page import PageSteps
+from msze.extraction.page import PageSteps, masses_of
 from msze.recrawl.changes import (
     NEW,
     SHRUNK,
     UNCHANGED,
     compare_page,
-    masses_of,
     page_state,
     trusted_hours,
 )
 from msze.recrawl.state import RecrawlState
+from msze.utils.urls import domain_of as url_domain
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")

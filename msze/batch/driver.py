@@ -373,7 +373,7 @@ def _ended_since(now: Brief | None, before: tuple[str | None, int]) -> bool:
 def run_one(job: ParishJob) -> int:
     """Crawl one parish and record the outcome; exit 0 when it finished, 1 when it failed."""
     if job.domain is None:
-        from msze.crawling.links import domain_of  # only here: the wrapper stays a small process
+        from msze.utils.urls import domain_of  # only here: the wrapper stays a small process
 
         job = replace(job, domain=domain_of(job.url))
     paths = parish_paths(job.crawl.out, job.name or job_name(job.url, set()))

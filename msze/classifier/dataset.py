@@ -64,7 +64,7 @@ class Example:
 
 def site_of(url: str) -> str:
     """The site an URL belongs to (registered domain, so subdomains of one parish host stay together)."""
-    from msze.crawling.links import domain_of  # tldextract, loaded only by the commands that group by site
+    from msze.utils.urls import domain_of  # tldextract, loaded only by the commands that group by site
 
     domain = domain_of(url)
     if not domain:

@@ -26,7 +26,7 @@ from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.url import url_is_from_any_domain
 from w3lib.url import safe_url_string
 
-from msze.utils.urls import host_of, registered_domain
+from msze.utils.urls import domain_of, url_host
 
 # Extensions of files that are not HTML pages; links to them are never requested: Scrapy's list, plus files
 # parish sites link that it lacks (text and data, feeds and calendars, fonts, more audio/video/archives),
@@ -72,25 +72,12 @@ _SCRIPT_NAV_RE = re.compile(
 )
 
 
-def _host(url: str) -> str:
-    """The host of an absolute URL ("" for "mailto:", relative or broken ones)."""
-    try:
-        return host_of(url, drop_www=False) if "//" in url else ""
-    except ValueError:  # "http://[broken/": an invalid IPv6 host
-        return ""
-
-
 def site_host(url: str) -> str:
     """The host a parish site is rooted at: the URL's host without a leading "www." ("" without a host)."""
-    host = _host(url)
+    host = url_host(url)
     if host.startswith("www.") and host.count(".") >= 2:
         host = host[4:]
     return host
-
-
-def domain_of(url: str) -> str:
-    """The parish domain of a URL, as used for `<PAGES_DIR>/<domain>.jsonl`; "" when the URL has no host."""
-    return registered_domain(_host(url))
 
 
 def pages_filename(domain: str) -> str:
@@ -126,7 +113,7 @@ def load_blacklist(path: str | Path | None = None) -> frozenset[str]:
 
 def is_blacklisted(url_or_host: str, blacklist: Iterable[str]) -> bool:
     """True when the host is a blacklisted domain or a subdomain of one (m.facebook.com for facebook.com)."""
-    host = _host(url_or_host) if "/" in url_or_host else url_or_host.lower().rstrip(".")
+    host = url_host(url_or_host) if "/" in url_or_host else url_or_host.lower().rstrip(".")
     return bool(host) and _host_blacklisted(host, frozenset(blacklist))
 
 
@@ -250,7 +237,7 @@ class Site:
         return root
 
     def is_same_site(self, url: str) -> bool:
-        host = _host(url)
+        host = url_host(url)
         return bool(host) and any(host == root or host.endswith("." + root) for root in self.hosts)
 
     def decide(self, url: str) -> tuple[str | None, str]:

@@ -14,13 +14,13 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from msze.crawling.links import domain_of
 from msze.extraction.boilerplate import SiteTemplates, TemplateSplit
 from msze.extraction.hours import Hour, find_hours
 from msze.extraction.language import detect_language
 from msze.extraction.page_filter import has_schedule_hint
 from msze.extraction.rules import RuleDecision, decide
 from msze.extraction.text import convert_html, replace_surrogates
+from msze.utils.urls import domain_of
 
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
 MAX_HOURS = 20_000  # hour candidates beyond this many on a page are skipped (a timetable dump, not a parish)
@@ -72,8 +72,9 @@ def hour_dict(
 
 
 def masses_of(hours: Sequence[dict[str, Any]]) -> list[str]:
-    """Sorted distinct "HH:MM" of the hours labelled mass."""
-    return sorted({h["time"] for h in hours if h.get("label") == "mass"})
+    """Sorted distinct "HH:MM" of the hours labelled mass (PageItem["masses"]); tolerant of stored hours
+    without a time or label (a page re-used from an earlier run)."""
+    return sorted({h["time"] for h in hours if h.get("label") == "mass" and h.get("time")})
 
 
 def not_modified(page: Page) -> bool:

@@ -134,9 +134,3 @@ def trusted_hours(change: str, current_hours: list[dict], previous_hours: list[d
     if change == SHRUNK and previous_hours is not None:
         return previous_hours
     return current_hours
-
-
-def masses_of(hours: list[dict[str, Any]]) -> list[str]:
-    """Sorted distinct "HH:MM" of the hours labelled mass (PageItem["masses"]); tolerant of stored hours
-    without a time or label."""
-    return sorted({h["time"] for h in hours if h.get("label") == "mass" and h.get("time")})

@@ -21,6 +21,19 @@ def host_of(url: str | None, *, drop_www: bool = True) -> str:
     return host.removeprefix("www.") if drop_www else host
 
 
+def url_host(url: str) -> str:
+    """The host of an absolute URL, "www." kept ("" for "mailto:", relative or broken ones)."""
+    try:
+        return host_of(url, drop_www=False) if "//" in url else ""
+    except ValueError:  # "http://[broken/": an invalid IPv6 host
+        return ""
+
+
+def domain_of(url: str) -> str:
+    """The parish domain of a URL, as used for `<PAGES_DIR>/<domain>.jsonl`; "" when the URL has no host."""
+    return registered_domain(url_host(url))
+
+
 def is_ip(host: str) -> bool:
     try:
         ipaddress.ip_address(host.strip("[]"))
