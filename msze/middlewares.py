@@ -111,9 +111,11 @@ class BinarySniffMiddleware:
         content_type = (headers.get(b"Content-Type") or b"").split(b";")[0].strip().lower()
         # responsetypes gives a plain Response whenever Content-Encoding is set: the type of a compressed
         # page is judged from its headers without the encoding (HttpCompressionMiddleware decodes it later).
-        plain = Headers(headers)
-        encoding = (plain.get(b"Content-Encoding") or b"").strip().lower()
-        plain.pop(b"Content-Encoding", None)
+        encoding = (headers.get(b"Content-Encoding") or b"").strip().lower()
+        plain = headers
+        if encoding:  # a copy without it (the response keeps its own headers for HttpCompressionMiddleware)
+            plain = Headers(headers)
+            plain.pop(b"Content-Encoding", None)
         response_class = responsetypes.from_args(headers=plain, url=request.url)
         # No type or a generic one: Scrapy decides from the body later (process_response sees its verdict).
         if content_type not in _UNTYPED and not issubclass(response_class, TextResponse):
