@@ -330,7 +330,12 @@ def browser_agents() -> tuple[tuple[str, ...], tuple[float, ...]]:
     if not chosen:
         raise ValueError("fake-useragent: no browser passes its filters")
     shares = accumulate(float(entry["percent"] or 0.0) or 1e-6 for entry in chosen)
-    return tuple(entry["useragent"] for entry in chosen), tuple(shares)
+    return tuple(user_agent_of(entry) for entry in chosen), tuple(shares)
+
+
+def user_agent_of(entry: dict[str, Any]) -> str:
+    """The header value of a fake-useragent entry: one entry of its 2.2 data is wrapped in quotes."""
+    return entry["useragent"].strip().strip('"')
 
 
 class BrowserAgentsProvider(BaseProvider):

@@ -22,6 +22,7 @@ from msze.middlewares import (
     CharsetFallbackMiddleware,
     ExponentialBackoffMiddleware,
     browser_agents,
+    user_agent_of,
 )
 from msze.spiders.deon import DeonSpider
 from msze.spiders.places import PlacesSpider
@@ -349,10 +350,11 @@ def test_browser_agents_are_fake_useragents_list_with_its_usage_shares() -> None
 
     agents, cum_shares = browser_agents()
     assert len(agents) > 1000  # fake-useragent's list, filtered once
+    assert [agent for agent in agents if not agent.startswith("Mozilla/5.0")] == []  # header values
     assert browser_agents() is browser_agents()  # once per process
     percents: dict[str, list[float]] = {}
     for entry in fake_useragent.UserAgent().data_browsers:
-        percents.setdefault(entry["useragent"], []).append(entry["percent"])
+        percents.setdefault(user_agent_of(entry), []).append(entry["percent"])
     shares = [b - a for a, b in zip((0.0, *cum_shares), cum_shares, strict=False)]
     for agent, share in zip(agents, shares, strict=True):
         assert min(abs(share - p) for p in percents[agent]) < 1e-9  # drawn by its usage share
