@@ -26,8 +26,14 @@ class PageItem(scrapy.Item):
     #   text: the hour as written ("7.oo"); time: "07:00"; start/end: span in `text`;
     #   context: the words around it; context_start: offset of `context` in `text`;
     #   label: "mass" | "other"; score: 0..1; source: "rules" | "classifier";
-    #   day: sunday | weekday | saturday | holiday | None
+    #   day: sunday | weekday | saturday | holiday | None (the first version's coarse day)
+    #   days: [mon tue wed thu fri sat sun holiday]; vigil: a Saturday Mass counted as Sunday's;
+    #   church: None for the parish church, else the church or chapel the page names;
+    #   season: None (all year), a tag (summer, winter, school-year, advent, ...) or "MM-DD..MM-DD";
+    #   kind: regular | one_off; date: "YYYY-MM-DD" / "MM-DD" of a one-off; tags: [children, youth, ...]
+    #   (schemas/page.schema.json)
     hours = scrapy.Field()
+    confessions = scrapy.Field()  # [{days, start, end, church, season}]: the page's confession times
     masses = scrapy.Field()  # sorted distinct "HH:MM" labelled "mass"
     template = scrapy.Field()  # [[start, end], ...] text blocks repeated from earlier pages of the site
     # Added by the batch tools:

@@ -61,6 +61,27 @@ _YEAR_BEFORE_RE = re.compile(
 )
 
 
+# Hours written as words: "o siódmej", "o wpół do ósmej", "o godzinie osiemnastej"
+_HOUR_WORDS = {
+    "szóstej": 6, "siódmej": 7, "ósmej": 8, "dziewiątej": 9, "dziesiątej": 10, "jedenastej": 11,
+    "dwunastej": 12, "trzynastej": 13, "czternastej": 14, "piętnastej": 15, "szesnastej": 16,
+    "siedemnastej": 17, "osiemnastej": 18, "dziewiętnastej": 19, "dwudziestej": 20,
+    "dwudziestej pierwszej": 21, "dwudziestej drugiej": 22,
+}  # fmt: skip
+_WORD_HOUR_RE = re.compile(
+    r"(?<![^\W\d_])(?:o|godz\.|godzinie)\s+(?:godz(?:\.|inie)\s+)?(?P<t>(?P<half>wpół\s+do\s+)?"
+    r"(?P<w>dwudziestej(?:\s+pierwszej|\s+drugiej)?|"
+    + "|".join(w for w in _HOUR_WORDS if " " not in w)
+    + r"))"
+    r"(?![^\W\d_])",
+    re.IGNORECASE,
+)
+# a day.month right by a day's name is a date, not a time: "17.07 (niedziela)", "Wtorek, 21.10"
+_DAY_NAME = r"(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|pon\.|wt\.|śr\.|czw\.|pt\.|sob\.|niedz\.)"
+_DAY_NAME_AFTER_RE = re.compile(r"\.?\s*[(,]?\s*" + _DAY_NAME, re.IGNORECASE)
+_DAY_NAME_BEFORE_RE = re.compile(_DAY_NAME + r"[^\W\d_]*\.?\s*[,(]?\s*$", re.IGNORECASE)
+
+
 @dataclass(frozen=True, slots=True)
 class Hour:
     """One clock-time candidate: as written, normalised, where it is, and the words around it."""
@@ -137,9 +158,12 @@ def _separated_ok(text: str, start: int, end: int, hour: int, minute: str, sep: 
         return False
     if after in ".:" and after2.isdigit():
         return False
-    # a date "23.03." (day.month.): dot-separated, month 01–12, closing dot
-    if sep == "." and after == "." and minute.isdigit() and 1 <= int(minute) <= 12:
-        return False
+    # a date "23.03." (day.month.): dot-separated, month 01–12, closing dot, or by a day's name
+    if sep == "." and minute.isdigit() and 1 <= int(minute) <= 12:
+        if after == "." or _DAY_NAME_AFTER_RE.match(text, end):
+            return False
+        if _DAY_NAME_BEFORE_RE.search(text, max(0, start - 16), start):
+            return False
     return hour != 24 or minute == "00"
 
 
@@ -181,6 +205,28 @@ def find_hours(text: str, limit: int | None = None) -> list[Hour]:
 
     ``limit`` stops after that many hours (a bound on the work for pathological pages).
     """
+    hours = _digit_hours(text, limit)
+    if "ej" in text:
+        worded = _word_hours(text)
+        if worded:
+            hours = sorted(hours + worded, key=lambda h: h.start)[:limit]
+    return hours
+
+
+def _word_hours(text: str) -> list[Hour]:
+    """Hours written as words ("o siódmej", "o wpół do ósmej"): the words are the hour's text."""
+    hours = []
+    for m in _WORD_HOUR_RE.finditer(text):
+        hour = _HOUR_WORDS[re.sub(r"\s+", " ", m["w"].lower())]
+        time = f"{hour - 1:02d}:30" if m["half"] else f"{hour:02d}:00"
+        start, end = m.span("t")
+        context, context_start = _context(text, start, end)
+        hours.append(Hour(text[start:end], time, start, end, context, context_start))
+    return hours
+
+
+def _digit_hours(text: str, limit: int | None) -> list[Hour]:
+    """The hours written with digits, in one pass of _CANDIDATE_RE."""
     hours: list[Hour] = []
     matches = _CANDIDATE_RE.finditer(text)
     while (limit is None or len(hours) < limit) and (m := next(matches, None)) is not None:

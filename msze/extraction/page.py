@@ -19,7 +19,9 @@ from msze.extraction.hours import Hour, find_hours
 from msze.extraction.language import detect_language
 from msze.extraction.page_filter import has_schedule_hint
 from msze.extraction.rules import RuleDecision, decide
+from msze.extraction.rules.reading import Reading
 from msze.extraction.text import convert_html, replace_surrogates
+from msze.utils.time import utc_now
 from msze.utils.urls import domain_of
 
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
@@ -51,9 +53,11 @@ def _no_warning(_message: str) -> None:
 
 
 def hour_dict(
-    hour: Hour, label: str, score: float, source: str, day: str | None, reason: str | None = None
+    hour: Hour, label: str, score: float, source: str, decision: RuleDecision | None = None
 ) -> dict[str, Any]:
-    """The JSON form of an hour (PageItem["hours"]), with the rules' reason when known."""
+    """The JSON form of an hour (PageItem["hours"]): where it is, its label, and what the page says of it
+    (the rules' reading: days, vigil, church, season, kind, date, tags; the rules' reason when known)."""
+    reading = decision.reading if decision is not None else Reading()
     d: dict[str, Any] = {
         "text": hour.text,
         "time": hour.time,
@@ -64,11 +68,44 @@ def hour_dict(
         "label": label,
         "score": round(float(score), 4),
         "source": source,
-        "day": day,
+        "day": reading.days.category if reading.days is not None else None,
+        "days": reading.days.ordered() if reading.days is not None else [],
+        "vigil": reading.vigil,
+        "church": reading.church,
+        "season": reading.season,
+        "kind": reading.kind,
+        "date": reading.date_text(),
+        "tags": list(reading.tags),
     }
-    if reason is not None:
-        d["reason"] = reason
+    if decision is not None:
+        d["reason"] = decision.reason
     return d
+
+
+def confessions_of(hours: Sequence[dict[str, Any]], decisions: Sequence[RuleDecision]) -> list[dict]:
+    """The page's confession times (PageItem["confessions"]): a range "17:30–18:00" or an opening "od 17"
+    next to a confession word; hours stay labelled other."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(hours):
+        h, d = hours[i], decisions[i]
+        if not d.reading.confession or h["label"] == "mass":
+            i += 1
+            continue
+        end = None
+        if d.reason == "range" and i + 1 < len(hours) and decisions[i + 1].reason == "range":
+            end, i = hours[i + 1]["time"], i + 1
+        entry = {
+            "days": h["days"],
+            "start": h["time"],
+            "end": end,
+            "church": h["church"],
+            "season": h["season"],
+        }
+        if entry not in out:
+            out.append(entry)
+        i += 1
+    return out
 
 
 def masses_of(hours: Sequence[dict[str, Any]]) -> list[str]:
@@ -84,17 +121,17 @@ def not_modified(page: Page) -> bool:
 
 def labelled_hours(
     found: Sequence[Hour], decisions: Sequence[RuleDecision], template: TemplateSplit | None = None
-) -> tuple[list[dict[str, Any]], int]:
-    """The rules' label of every hour outside the template's repeated blocks, and how many were inside."""
-    hours, skipped = [], 0
+) -> tuple[list[dict[str, Any]], list[RuleDecision], int]:
+    """The rules' label of every hour outside the template's repeated blocks, their decisions, and how many
+    hours were inside."""
+    hours, kept, skipped = [], [], 0
     for h, d in zip(found, decisions, strict=True):
         if template is not None and template.covers(h.start, h.end):
             skipped += 1
-        elif d.is_mass:
-            hours.append(hour_dict(h, "mass", 1.0, "rules", d.day, d.reason))
-        else:
-            hours.append(hour_dict(h, "other", 0.0, "rules", d.day, d.reason))
-    return hours, skipped
+            continue
+        hours.append(hour_dict(h, "mass" if d.is_mass else "other", 1.0 if d.is_mass else 0.0, "rules", d))
+        kept.append(d)
+    return hours, kept, skipped
 
 
 @dataclass
@@ -108,6 +145,7 @@ class PageSteps:
     max_hours: int = MAX_HOURS
     only_hinted: bool = False
     language: bool = False
+    year: int | None = field(default_factory=lambda: int(utc_now()[:4]))  # dates a page leaves without a year
     count: Count = field(default=_no_count, repr=False)
     warn: Warn = field(default=_no_warning, repr=False)
 
@@ -180,7 +218,7 @@ class PageSteps:
             self.tally("hours/not_modified")
             return
         if self.only_hinted and not page.get("has_schedule_hint"):
-            page["hours"], page["masses"] = [], []
+            page["hours"], page["masses"], page["confessions"] = [], [], []
             self.tally("hours/skipped_no_hint")
             return
         text = page.get("text") or ""
@@ -190,8 +228,9 @@ class PageSteps:
             self.warn(f"more than {self.max_hours} hour candidates: the rest (from {found[-1].end}) skipped")
             self.tally("hours/truncated")
         template = TemplateSplit(repeated=[tuple(span) for span in page.get("template") or []])
-        hours, skipped = labelled_hours(found, decide(text, found), template)
+        hours, decisions, skipped = labelled_hours(found, decide(text, found, self.year), template)
         page["hours"], page["masses"] = hours, masses_of(hours)
+        page["confessions"] = confessions_of(hours, decisions)
         self.tally("hours/template_skipped", skipped)
         self.tally("hours/found", len(hours))
         self.tally("hours/pages_with_hours" if hours else "hours/pages_without_hours")

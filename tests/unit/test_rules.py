@@ -207,7 +207,7 @@ def test_intention_list_under_its_header():
         ("Różaniec o 17:15", [(False, "other cue before")]),
         ("Msze: 8:00. Latem: 9:00", [(True, "cue before"), (True, "schedule block")]),
         ("Intencje\n8:00 – + Jan Kowalski", [(True, "intention")]),
-        ("Msze święte\nNiedziela 12.05", [(False, "date-like")]),
+        ("Msze święte\nw maju 12.05", [(False, "date-like")]),
         ("Msze święte\nNiedziela: 8:00, 10:00", [(True, "schedule block"), (True, "schedule block")]),
         ("w niedzielę: 8:00, 10:00", [(True, "day list"), (True, "day list")]),
         ("w niedzielę: 10:00 Rajd rowerowy", [(False, "no cue")]),

@@ -1,4 +1,11 @@
-"""Day headings and day phrases → the day label of an hour: sunday, weekday, saturday or holiday.
+"""Day headings and day phrases → the days of the week an hour is held on.
+
+A phrase gives a set of days (``mon`` … ``sun``, ``holiday``): "niedziele i święta" is Sunday and the holy
+days, "wtorek, czwartek, sobota" three days, "pn.–pt." and "od wtorku do piątku" ranges. "Dni powszednie",
+"w tygodniu" and "od poniedziałku do soboty" are Monday–Saturday in Polish church usage, and "codziennie"
+every day: these are *generic*, and a schedule that gives Saturday (or Sunday) its own times narrows them
+(reading.finish). The coarse category of the first version (sunday / weekday / saturday / holiday)
+follows from the set (:meth:`Days.category`).
 
 Day words are matched on letters only, so that "Środa18:00", "niedzielę8:00" (glued to the hour) still count.
 Each phrase starts a word; the check is written once before all the alternatives, not once per alternative:
@@ -9,42 +16,72 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from msze.extraction.rules.lines import words
 
 SUNDAY, WEEKDAY, SATURDAY, HOLIDAY = "sunday", "weekday", "saturday", "holiday"
+WEEK = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DAY_ORDER = {d: i for i, d in enumerate((*WEEK, "holiday"))}
 DAY_LOOKBEHIND = 200  # characters before an hour searched for its day phrase
+
+
+@dataclass(frozen=True, slots=True)
+class Days:
+    """The days a phrase names; ``generic`` for "dni powszednie" / "codziennie" (narrowed by the schedule)."""
+
+    days: frozenset[str]
+    generic: bool = False
+
+    @property
+    def category(self) -> str:
+        """The first version's coarse day: sunday, saturday, holiday or weekday."""
+        if "sun" in self.days and not (self.generic and len(self.days) == len(WEEK)):
+            return SUNDAY
+        if self.days == {"holiday"}:
+            return HOLIDAY
+        if self.days == {"sat"}:
+            return SATURDAY
+        return WEEKDAY
+
+    def ordered(self) -> list[str]:
+        """The days in calendar order (holiday last): the JSON form."""
+        return sorted(self.days, key=DAY_ORDER.__getitem__)
+
+    def __or__(self, other: Days) -> Days:
+        return Days(self.days | other.days, self.generic or other.generic)
+
+
+def days_of(*names: str, generic: bool = False) -> Days:
+    return Days(frozenset(names), generic)
+
+
+MON_SAT = days_of(*WEEK[:6], generic=True)
+EVERY_DAY = days_of(*WEEK, generic=True)
 
 _L = r"(?<![^\W\d_])"  # no letter before
 _R = r"(?![^\W\d_])"  # no letter after
 _W = r"[^\W\d_]*"  # the rest of the word, letters only
+_DOT = rf"{_R}\.?"  # an abbreviation: the word ends, a full stop may follow
 
-
-def _day_alternatives(*alternatives: str) -> str:
-    return "|".join(alternatives)
-
-
-_DAY_PATTERNS: list[tuple[str, str]] = [
-    # order matters: the first pattern that matches at a position wins
-    (_day_alternatives(rf"od\s+poniedzia{_W}\s+do\s+(?:piątku|soboty|czwartku){_R}"), WEEKDAY),
-    (_day_alternatives(rf"(?:pn|pon)\.?\s*[-–]\s*(?:sob|so|sb|pt|pi){_R}\.?"), WEEKDAY),
-    (_day_alternatives(f"niedziel{_W}", rf"niedz{_R}\.?", rf"nd{_R}\.?", rf"ndz{_R}\.?"), SUNDAY),
-    (
-        _day_alternatives(f"powszedn{_W}", rf"w\s+tygodniu{_R}", f"codziennie{_R}", rf"dni\s+robocze{_R}"),
-        WEEKDAY,
-    ),
-    (
-        _day_alternatives(f"poniedzia{_W}", f"wtor{_W}", f"środ[aęy]{_R}", f"czwart{_W}", f"piąt{_W}"),
-        WEEKDAY,
-    ),
-    (_day_alternatives(f"sobot{_W}", rf"sob{_R}\.?", rf"sb{_R}\.?"), SATURDAY),
-    (_day_alternatives(f"święt[aoy]{_R}", f"uroczystoś{_W}"), HOLIDAY),
+# order matters: the first pattern that matches at a position wins
+_DAY_PATTERNS: list[tuple[str, Days]] = [
+    (rf"(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}", MON_SAT),
+    (rf"codzienn{_W}|każdego\s+dnia{_R}", EVERY_DAY),
+    (rf"niedziel{_W}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
+    (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
+    (rf"wtor{_W}|wt{_DOT}", days_of("tue")),
+    (rf"środ{_W}|śr{_DOT}", days_of("wed")),
+    (rf"czwart{_W}|czw{_DOT}", days_of("thu")),
+    (rf"piąt(?:ek|ku|ki|kach|kami|kiem|kowe?\w*){_R}|pt{_DOT}|pią{_DOT}", days_of("fri")),
+    (rf"sobot{_W}|sob{_DOT}|sb{_DOT}", days_of("sat")),
+    (rf"święt[aoy]{_R}|uroczystoś{_W}", days_of("holiday")),
 ]
 DAY_ANY_RE = re.compile(_L + "(?:" + "|".join(p for p, _ in _DAY_PATTERNS) + ")", re.IGNORECASE)
-# The same as one scan with a group per day (first group wins at a position, and a match hides what it covers:
-# "Pn-Sb" is one weekday phrase): one pass over a line instead of one per pattern.
-_DAY_GROUPS = [day for _, day in _DAY_PATTERNS]
+# The same as one scan with a group per phrase kind (first group wins at a position, and a match hides what
+# it covers): one pass over a line instead of one per pattern.
+_DAY_VALUES = [days for _, days in _DAY_PATTERNS]
 _DAY_SCAN_RE = re.compile(
     _L + "(?:" + "|".join(f"(?P<d{i}>{p})" for i, (p, _) in enumerate(_DAY_PATTERNS)) + ")", re.IGNORECASE
 )
@@ -57,14 +94,18 @@ LINE_DAY_HEAD_RE = re.compile(
 )
 # what may stand between a line's day heading and its first time: "Niedziele i święta: godz. 7:00"
 HEAD_GAP_RE = re.compile(
-    r"[^\W\d]*[\s:–—\-,.()]*(?:(?:i|oraz|do|lub|albo)\s+[^\W\d]+[\s:–—\-,.]*)?(?:godz\.?|g\.)?\s*", re.I
+    r"[^\W\d]*[\s:–—\-,.()]*(?:(?:i|oraz|do|lub|albo)\s+[^\W\d]+[\s:–—\-,.]*)?(?:o\s+)?"
+    r"(?:godz\.?|godzin\w*|g\.)?\s*",
+    re.I,
 )
 _MONTH_AFTER_RE = re.compile(
     r"\s+(?:stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada"
-    r"|grudnia|adwentu|wielkanocne\w*)\b",
+    r"|grudnia|adwentu|wielkanocne\w*|miesiąca)\b",
     re.IGNORECASE,
 )
-_DAY_JOIN_RE = re.compile(r"[\s,;/–\-]*(?:i|oraz|lub|albo)?[\s,]*", re.IGNORECASE)
+_HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
+_DAY_JOIN_RE = re.compile(r"[\s,;/–\-]*(?:i|oraz|lub|albo|a\s+także)?[\s,]*", re.IGNORECASE)
+_DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.–pt.", "od wtorku do piątku"
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 _PARENS_RE = re.compile(r"\([^()\n]*\)")
@@ -72,43 +113,66 @@ _HEADING_FILLER_RE = re.compile(
     r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE
 )
 
-_DayMatch = tuple[int, int, str]
+_DayMatch = tuple[int, int, Days]
+
+
+def _day_range(a: Days, b: Days, generic_span: bool) -> Days:
+    """The days from a's to b's ("wtorek–piątek"); Monday to Saturday is generic like "dni powszednie"."""
+    i, j = WEEK.index(next(iter(a.days))), WEEK.index(next(iter(b.days)))
+    span = WEEK[i : j + 1] if i <= j else WEEK[i:] + WEEK[: j + 1]
+    return days_of(*span, generic=generic_span and span == WEEK[:6])
+
+
+def _single(d: Days) -> bool:
+    return len(d.days) == 1 and "holiday" not in d.days and not d.generic
 
 
 def _day_matches(text: str) -> list[_DayMatch]:
-    """Day phrases of ``text`` as sorted (start, end, day), without dates and phrases inside longer ones."""
-    return [
-        (m.start(), m.end(), _DAY_GROUPS[int(m.lastgroup[1:])])  # type: ignore[index]
-        for m in _DAY_SCAN_RE.finditer(text)
-        if not _MONTH_AFTER_RE.match(text, m.end())  # "ostatniej niedzieli października" is a date
-    ]
+    """Day phrases of ``text`` as sorted (start, end, days): ranges joined; dates and "Msza święta" left
+    out."""
+    found: list[_DayMatch] = []
+    for m in _DAY_SCAN_RE.finditer(text):
+        if _MONTH_AFTER_RE.match(text, m.end()):
+            continue  # "ostatniej niedzieli października", "I piątek miesiąca" is a date
+        days = _DAY_VALUES[int(m.lastgroup[1:])]  # type: ignore[index]
+        if days.days == {"holiday"} and _HOLY_MASS_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        start, end = m.span()
+        if found and _single(days) and _single(found[-1][2]):
+            prev = found[-1]
+            sep = _DAY_RANGE_RE.fullmatch(text, prev[1], start)
+            if sep is not None and (sep.group().strip() != "do" or text[: prev[0]].rstrip().endswith("od")):
+                found[-1] = (prev[0], end, _day_range(prev[2], days, True))
+                continue
+        found.append((start, end, days))
+    return found
 
 
-def day_at(text: str) -> str | None:
-    """The day category of the last day phrase in ``text``."""
+def day_at(text: str) -> Days | None:
+    """The days of the last day phrase in ``text``, with the days named together with it."""
     return _resolve_day(text, _day_matches(text))
 
 
-def _resolve_day(text: str, found: Sequence[_DayMatch]) -> str | None:
-    """The day of the last phrase in ``found`` (positions in ``text``), reading days named together."""
+def _resolve_day(text: str, found: Sequence[_DayMatch]) -> Days | None:
+    """The days of the last phrase in ``found`` (positions in ``text``) and of those named together with it
+    ("wtorki, czwartki i soboty", "niedziele i święta")."""
     if not found:
         return None
-    # the last group of days named together ("wtorki, czwartki i soboty"): weekdays with Saturday = weekday
     group = [found[-1]]
     while len(group) < len(found):
         prev = found[-len(group) - 1]
         if not _DAY_JOIN_RE.fullmatch(text, prev[1], group[-1][0]):
             break
         group.append(prev)
-    days = {d for _, _, d in group}
-    day = found[-1][2]
-    if WEEKDAY in days and SATURDAY in days and SUNDAY not in days:
-        day = WEEKDAY
-    best = (found[-1][0], day)
-    # "niedziele i święta" / "święta" right after a Sunday word stays Sunday
-    if best[1] == HOLIDAY and re.search(r"niedziel\w*\s+i\s+$", text[: best[0]], re.IGNORECASE):
-        return SUNDAY
-    return best[1]
+    return union(d for _, _, d in group)
+
+
+def union(days: Iterable[Days]) -> Days:
+    """All the days of several phrases."""
+    out = Days(frozenset())
+    for d in days:
+        out = out | d
+    return out
 
 
 class LineDays:
@@ -121,8 +185,8 @@ class LineDays:
         self.parens = [m.span() for m in _PARENS_RE.finditer(line)]
         self.paren_starts = [p[0] for p in self.parens]
 
-    def day_of(self, clause_start: int, s: int, e: int) -> str | None:
-        """The day an hour's own words give it: a note right after it, else the last day phrase before it."""
+    def day_of(self, clause_start: int, s: int, e: int) -> Days | None:
+        """The days an hour's own words give it: a note right after it, else the last day phrase before it."""
         line = self.line
         m = _DAY_AFTER_RE.match(line, e)
         if m:

@@ -7,6 +7,7 @@ hour's own clause beats the block it sits in, and a block or day heading decides
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,8 +22,9 @@ from msze.extraction.rules.cues import (
     WORD_AFTER_RE,
     LineCues,
 )
-from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE
+from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
 from msze.extraction.rules.lines import words
+from msze.extraction.rules.reading import Reading
 
 FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
 SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)
@@ -30,11 +32,23 @@ SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (fe
 
 @dataclass(frozen=True, slots=True)
 class RuleDecision:
-    """The rules' verdict on one hour, with the day category and a short reason (for evaluation reports)."""
+    """The rules' verdict on one hour, a short reason (for evaluation reports), what the page says of it."""
 
     is_mass: bool
-    day: str | None
     reason: str
+    reading: Reading
+
+    @property
+    def days(self) -> Days | None:
+        return self.reading.days
+
+    @property
+    def day(self) -> str | None:
+        """The first version's coarse day (sunday / weekday / saturday / holiday)."""
+        return self.reading.days.category if self.reading.days is not None else None
+
+
+Verdict = tuple[bool, str]  # (is a Mass start, why)
 
 
 @dataclass(slots=True)  # not frozen: made for every hour, and frozen is 5x slower to build
@@ -63,12 +77,17 @@ class HourContext:
     clause_end: int
     next_start: int  # where the next hour on the line starts (else the line's end): it bounds a look forward
     in_range: bool  # one end of a range ("16:00-18:00")
-    day: str | None  # the day label: the hour's own day phrase, else the day heading above
+    listed: bool  # a bare number listed after an hour ("godz. 7, 9, 11 i 18"): an hour like the first
+    day: Days | None  # the hour's own day phrase, else the day heading above
 
     @property
     def before(self) -> str:
         """The hour's clause up to the hour."""
         return self.line.line[self.clause_start : self.s]
+
+
+# "18-tej", "o 7-mej": the number is an hour
+ORDINAL_AFTER_RE = re.compile(r"-?(?:tej|ej|stej|mej|ma|ta|tą|ą)\b")
 
 
 def is_bare(h: Hour) -> bool:
@@ -81,31 +100,33 @@ def _looks_like_date(h: Hour) -> bool:
     return "." in h.text and h.text.replace(".", "").isdigit() and 1 <= int(h.time[3:]) <= 12
 
 
-def verdict(c: HourContext) -> RuleDecision:
+def verdict(c: HourContext) -> Verdict:
     """Is the hour a Mass start: the first step with an answer decides."""
     return _never_mass(c) or _by_cue(c) or _by_block(c)
 
 
-def _never_mass(c: HourContext) -> RuleDecision | None:
+def _never_mass(c: HourContext) -> Verdict | None:
     """What is no Mass start whatever the cues say: range ends, odd minutes, "od"/"do", bare numbers,
     phone numbers and accounts."""
-    h, day = c.hour, c.day
+    h = c.hour
     if c.in_range:
-        return RuleDecision(False, day, "range")
+        return (False, "range")
     if int(h.time[3:]) % 5:
-        return RuleDecision(False, day, "odd minutes")  # Masses start on the hour, at :15, :30, :45, ...
+        return (False, "odd minutes")  # Masses start on the hour, at :15, :30, :45, ...
     near = c.before[-LOOKBEHIND:]
     if FROM_TO_BEFORE_RE.search(near):
-        return RuleDecision(False, day, "from/to")
-    if is_bare(h) and not HOUR_WORD_BEFORE_RE.search(near):
-        return RuleDecision(False, day, "bare number")
+        return (False, "from/to")
+    if is_bare(h) and not (
+        c.listed or HOUR_WORD_BEFORE_RE.search(near) or ORDINAL_AFTER_RE.match(c.line.line, c.e)
+    ):
+        return (False, "bare number")
     contacts = list(CONTACT_RE.finditer(near))
     if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()):
-        return RuleDecision(False, day, "contact")  # "tel. 61 815 30 45", "konto: ..."
+        return (False, "contact")  # "tel. 61 815 30 45", "konto: ..."
     return None
 
 
-def _by_cue(c: HourContext) -> RuleDecision | None:
+def _by_cue(c: HourContext) -> Verdict | None:
     """The nearest cue in the hour's clause: one right after it ("18.30 Nieszpory") wins when it is closer.
 
     The look forward stops at the clause's end, the next hour and a semicolon: a cue past them describes
@@ -121,13 +142,13 @@ def _by_cue(c: HourContext) -> RuleDecision | None:
     if fwd_cue is not None and (
         back_cue is None or words(line[c.e : fwd_cue.start]) < words(line[back_cue.end : c.s])
     ):
-        return RuleDecision(fwd_cue.mass, c.day, "cue after" if fwd_cue.mass else "other cue after")
+        return (fwd_cue.mass, "cue after" if fwd_cue.mass else "other cue after")
     if back_cue is not None:
-        return RuleDecision(back_cue.mass, c.day, "cue before" if back_cue.mass else "other cue before")
+        return (back_cue.mass, "cue before" if back_cue.mass else "other cue before")
     return None
 
 
-def _by_block(c: HourContext) -> RuleDecision:
+def _by_block(c: HourContext) -> Verdict:
     """No cue in the clause: an intention, or the block and day heading decide, for list-like hours only.
 
     An earlier clause of the line sets the topic over the block's ("Msze: 8:00. W lipcu: 9:00"). A time
@@ -136,14 +157,14 @@ def _by_block(c: HourContext) -> RuleDecision:
     earlier = c.line.cues.last_own_by(c.clause_start)
     section = earlier.mass if earlier is not None else c.line.section
     if INTENTION_AFTER_RE.match(c.line.line, c.e) and not c.before.strip(" \t•*-–—·"):
-        return RuleDecision(True, c.day, "intention")
+        return (True, "intention")
     if _looks_like_date(c.hour):
-        return RuleDecision(False, c.day, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
+        return (False, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
     if section is True and _is_listy(c):
-        return RuleDecision(True, c.day, "schedule block")
+        return (True, "schedule block")
     if section is None and _is_day_list_item(c):
-        return RuleDecision(True, c.day, "day list")
-    return RuleDecision(False, c.day, "no cue")
+        return (True, "day list")
+    return (False, "no cue")
 
 
 def _is_listy(c: HourContext) -> bool:

@@ -8,14 +8,40 @@ own last cue and day heading then carry on to the lines below.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from msze.extraction.hours import Hour
-from msze.extraction.rules.cues import PLACE_HEADING_RE, RANGE_SEP_RE, UNIT_AFTER_RE, Cue, LineCues
-from msze.extraction.rules.days import HEAD_GAP_RE, LINE_DAY_HEAD_RE, LineDays, day_at, is_day_heading
+from msze.extraction.rules.cues import (
+    HOUR_WORD_BEFORE_RE,
+    LOOKBEHIND,
+    PLACE_HEADING_RE,
+    RANGE_SEP_RE,
+    UNIT_AFTER_RE,
+    Cue,
+    LineCues,
+)
+from msze.extraction.rules.days import (
+    DAY_ANY_RE,
+    HEAD_GAP_RE,
+    LINE_DAY_HEAD_RE,
+    Days,
+    LineDays,
+    day_at,
+    is_day_heading,
+)
 from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, words
+from msze.extraction.rules.reading import (
+    NO_MASS_RE,
+    VIGIL_FROM,
+    BlockNotes,
+    HourFacts,
+    Reading,
+    finish,
+    read,
+)
 from msze.extraction.rules.verdict import HourContext, LineContext, RuleDecision, is_bare, verdict
 
 CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
@@ -25,11 +51,12 @@ PROSE_LINE_CHARS = 150  # a longer line without hours ends the block it sits in
 LABEL_DAY_LINE_CHARS = 40  # a line this short without a day keeps the day heading above for labels
 
 
-def decide(text: str, hours: Sequence[Hour]) -> list[RuleDecision]:
-    """One decision per hour of ``find_hours(text)`` (same order): is it a Mass start, on which day."""
+def decide(text: str, hours: Sequence[Hour], year: int | None = None) -> list[RuleDecision]:
+    """One decision per hour of ``find_hours(text)`` (same order): is it a Mass start, and its reading (days,
+    church, season, one-off or weekly, ...); ``year`` dates what the page's own dates leave undated."""
     if not hours:
         return []
-    return _Walk(text, hours).run()
+    return _Walk(text, hours, year).run()
 
 
 def mass_times(text: str, hours: Sequence[Hour]) -> list[str]:
@@ -46,6 +73,22 @@ def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
         if len(between) <= 12 and RANGE_SEP_RE.fullmatch(between) and not UNIT_AFTER_RE.match(text, b.end):
             in_range[i] = in_range[i + 1] = True
     return in_range
+
+
+# what joins a list of hours: "godz. 7, 9, 11 i 18"
+_LIST_SEP_RE = re.compile(r"\s*(?:,|;|i|oraz|lub|albo)\s*", re.IGNORECASE)
+
+
+def _in_lists(text: str, hours: Sequence[Hour]) -> list[bool]:
+    """Which bare numbers continue a list that an hour starts ("o godz. 7, 9, 11 i 18", "o 9 i 11")."""
+    listed = [False] * len(hours)
+    for i in range(1, len(hours)):
+        a, b = hours[i - 1], hours[i]
+        if not is_bare(b) or b.start - a.end > 8 or not _LIST_SEP_RE.fullmatch(text, a.end, b.start):
+            continue
+        before = text[max(0, a.start - LOOKBEHIND) : a.start]
+        listed[i] = listed[i - 1] or not is_bare(a) or bool(HOUR_WORD_BEFORE_RE.search(before))
+    return listed
 
 
 def _hours_by_line(bounds: list[tuple[int, int]], hours: Sequence[Hour]) -> dict[int, list[int]]:
@@ -65,8 +108,9 @@ class _Block:
     """What the lines above tell the next line: the block's topic and the day heading over it."""
 
     section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
-    heading_day: str | None = None  # the day heading on a line of its own just above
-    label_day: str | None = None  # the same, kept across short notes, for the day label only
+    heading_day: Days | None = None  # the day heading on a line of its own just above
+    label_day: Days | None = None  # the same, kept across short notes, for the day label only
+    notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
 
     def read_hourless(self, line: str, cues: LineCues) -> None:
         """A line without hours: a header, a day heading, a note or prose, each changing the block its way.
@@ -89,6 +133,10 @@ class _Block:
             self.heading_day = None
             if line_day or size > LABEL_DAY_LINE_CHARS or cued:
                 self.label_day = None
+        if size <= PLACE_HEADING_CHARS:
+            self.notes.read_heading(line)
+        elif size > PROSE_LINE_CHARS:
+            self.notes.end()
 
     def read_hour_line(self, cues: LineCues, day_head: str | None) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
@@ -123,27 +171,56 @@ def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None)
 def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -> bool:
     """A line that starts with a day heading and lists its times: "Niedziele i święta: 7:00, 9:00",
     "w sobotę 18:00"; not "każdy czwartek miesiąca o godz. 19.00"."""
-    timed = [h for h in hours if not is_bare(h)]
+    timed = [
+        h
+        for h in hours
+        if not is_bare(h) or HOUR_WORD_BEFORE_RE.search(line, 0, max(0, h.start - line_start))
+    ]
     if not timed:
         return False
-    gap = line[head_end : timed[0].start - line_start]
+    gap = DAY_ANY_RE.sub("", line[head_end : timed[0].start - line_start])  # "Pon., śr., pt.: 7:00"
     return bool(HEAD_GAP_RE.fullmatch(gap)) or (
         len(timed) >= 2 and words(gap) <= 3 and not any(ch.isdigit() for ch in gap)
     )
 
 
+# "18:00 (lato 19:00)": a summer variant in parentheses that hold the next hour
+_SUMMER_VARIANT_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakacj\w*|okres\w*\s+letni\w*)[\s:–-]*$", re.I)
+
+
+def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
+    """The words of the line that belong to this hour: since the previous hour (past a list separator,
+    as "(dla dzieci), " speaks of the hour before), and up to the next (not into a parenthesis that holds
+    it: "18:00 (lato 19:00)")."""
+    before = line[own_start : c.s]
+    if own_start > c.clause_start:
+        cut = max(before.rfind(","), before.rfind(";"), before.rfind(")"))
+        before = before[cut + 1 :]
+    after = line[c.e : min(c.next_start, c.clause_end)]
+    if c.next_start < c.clause_end:
+        opening = after.rfind("(")
+        if opening > after.rfind(")"):
+            after = after[:opening]
+    return before, after
+
+
 class _Walk:
     """One pass over a text's lines: the block state goes from line to line, verdicts go to the hours."""
 
-    def __init__(self, text: str, hours: Sequence[Hour]) -> None:
+    def __init__(self, text: str, hours: Sequence[Hour], year: int | None = None) -> None:
         self.text = text
         self.hours = hours
+        self.year = year
         self.in_range = _in_ranges(text, hours)
-        self.decisions: list[RuleDecision | None] = [None] * len(hours)
+        self.listed = _in_lists(text, hours)
+        self.verdicts: list[tuple[bool, str]] = [(False, "no line")] * len(hours)
+        self.readings: list[Reading] = [Reading() for _ in hours]
+        self.owns: list[str] = [""] * len(hours)
         self.block = _Block()
 
     def run(self) -> list[RuleDecision]:
-        """Every non-blank line in order, each either updating the block or deciding its hours."""
+        """Every non-blank line in order, each either updating the block or deciding its hours; then the
+        schedule is read as a whole (reading.finish)."""
         bounds = line_bounds(self.text)
         by_line = _hours_by_line(bounds, self.hours)
         for li, (line_start, line_end) in enumerate(bounds):
@@ -156,7 +233,15 @@ class _Walk:
                 self.block.read_hourless(line, cues)
             else:
                 self._hour_line(line_start, line, cues, idxs)
-        return [d if d is not None else RuleDecision(False, None, "no line") for d in self.decisions]
+        facts = [
+            HourFacts(h.time, v[0], r, own)
+            for h, v, r, own in zip(self.hours, self.verdicts, self.in_range, self.owns, strict=True)
+        ]
+        finish(self.readings, facts, self.text, self.year)
+        return [
+            RuleDecision(is_mass, reason, reading)
+            for (is_mass, reason), reading in zip(self.verdicts, self.readings, strict=True)
+        ]
 
     def _hour_line(self, line_start: int, line: str, cues: LineCues, idxs: list[int]) -> None:
         """Decides the hours of a line from the block above, then lets the line carry on to the next."""
@@ -179,8 +264,37 @@ class _Walk:
         )
         starts = clause_starts(line)
         line_days = LineDays(line)
+        head_days = day_at(line[: head.end()]) if head is not None else None
+        over = head_days or block.heading_day or block.label_day
+        sunday_heading = over is not None and "sun" in over.days
+        first_in_clause: dict[int, int] = {}
         for idx in idxs:
-            self.decisions[idx] = verdict(self._hour_context(ctx, starts, line_days, idx))
+            c = self._hour_context(ctx, starts, line_days, idx)
+            prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
+            own_start = c.clause_start
+            if c.idx > 0 and self.hours[c.idx - 1].end - ctx.start > c.clause_start:
+                own_start = self.hours[c.idx - 1].end - ctx.start
+            before, after = _own_words(line, own_start, c)
+            if (
+                sunday_heading
+                and c.day is not None
+                and c.day.days == {"sat"}
+                and own_start > 0
+                and not DAY_ANY_RE.search(before + after)
+            ):
+                c.day = over  # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again
+            is_mass, reason = verdict(c)
+            if is_mass and NO_MASS_RE.search(c.before[-60:]):
+                is_mass, reason = False, "not held"  # "nie będzie Mszy o 18:00"
+            own = before + " " + after
+            r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
+            if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
+                r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
+            r.days = c.day
+            r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
+            self.verdicts[idx], self.readings[idx], self.owns[idx] = (is_mass, reason), r, own
+            if is_mass:
+                block.notes.main_seen = True
         block.read_hour_line(cues, line[: head.end()] if head is not None and day_list_line else None)
 
     def _hour_context(
@@ -197,4 +311,16 @@ class _Walk:
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
         day = line_days.day_of(clause_start, s, e) or self.block.heading_day or self.block.label_day
-        return HourContext(ctx, idx, h, s, e, clause_start, clause_end, next_start, self.in_range[idx], day)
+        return HourContext(
+            ctx,
+            idx,
+            h,
+            s,
+            e,
+            clause_start,
+            clause_end,
+            next_start,
+            self.in_range[idx],
+            self.listed[idx],
+            day,
+        )

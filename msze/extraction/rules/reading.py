@@ -1,0 +1,350 @@
+"""What a page says about each Mass next to its time: church, season, one-off or weekly, date, tags, and
+which times are confession.
+
+The walk (walk.py) gives every hour three pieces of its line: its *own* words (since the previous hour of
+its clause, and up to the next one), the clause's *prefix* (the words before the clause's first hour: "W
+okresie wakacji Msze o 9 i 11" speaks of both), and the *block* state of the headings above ("Kaplica w
+Zalesiu:", "PORZĄDEK PODCZAS WAKACJI", "PONIEDZIAŁEK 26.10"). The nearest piece that says something wins.
+After the walk, :func:`finish` reads the schedule as a whole: "dni powszednie" drops Saturday when Saturday
+has its own times, a Saturday-evening time under Sunday is the vigil, "w wakacje nie ma Mszy o 6:30" marks
+the 6:30 of the schedule, and a date gives its weekday.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from msze.extraction.rules.days import WEEK, Days, days_of
+
+_MONTH_WORDS = (
+    r"stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
+)
+_MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
+_ROMAN = {
+    r: i + 1 for i, r in enumerate(("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"))
+}
+# "21.10.2025", "26.10", "21 października 2025", "1 XI": day and month (and year); not a time "18.00"
+DATE_RE = re.compile(
+    r"(?<![\d.:])(?P<d>[0-3]?\d)\.(?P<m>0?[1-9]|1[0-2])(?:\.(?P<y>(?:19|20)\d\d)(?!\d)|(?![\d:])(?!\.\d))"
+    rf"|(?<!\d)(?P<d2>[0-3]?\d)\s+(?P<mw>{_MONTH_WORDS})(?:\s+(?P<y2>(?:19|20)\d\d))?\b"
+    r"|(?<!\d)(?P<d3>[0-3]?\d)\s*(?P<mr>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)\b(?:\s+(?P<y3>(?:19|20)\d\d))?",
+    re.IGNORECASE,
+)
+_YEAR_RE = re.compile(r"(?<!\d)(20[0-3]\d)(?!\d)")
+# "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass
+_BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|[-–])\s*(?:dnia\s+)?$", re.IGNORECASE)
+_RANGE_RE = re.compile(
+    rf"\bod\s+(?:dnia\s+)?(?P<d1>[0-3]?\d)(?:\.(?P<m1>0?[1-9]|1[0-2])\.?|\s+(?P<w1>{_MONTH_WORDS}))"
+    rf"\s+do\s+(?:dnia\s+)?(?P<d2>[0-3]?\d)(?:\.(?P<m2>0?[1-9]|1[0-2])\.?|\s+(?P<w2>{_MONTH_WORDS}))",
+    re.IGNORECASE,
+)
+
+_SEASONS: list[tuple[str, str]] = [
+    # order matters: "poza wakacjami" before "wakacje"
+    (
+        r"(?:opr[óo]cz|poza|z\s+wyjątkiem|bez)\s+(?:okres\w*\s+)?(?:wakacj\w*|lat[ae]m?|okres\w*\s+letni\w*)"
+        r"|(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się)\b[^.;\n]{0,40}\b(?:w\s+)?(?:wakacj\w*|lat\w*)",
+        "not-summer",
+    ),
+    (r"wakacj\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakacj\w*|feri\w*", "holidays"),
+    (r"wakacj\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]\s*sierpień", "summer"),
+    (r"zim[aąię]\b|zimow\w*", "winter"),
+    (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
+    (r"adwen\w*|rorat\w*", "advent"),
+    (r"wielk\w+\s+post\w*|post\w*\s+wielk\w*", "lent"),
+    (r"w\s+maju\b|nabożeństw\w*\s+majow\w*|\bmaj\b", "may"),
+    (r"w\s+październiku\b|\bpaździernik\b", "october"),
+]
+_SEASON_RE = re.compile(
+    r"\b(?=[^\W\d_])(?:" + "|".join(f"(?P<s{i}>{p})" for i, (p, _) in enumerate(_SEASONS)) + ")", re.I
+)
+_SEASON_NAMES = [name for _, name in _SEASONS]
+_ALL_YEAR_RE = re.compile(r"\b(?:cały\w*\s+rok\w*|w\s+ciągu\s+roku(?!\s+szkoln))\b", re.IGNORECASE)
+
+_TAGS: list[tuple[str, str]] = [
+    (r"dzieci\w*|dziecięc\w*|przedszkol\w*", "children"),
+    (r"młodzież\w*|młodzieżow\w*", "youth"),
+    (r"akademick\w*|student\w*", "students"),
+    (r"sum[aąy]\b", "suma"),
+    (r"trydenck\w*|nadzwyczajn\w*\s+form\w*|usus\s+antiquior|vetus\s+ordo", "tridentine"),
+    (r"łacin\w*|łacińsk\w*", "latin"),
+    (r"(?:po|w\s+języku)\s+angielsk\w*|in\s+english", "en"),
+    (r"(?:po|w\s+języku|obrządk\w*)\s+ukraińsk\w*|greckokatolick\w*", "uk"),
+    (r"(?:po|w\s+języku)\s+niemieck\w*", "de"),
+    (r"(?:po|w\s+języku)\s+(?:włosk\w*)", "it"),
+    (r"(?:po|w\s+języku)\s+(?:francusk\w*)", "fr"),
+    (r"(?:po|w\s+języku)\s+(?:hiszpańsk\w*)", "es"),
+    (r"(?:po|w\s+języku)\s+(?:litewsk\w*)", "lt"),
+    (r"(?:po|w\s+języku)\s+(?:białorusk\w*)", "be"),
+    (r"(?:po|w\s+języku)\s+(?:wietnamsk\w*)", "vi"),
+    (r"(?:po|w\s+języku)\s+(?:migow\w*)", "sign"),
+    (r"transmisj\w*|transmitowan\w*|online|on-line|na\s+żywo|youtube", "broadcast"),
+    (r"rodzin\w*", "families"),
+    (r"chorych|chorzy", "sick"),
+]
+_TAG_RE = re.compile(
+    r"\b(?=[^\W\d_])(?:" + "|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(_TAGS)) + ")", re.I
+)
+_TAG_NAMES = [name for _, name in _TAGS]
+
+# an announced single occasion: a funeral, a wedding, a feast, "w przyszłą niedzielę", a dated Mass
+ONE_OFF_RE = re.compile(
+    r"\b(?=[^\W\d_])(?:pogrzeb\w*|eksporta\w*|ślub\w*|sakrament\w*\s+małżeństwa|pasterk\w*|rezurekcj\w*"
+    r"|cmentarz\w*|odpust\w*|jubileusz\w*|rocznic\w*|(?:i|pierwsz\w+)\s+komuni\w*|bierzmowani\w*"
+    r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
+    r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
+    r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
+    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b)",
+    re.IGNORECASE,
+)
+# a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca"
+MONTHLY_RE = re.compile(
+    r"\b(?:(?:i|pierwsz\w+|ostatni\w*)\s+(?:piąt|sobot|czwart|niedziel|środ|poniedzia|wtor)\w*"
+    r"|miesiąca|miesięczn\w*)\b",
+    re.IGNORECASE,
+)
+CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
+# "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
+NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwołan\w*|zawieszon\w*)\b", re.I)
+
+_CHURCH_WORDS = (
+    r"kaplic\w*|kości[oeó]\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
+    r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej)"
+    r"|zakład\w*\s+(?:opieki|karn\w*)|cmentarn\w*|katedr\w*|bazylik\w*|zgromadzeni\w*\s+sióstr"
+)
+CHURCH_WORD_RE = re.compile(rf"\b(?:{_CHURCH_WORDS})", re.IGNORECASE)
+# a chapel, a filial church, a hospital: never the parish church, even named first
+_CHAPEL_RE = re.compile(
+    r"\b(?:kaplic\w*|filia\w*|filii|filialn\w*|szpital\w*|klasztor\w*|hospicj\w*|dom\w*\s+\w+|zakład\w*"
+    r"|cmentarn\w*|zgromadzeni\w*)",
+    re.IGNORECASE,
+)
+# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo": a church named at one time
+_INLINE_CHURCH_RE = re.compile(
+    rf"\b(?:w|we|na)?\s*(?P<name>(?:{_CHURCH_WORDS})(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{{0,40}})?)", re.IGNORECASE
+)
+_MAIN_CHURCH_RE = re.compile(
+    r"parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$|(?:górn|doln)\w+\s+kości\w*", re.IGNORECASE
+)
+_HEADING_LEAD_RE = re.compile(
+    r"^[\s•*·\-–—>]*(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?(?:w|we|na)?\s+",
+    re.IGNORECASE,
+)
+
+REGULAR, ONE_OFF = "regular", "one_off"
+
+
+@dataclass(slots=True)
+class Reading:
+    """One hour's reading: mutable while the walk and :func:`finish` fill it in."""
+
+    days: Days | None = None
+    vigil: bool = False
+    church: str | None = None
+    season: str | None = None
+    kind: str = REGULAR
+    date: tuple[int | None, int, int] | None = None  # (year or None, month, day)
+    tags: tuple[str, ...] = ()
+    confession: bool = False
+    sunday_heading: bool = False  # the heading over it names Sunday (a Saturday time there is the vigil)
+    vigil_words: bool = False  # "niedzielna", "wigilijna", "z liturgii niedzieli" in its own words
+
+    def date_text(self) -> str | None:
+        if self.date is None:
+            return None
+        year, month, day = self.date
+        return f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+
+
+@dataclass(slots=True)
+class BlockNotes:
+    """What the headings above say of the lines below: the church, the season, a date."""
+
+    church: str | None = None
+    season: str | None = None
+    date: tuple[int | None, int, int] | None = None
+    monthly: bool = False
+    main_seen: bool = False  # a Mass time was read: a church heading from now on is another church
+
+    def read_heading(self, line: str) -> None:
+        """A short line without hours: a church's name, a season, a date or a new topic."""
+        church = church_heading(line)
+        if church is not None:
+            other = self.main_seen or bool(_CHAPEL_RE.search(line))
+            self.church = church if church and other else None
+            self.season = None
+        season = season_in(line)
+        if season is not None or _ALL_YEAR_RE.search(line):
+            self.season = season
+        dates = dates_in(line)
+        if dates:
+            self.date = dates[-1][2]
+        elif church is None:
+            self.date = None
+        self.monthly = bool(MONTHLY_RE.search(line))
+
+    def end(self) -> None:
+        """A long line of prose: the headings above no longer speak of what follows."""
+        self.church = self.season = self.date = None
+        self.monthly = False
+
+
+def church_heading(line: str) -> str | None:
+    """The church a heading names: "" for the parish church itself, None when it names no church."""
+    if not CHURCH_WORD_RE.search(line):
+        return None
+    if _MAIN_CHURCH_RE.search(line):
+        return ""
+    name = _HEADING_LEAD_RE.sub("", line).strip(" \t:•*·-–—")
+    return name[:80] or None
+
+
+def inline_church(text: str) -> str | None:
+    """A church named in an hour's own words ("(w kaplicy szpitalnej)"), None for none or the main one."""
+    m = _INLINE_CHURCH_RE.search(text)
+    if m is None:
+        return None
+    name = m.group("name").strip(" \t:•*·-–—")
+    return None if _MAIN_CHURCH_RE.search(name) else name
+
+
+def season_in(text: str) -> str | None:
+    """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
+    r = _RANGE_RE.search(text)
+    if r is not None:
+        m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
+        m2 = int(r["m2"]) if r["m2"] else _MONTH_NUMBER[r["w2"].lower()]
+        return f"{m1:02d}-{int(r['d1']):02d}..{m2:02d}-{int(r['d2']):02d}"
+    m = _SEASON_RE.search(text)
+    return _SEASON_NAMES[int(m.lastgroup[1:])] if m else None  # type: ignore[index]
+
+
+def tags_in(text: str) -> tuple[str, ...]:
+    """The tags of the phrases in ``text``, in order, each once."""
+    found: list[str] = []
+    for m in _TAG_RE.finditer(text):
+        tag = _TAG_NAMES[int(m.lastgroup[1:])]  # type: ignore[index]
+        if tag not in found:
+            found.append(tag)
+    return tuple(found)
+
+
+def dates_in(text: str) -> list[tuple[int, int, tuple[int | None, int, int]]]:
+    """The dates in ``text`` as (start, end, (year or None, month, day)), season bounds left out."""
+    out = []
+    for m in DATE_RE.finditer(text):
+        if m["d"] is not None:
+            day, month, year = int(m["d"]), int(m["m"]), m["y"]
+        elif m["d2"] is not None:
+            day, month, year = int(m["d2"]), _MONTH_NUMBER[m["mw"].lower()], m["y2"]
+        else:
+            day, month, year = int(m["d3"]), _ROMAN[m["mr"].upper()], m["y3"]
+        if not 1 <= day <= 31 or _BOUND_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        out.append((m.start(), m.end(), (int(year) if year else None, month, day)))
+    return out
+
+
+def page_year(text: str) -> int | None:
+    """The year the page's own dates are in: the commonest year from 2000 on that it writes."""
+    years = Counter(int(y) for y in _YEAR_RE.findall(text))
+    return years.most_common(1)[0][0] if years else None
+
+
+def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
+    """An hour's reading from its own words, its clause's prefix, its whole clause and the block."""
+    r = Reading()
+    r.church = inline_church(own) or inline_church(prefix) or block.church
+    r.season = season_in(own) or season_in(prefix) or block.season
+    r.tags = tags_in(own)
+    dates = dates_in(own) or dates_in(prefix)
+    if dates:
+        r.date = dates[-1][2]
+    elif block.date is not None:
+        r.date = block.date
+    if block.monthly or MONTHLY_RE.search(own) or MONTHLY_RE.search(prefix):
+        r.kind, r.date = ONE_OFF, None
+    elif r.date is not None or ONE_OFF_RE.search(clause):
+        r.kind = ONE_OFF
+    r.confession = bool(CONFESSION_RE.search(clause))
+    r.vigil_words = bool(_VIGIL_RE.search(own) or _VIGIL_RE.search(prefix))
+    return r
+
+
+_VIGIL_RE = re.compile(r"\b(?:niedzieln\w*|wigilijn\w*|z\s+liturgi\w*\s+niedziel\w*|antycyp\w*)", re.I)
+VIGIL_FROM = "15:00"  # a Saturday Mass from this hour on may be the Sunday vigil
+
+
+@dataclass
+class HourFacts:
+    """What :func:`finish` needs of one hour besides its reading."""
+
+    time: str
+    is_mass: bool
+    in_range: bool
+    own: str = field(repr=False)
+
+
+def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, year: int | None) -> None:
+    """The reading of the schedule as a whole, on the hours' readings in place (see the module docstring)."""
+    year = page_year(text) or year
+    for r in readings:
+        if r.date is not None and r.date[0] is None and year:
+            r.date = (year, r.date[1], r.date[2])
+        if r.date is not None and r.date[0] and r.days is None:
+            weekday = _weekday(r.date)
+            if weekday is not None:
+                r.days = days_of(weekday)
+        if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
+            r.vigil = True
+    _narrow_generic(readings, facts)
+    _dropped_in_season(readings, facts)
+
+
+def _weekday(date: tuple[int | None, int, int]) -> str | None:
+    year, month, day = date
+    try:
+        return WEEK[datetime.date(year or 2000, month, day).weekday()]
+    except ValueError:
+        return None
+
+
+def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
+    """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
+    "codziennie" leaves out a Sunday that has its own times."""
+    own_sat: set[str | None] = set()
+    own_sun: set[str | None] = set()
+    for r, f in zip(readings, facts, strict=True):
+        if f.is_mass and r.days is not None and not r.days.generic and r.kind == REGULAR:
+            if "sat" in r.days.days and "fri" not in r.days.days:
+                own_sat.add(r.church)
+            if "sun" in r.days.days:
+                own_sun.add(r.church)
+    for r in readings:
+        if r.days is None or not r.days.generic:
+            continue
+        drop = set()
+        if r.church in own_sat:
+            drop.add("sat")
+        if r.church in own_sun:
+            drop.add("sun")
+        if drop:
+            r.days = Days(r.days.days - drop, True)
+
+
+def _dropped_in_season(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
+    """ "w wakacje nie ma Mszy o 6:30": every 6:30 of the schedule without a season of its own is not held
+    in that season."""
+    dropped: dict[str, str] = {}
+    for r, f in zip(readings, facts, strict=True):
+        if not f.is_mass and NO_MASS_RE.search(f.own) and r.season in ("summer", "not-summer", "holidays"):
+            dropped[f.time] = "not-summer" if r.season != "holidays" else "not-holidays"
+    if not dropped:
+        return
+    for r, f in zip(readings, facts, strict=True):
+        if f.is_mass and r.kind == REGULAR and r.season is None and f.time in dropped:
+            r.season = dropped[f.time]
