@@ -36,6 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--mistakes", type=int, default=50, help="how many mistakes to list (default 50; 0 = none)"
     )
     parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
+    parser.add_argument(
+        "--cv",
+        type=int,
+        metavar="K",
+        help="site-grouped K-fold cross-validation: each fold's pages are scored by a classifier trained "
+        "(with `msze train`'s defaults) on the other folds' sites only",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="--cv: how sites are dealt into folds")
 
 
 @dataclass
@@ -47,6 +55,7 @@ class Page:
     tokens: list[dict[str, Any]]
     mass_times: list[str]
     schedule: dict[str, list[str]] | None = None
+    url: str = ""
     hours: list[Hour] = field(default_factory=list)
     decisions: list[RuleDecision] = field(default_factory=list)
     scores: list[float] | None = None
@@ -70,7 +79,8 @@ def load_gold(paths: Sequence[str]) -> list[Page]:
                         if text[t["start"] : t["end"]] != t["text"]:
                             raise ValueError(f"token {t['text']!r} does not match its span")
                     pid = str(r.get("id", f"{path}:{n}"))
-                    pages.append(Page(pid, text, tokens, list(r.get("mass_times", [])), r.get("schedule")))
+                    mass_times = list(r.get("mass_times", []))
+                    pages.append(Page(pid, text, tokens, mass_times, r.get("schedule"), r.get("url", "")))
                 except (ValueError, KeyError, TypeError) as exc:
                     raise ValueError(f"{path}:{n}: not a gold page ({exc})") from exc
     return pages
@@ -189,6 +199,116 @@ def schedule_recall(pages: Sequence[Page]) -> tuple[int, int]:
     return found, total
 
 
+def _pairs(days: Sequence[str], time: str) -> set[tuple[str, str]]:
+    return {(d, time) for d in days}
+
+
+def structured(p: Page) -> bool:
+    """Gold pages whose Mass tokens carry the structure (days, church, season, kind...)."""
+    return any(t["label"] == "mass" for t in p.tokens) and all(
+        "days" in t for t in p.tokens if t["label"] == "mass"
+    )
+
+
+def schedule_pairs(pages: Sequence[Page], pred: Predictor) -> dict[str, Any]:
+    """On pages that state a weekly schedule: of its (day-of-week, time) pairs, how many are reported, and of
+    the reported pairs whose time the schedule lists, how many carry a right day."""
+    found = total = right = reported = 0
+    for p in pages:
+        if not p.schedule or not structured(p):
+            continue
+        gold: set[tuple[str, str]] = set()
+        for t in p.tokens:
+            if t["label"] == "mass" and t.get("kind") == "regular":
+                gold |= _pairs(t["days"], t.get("time") or _time_of(p, t))
+        got: set[tuple[str, str]] = set()
+        for i, h in enumerate(p.hours):
+            r = p.decisions[i].reading
+            if pred(p, i) and r.kind == "regular" and r.days is not None:
+                got |= _pairs(r.days.ordered(), h.time)
+        times = {t for _, t in gold}
+        total += len(gold)
+        found += len(gold & got)
+        in_schedule = {g for g in got if g[1] in times}
+        reported += len(in_schedule)
+        right += len(in_schedule & gold)
+    return {
+        "pairs": total,
+        "pairs_found": found,
+        "pair_recall": round(found / total, 4) if total else 1.0,
+        "reported_in_schedule": reported,
+        "reported_right_day": right,
+        "day_precision": round(right / reported, 4) if reported else 1.0,
+    }
+
+
+def _time_of(p: Page, t: dict[str, Any]) -> str:
+    """A gold token's HH:MM: its own "time", else the time of the hour found on it."""
+    i = p.token_hour[p.tokens.index(t)]
+    return p.hours[i].time if i is not None else t["text"]
+
+
+def field_agreement(pages: Sequence[Page], pred: Predictor) -> dict[str, dict[str, Any]]:
+    """For gold Mass tokens the system also labels mass: how often each field of the reading agrees."""
+    fields: dict[str, list[int]] = {
+        k: [0, 0] for k in ("days", "vigil", "church", "season", "kind", "date", "tags")
+    }
+    for p in pages:
+        if not structured(p):
+            continue
+        for t, i in zip(p.tokens, p.token_hour, strict=True):
+            if t["label"] != "mass" or i is None or not pred(p, i):
+                continue
+            r = p.decisions[i].reading
+            got = {
+                "days": set(r.days.ordered()) if r.days is not None else set(),
+                "vigil": r.vigil,
+                "church": r.church is not None,
+                "season": r.season is not None,
+                "kind": r.kind,
+                "date": r.date_text(),
+                "tags": set(r.tags),
+            }
+            want = {
+                "days": set(t.get("days") or ()),
+                "vigil": bool(t.get("vigil")),
+                "church": t.get("church") is not None,
+                "season": t.get("season") is not None,
+                "kind": t.get("kind"),
+                "date": t.get("date"),
+                "tags": set(t.get("tags") or ()),
+            }
+            for k in fields:
+                if k == "date" and want["kind"] != "one_off":
+                    continue
+                fields[k][1] += 1
+                fields[k][0] += got[k] == want[k]
+    return {k: _ratio(a, n) for k, (a, n) in fields.items()}
+
+
+def cross_scores(pages: Sequence[Page], k: int, seed: int = 0) -> float:
+    """Site-grouped K-fold CV: every page's hours scored by a classifier trained, with `msze train`'s
+    defaults, on the pages of the other folds' sites. Returns the threshold the folds' models use."""
+    from msze.classifier import dataset as ds
+    from msze.cli import train
+
+    parser = argparse.ArgumentParser()
+    train.add_arguments(parser)
+    targs = parser.parse_args([])
+    site = {p.id: ds.site_of(p.url) or f"page:{p.id}" for p in pages}
+    for fold in ds.site_folds(site.values(), k, seed=seed):
+        rows = [
+            {"id": p.id, "url": p.url, "text": p.text, "tokens": p.tokens}
+            for p in pages
+            if site[p.id] not in fold
+        ]
+        clf = train.train_classifier(ds.from_realpages(rows), targs)
+        for p in pages:
+            if site[p.id] in fold:
+                p.scores = list(clf.score_hours(p.text, p.hours)) if p.hours else []
+    return float(targs.threshold)
+
+
 def thesis_recall(pages: Sequence[Page]) -> int:
     """Gold tokens the thesis extractor alone (regex + borders) finds, for comparison."""
     found = 0
@@ -248,19 +368,48 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     prepare(pages, classifier)
-    systems: dict[str, Score] = {"rules": score(pages, rules_pred)}
-    if classifier is not None:
-        systems["classifier"] = score(pages, classifier_pred(classifier.threshold))
-        systems["rules ∪ classifier"] = score(pages, union_pred(classifier.threshold))
-    if args.plot and classifier is not None:
-        plot_curve(threshold_curve(pages), classifier.threshold, args.plot)
-    result = _result(pages, classifier, systems)
+    threshold = classifier.threshold if classifier is not None else None
+    if args.cv:
+        threshold = cross_scores(pages, args.cv, args.seed)
+    preds: dict[str, Predictor] = {"rules": rules_pred}
+    if threshold is not None:
+        preds["classifier"] = classifier_pred(threshold)
+        preds["rules ∪ classifier"] = union_pred(threshold)
+    systems = {name: score(pages, pred) for name, pred in preds.items()}
+    if args.plot and threshold is not None:
+        plot_curve(threshold_curve(pages), threshold, args.plot)
+    result = _result(pages, threshold, systems)
+    result["cv"] = args.cv
+    result["structure"] = {
+        name: {"schedule": schedule_pairs(pages, pred), "fields": field_agreement(pages, pred)}
+        for name, pred in preds.items()
+        if name != "classifier"
+    }
     if args.json:
         result["mistakes"] = {name: s.mistakes for name, s in systems.items()}
         print(json.dumps(result, ensure_ascii=False))
     else:
-        _report(result, systems, classifier, args)
+        _report(result, systems, args)
     return 0
+
+
+def _report_structure(structure: dict[str, Any]) -> None:
+    """The reading of each Mass hour: (day, time) pairs of the stated schedules, and field agreement."""
+    for name, figures in structure.items():
+        sched = figures["schedule"]
+        if not sched["pairs"]:
+            continue
+        print(
+            f"{name}: schedule (day-of-week, time) pairs found {sched['pair_recall']:.3f} "
+            f"({sched['pairs_found']}/{sched['pairs']}); reported pairs at a schedule time with a right day "
+            f"{sched['day_precision']:.3f} ({sched['reported_right_day']}/{sched['reported_in_schedule']})"
+        )
+        agree = ", ".join(
+            f"{k} {v['recall']:.3f} ({v['found']}/{v['total']})"
+            for k, v in figures["fields"].items()
+            if v["total"]
+        )
+        print(f"  agreement on the Mass tokens both label mass: {agree}")
 
 
 class _UsageError(Exception):
@@ -285,7 +434,7 @@ def _inputs(args: argparse.Namespace) -> tuple[list[Page], HourScorer | None]:
         raise _UsageError(f"cannot load model {args.model}: {exc}") from exc
 
 
-def _result(pages: list[Page], classifier: HourScorer | None, systems: dict[str, Score]) -> dict[str, Any]:
+def _result(pages: list[Page], threshold: float | None, systems: dict[str, Score]) -> dict[str, Any]:
     found, total = extractor_recall(pages)
     return {
         "pages": len(pages),
@@ -295,22 +444,21 @@ def _result(pages: list[Page], classifier: HourScorer | None, systems: dict[str,
         "thesis_extractor_recall": round(thesis_recall(pages) / total, 4) if total else 1.0,
         "schedule_day_recall": _ratio(*schedule_recall(pages)),
         "hours_found": sum(len(p.hours) for p in pages),
-        "threshold": classifier.threshold if classifier is not None else None,
+        "threshold": threshold,
         "systems": {
             name: {"tokens": s.tokens.as_dict(), "pages": s.pages.as_dict()} for name, s in systems.items()
         },
     }
 
 
-def _report(
-    result: dict[str, Any], systems: dict[str, Score], classifier: HourScorer | None, args: argparse.Namespace
-) -> None:
+def _report(result: dict[str, Any], systems: dict[str, Score], args: argparse.Namespace) -> None:
     total, found = result["gold_tokens"], result["gold_tokens_found"]
     print(f"{result['pages']} pages, {total} gold clock-time tokens, {result['hours_found']} hours extracted")
     print(f"hour extractor recall of gold tokens: {result['extractor_recall']:.4f} ({found}/{total})")
     print(f"  (the thesis regex and borders alone: {result['thesis_extractor_recall']:.4f})")
-    if classifier is not None:
-        print(f"classifier threshold: {classifier.threshold:.3f}")
+    if result["threshold"] is not None:
+        cv = f", {result['cv']}-fold site-grouped cross-validation" if result["cv"] else ""
+        print(f"classifier threshold: {result['threshold']:.3f}{cv}")
     sched = result["schedule_day_recall"]
     if sched["total"]:
         print(
@@ -325,6 +473,7 @@ def _report(
         c = s.pages
         scores = f"P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f}"
         print(f"  {name:<24} {scores}  (tp={c.tp} fp={c.fp} fn={c.fn})")
+    _report_structure(result["structure"])
     if args.mistakes:
         for name, s in systems.items():
             print(f"\nmistakes of {name} ({len(s.mistakes)}):")
