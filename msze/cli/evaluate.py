@@ -19,7 +19,7 @@ from typing import Any
 from msze.classifier.metrics import Confusion, set_confusion
 from msze.cli.extract import load_classifier
 from msze.extraction.hours import Hour, find_hours, find_hours_thesis
-from msze.extraction.page import HourScorer
+from msze.extraction.page import OPEN_REASON, HourScorer
 from msze.extraction.rules import RuleDecision, decide
 
 
@@ -110,8 +110,9 @@ def classifier_pred(threshold: float) -> Predictor:
 
 
 def union_pred(threshold: float) -> Predictor:
+    """What the page steps do: the rules, and the classifier on the hours they had no cue for."""
     clf = classifier_pred(threshold)
-    return lambda p, i: rules_pred(p, i) or clf(p, i)
+    return lambda p, i: rules_pred(p, i) or (p.decisions[i].reason == OPEN_REASON and clf(p, i))
 
 
 @dataclass
@@ -286,7 +287,7 @@ def field_agreement(pages: Sequence[Page], pred: Predictor) -> dict[str, dict[st
     return {k: _ratio(a, n) for k, (a, n) in fields.items()}
 
 
-def cross_scores(pages: Sequence[Page], k: int, seed: int = 0) -> float:
+def cross_scores(pages: Sequence[Page], k: int, seed: int = 0, threshold: float | None = None) -> float:
     """Site-grouped K-fold CV: every page's hours scored by a classifier trained, with `msze train`'s
     defaults, on the pages of the other folds' sites. Returns the threshold the folds' models use."""
     from msze.classifier import dataset as ds
@@ -294,7 +295,7 @@ def cross_scores(pages: Sequence[Page], k: int, seed: int = 0) -> float:
 
     parser = argparse.ArgumentParser()
     train.add_arguments(parser)
-    targs = parser.parse_args([])
+    targs = parser.parse_args([] if threshold is None else ["--threshold", str(threshold)])
     site = {p.id: ds.site_of(p.url) or f"page:{p.id}" for p in pages}
     for fold in ds.site_folds(site.values(), k, seed=seed):
         rows = [
@@ -370,7 +371,7 @@ def run(args: argparse.Namespace) -> int:
     prepare(pages, classifier)
     threshold = classifier.threshold if classifier is not None else None
     if args.cv:
-        threshold = cross_scores(pages, args.cv, args.seed)
+        threshold = cross_scores(pages, args.cv, args.seed, args.threshold)
     preds: dict[str, Predictor] = {"rules": rules_pred}
     if threshold is not None:
         preds["classifier"] = classifier_pred(threshold)

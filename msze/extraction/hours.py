@@ -66,7 +66,7 @@ _HOUR_WORDS = {
     "szóstej": 6, "siódmej": 7, "ósmej": 8, "dziewiątej": 9, "dziesiątej": 10, "jedenastej": 11,
     "dwunastej": 12, "trzynastej": 13, "czternastej": 14, "piętnastej": 15, "szesnastej": 16,
     "siedemnastej": 17, "osiemnastej": 18, "dziewiętnastej": 19, "dwudziestej": 20,
-    "dwudziestej pierwszej": 21, "dwudziestej drugiej": 22,
+    "dwudziestej pierwszej": 21, "dwudziestej drugiej": 22, "północy": 24,
 }  # fmt: skip
 _WORD_HOUR_RE = re.compile(
     r"(?<![^\W\d_])(?:o|godz\.|godzinie)\s+(?:godz(?:\.|inie)\s+)?(?P<t>(?P<half>wpół\s+do\s+)?"
@@ -206,7 +206,7 @@ def find_hours(text: str, limit: int | None = None) -> list[Hour]:
     ``limit`` stops after that many hours (a bound on the work for pathological pages).
     """
     hours = _digit_hours(text, limit)
-    if "ej" in text:
+    if "ej" in text or "półno" in text:  # every hour word ends in "-ej", but "o północy"
         worded = _word_hours(text)
         if worded:
             hours = sorted(hours + worded, key=lambda h: h.start)[:limit]
@@ -218,7 +218,7 @@ def _word_hours(text: str) -> list[Hour]:
     hours = []
     for m in _WORD_HOUR_RE.finditer(text):
         hour = _HOUR_WORDS[re.sub(r"\s+", " ", m["w"].lower())]
-        time = f"{hour - 1:02d}:30" if m["half"] else f"{hour:02d}:00"
+        time = f"{hour - 1:02d}:30" if m["half"] else f"{hour % 24:02d}:00"  # "o północy": 00:00
         start, end = m.span("t")
         context, context_start = _context(text, start, end)
         hours.append(Hour(text[start:end], time, start, end, context, context_start))

@@ -124,6 +124,12 @@ _CHAPEL_RE = re.compile(
     re.IGNORECASE,
 )
 # "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo": a church named at one time
+# a Mass on television or the radio ("TVP 1", "Polsat", "Msze święte w radiu", "Program TV")
+BROADCAST_RE = re.compile(
+    r"\b(?:tvp\w*|polsat\w*|tvn\w*|tv\s+(?:trwam|republika|info|polonia)|telewizj\w*|program\w*\s+tv"
+    r"|radio\s+maryja|polskie\s+radio|w\s+radiu|radiow\w*|w\s+tv\b)",
+    re.IGNORECASE,
+)
 _INLINE_CHURCH_RE = re.compile(
     rf"\b(?:w|we|na)?\s*(?P<name>(?:{_CHURCH_WORDS})(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{{0,40}})?)", re.IGNORECASE
 )
@@ -337,14 +343,14 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
 
 
 def _dropped_in_season(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
-    """ "w wakacje nie ma Mszy o 6:30": every 6:30 of the schedule without a season of its own is not held
-    in that season."""
+    """ "w wakacje nie ma Mszy o 6:30": the 6:30 of the schedule (and of that sentence) is not held in that
+    season."""
     dropped: dict[str, str] = {}
-    for r, f in zip(readings, facts, strict=True):
-        if not f.is_mass and NO_MASS_RE.search(f.own) and r.season in ("summer", "not-summer", "holidays"):
+    negated: set[int] = set()
+    for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
+        if NO_MASS_RE.search(f.own) and r.season in ("summer", "not-summer", "holidays"):
             dropped[f.time] = "not-summer" if r.season != "holidays" else "not-holidays"
-    if not dropped:
-        return
-    for r, f in zip(readings, facts, strict=True):
-        if f.is_mass and r.kind == REGULAR and r.season is None and f.time in dropped:
+            negated.add(i)
+    for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
+        if f.time in dropped and r.kind == REGULAR and (r.season is None or i in negated):
             r.season = dropped[f.time]

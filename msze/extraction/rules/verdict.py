@@ -90,6 +90,10 @@ class HourContext:
 ORDINAL_AFTER_RE = re.compile(r"-?(?:tej|ej|stej|mej|ma|ta|tą|ą)\b")
 
 
+# what stands between a Mass word and its time: "Mszy św. o godz.", "Msza w kościele o"
+_MASS_AT_RE = re.compile(r"\s*(?:[^\W\d]+\.?\s+){0,3}(?:o\s+)?(?:godz(?:inie|\.)?|g\.|o)\s*:?\s*", re.I)
+
+
 def is_bare(h: Hour) -> bool:
     """A number without minutes ("17"): an hour only when written as one ("o godz. 17")."""
     return h.text.isdigit() and len(h.text) <= 2
@@ -139,6 +143,13 @@ def _by_cue(c: HourContext) -> Verdict | None:
     fwd_cue = cues.first_own_from(c.e, fwd_end)
     if fwd_cue is not None and words(line[c.e : fwd_cue.start]) >= FORWARD_WORDS:
         fwd_cue = None
+    if (
+        fwd_cue is not None
+        and back_cue is not None
+        and back_cue.mass
+        and _MASS_AT_RE.fullmatch(line, back_cue.end, c.s)
+    ):
+        fwd_cue = None  # "Po Mszy św. o godz. 12.00 nabożeństwo": the hour is that Mass's
     if fwd_cue is not None and (
         back_cue is None or words(line[c.e : fwd_cue.start]) < words(line[back_cue.end : c.s])
     ):

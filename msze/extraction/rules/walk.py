@@ -34,7 +34,7 @@ from msze.extraction.rules.days import (
 )
 from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, words
 from msze.extraction.rules.reading import (
-    NO_MASS_RE,
+    BROADCAST_RE,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
@@ -111,6 +111,7 @@ class _Block:
     heading_day: Days | None = None  # the day heading on a line of its own just above
     label_day: Days | None = None  # the same, kept across short notes, for the day label only
     notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
+    broadcast: bool = False  # under "Msze święte w telewizji", "Program TV": times of broadcasts
 
     def read_hourless(self, line: str, cues: LineCues) -> None:
         """A line without hours: a header, a day heading, a note or prose, each changing the block its way.
@@ -135,6 +136,8 @@ class _Block:
                 self.label_day = None
         if size <= PLACE_HEADING_CHARS:
             self.notes.read_heading(line)
+            if own:
+                self.broadcast = bool(BROADCAST_RE.search(line))
         elif size > PROSE_LINE_CHARS:
             self.notes.end()
 
@@ -284,15 +287,16 @@ class _Walk:
             ):
                 c.day = over  # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again
             is_mass, reason = verdict(c)
-            if is_mass and NO_MASS_RE.search(c.before[-60:]):
-                is_mass, reason = False, "not held"  # "nie będzie Mszy o 18:00"
+            if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
+                is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             own = before + " " + after
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
             r.days = c.day
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
-            self.verdicts[idx], self.readings[idx], self.owns[idx] = (is_mass, reason), r, own
+            self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
+            self.owns[idx] = c.before[-80:] + " " + after  # what finish() reads for "nie ma Mszy o ..."
             if is_mass:
                 block.notes.main_seen = True
         block.read_hour_line(cues, line[: head.end()] if head is not None and day_list_line else None)

@@ -1,0 +1,298 @@
+"""The reading of each Mass hour: days of the week, vigil, church, season, one-off with its date, tags, and
+the page's confession times (msze/extraction/rules/reading.py, days.py, walk.py)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from msze.extraction.hours import find_hours
+from msze.extraction.page import extract
+from msze.extraction.rules import decide
+from msze.extraction.rules.days import day_at
+
+MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
+MON_SAT = [*MON_FRI, "sat"]
+
+
+def readings(text: str, year: int | None = 2025) -> list[tuple[str, dict]]:
+    """(time, reading) of the hours the rules label mass."""
+    hours = find_hours(text)
+    out = []
+    for h, d in zip(hours, decide(text, hours, year), strict=True):
+        if d.is_mass:
+            r = d.reading
+            out.append(
+                (
+                    h.time,
+                    {
+                        "days": r.days.ordered() if r.days else [],
+                        "vigil": r.vigil,
+                        "church": r.church,
+                        "season": r.season,
+                        "kind": r.kind,
+                        "date": r.date_text(),
+                        "tags": list(r.tags),
+                    },
+                )
+            )
+    return out
+
+
+def days(text: str) -> list[tuple[str, list[str]]]:
+    return [(t, r["days"]) for t, r in readings(text)]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("niedziele i święta", ["sun", "holiday"]),
+        ("dni powszednie", MON_SAT),
+        ("w tygodniu", MON_SAT),
+        ("od poniedziałku do soboty", MON_SAT),
+        ("pn.–sob.", MON_SAT),
+        ("pn.–pt.", MON_FRI),
+        ("od wtorku do piątku", ["tue", "wed", "thu", "fri"]),
+        ("pon., śr., pt.", ["mon", "wed", "fri"]),
+        ("wtorek, czwartek, sobota", ["tue", "thu", "sat"]),
+        ("w czwartki", ["thu"]),
+        ("uroczystości", ["holiday"]),
+    ],
+)
+def test_day_phrases(phrase, expected):
+    assert day_at(phrase).ordered() == expected
+
+
+def test_msza_swieta_is_no_holy_day_and_first_friday_no_weekday():
+    assert day_at("Msza święta") is None
+    assert day_at("I piątek miesiąca") is None
+
+
+def test_weekday_lists_on_their_own_lines():
+    text = "Msze św.\nPoniedziałek, środa, piątek: 7:00\nWtorek, czwartek, sobota: 18:00"
+    assert days(text) == [("07:00", ["mon", "wed", "fri"]), ("18:00", ["tue", "thu", "sat"])]
+
+
+def test_dni_powszednie_is_monday_to_friday_when_saturday_has_its_own_times():
+    with_saturday = "Msze święte\nDni powszednie: 7:00, 18:00\nSobota: 7:00, 18:00"
+    assert days(with_saturday)[:2] == [("07:00", MON_FRI), ("18:00", MON_FRI)]
+    without = "Msze święte\nNiedziela: 8:00, 10:00\nDni powszednie: 7:00, 18:00"
+    assert days(without)[2:] == [("07:00", MON_SAT), ("18:00", MON_SAT)]
+
+
+def test_codziennie_leaves_out_a_sunday_with_its_own_times():
+    assert days("Msze św. codziennie o 7:00") == [("07:00", [*MON_SAT, "sun"])]
+    text = "Msze św.\nCodziennie: 7:00\nNiedziela: 9:00, 11:00"
+    assert days(text)[0] == ("07:00", MON_SAT)
+
+
+def test_saturday_under_sunday_is_the_vigil_and_the_next_times_are_sundays_again():
+    got = readings("Msze św.\nNiedziela: sobota 18:00, 8:00, 10:00")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("18:00", ["sat"], True),
+        ("08:00", ["sun"], False),
+        ("10:00", ["sun"], False),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["W sobotę o 18:00 Msza św. niedzielna", "Sobota 18:00 – Msza wigilijna z liturgii niedzieli"]
+)
+def test_vigil_words(text):
+    assert [(t, r["vigil"]) for t, r in readings(text)] == [("18:00", True)]
+
+
+def test_a_saturday_morning_mass_is_no_vigil():
+    assert [r["vigil"] for _, r in readings("Msze św.\nNiedziela: 9:00\nSobota: 7:00")] == [False, False]
+
+
+def test_church_headings_and_inline_chapels():
+    text = (
+        "Msze święte\nNiedziela: 8:00, 10:00\nKaplica w Zalesiu:\nniedziela 9:00\n"
+        "Szpital Powiatowy:\nw dni powszednie 6:30\nNiedziela: 12:00 (w kaplicy szpitalnej)"
+    )
+    got = [(t, r["church"]) for t, r in readings(text)]
+    assert got[:2] == [("08:00", None), ("10:00", None)]
+    assert got[2] == ("09:00", "Kaplica w Zalesiu")
+    assert got[3] == ("06:30", "Szpital Powiatowy")
+    assert got[4] == ("12:00", "kaplicy szpitalnej")
+
+
+def test_a_chapel_named_first_is_still_a_chapel_and_the_parish_church_is_none():
+    text = "Msze święte\nKaplica w Bagrowie:\nniedziela 9:00\nKościół parafialny:\nniedziela 11:00"
+    assert [(t, r["church"]) for t, r in readings(text)] == [("09:00", "Kaplica w Bagrowie"), ("11:00", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.\nW okresie wakacji:\nniedziela 9:00, 11:00", [("09:00", "summer"), ("11:00", "summer")]),
+        ("Msze św.: niedziela 12:30 (oprócz wakacji)", [("12:30", "not-summer")]),
+        ("Msze św. od 1 lipca do 31 sierpnia: niedziela 19:00", [("19:00", "07-01..08-31")]),
+        ("Roraty w Adwencie: od poniedziałku do soboty o 6:30", [("06:30", "advent")]),
+        ("Msze św.: dni powszednie 18:00 (lato 19:00)", [("18:00", "not-summer"), ("19:00", "summer")]),
+        ("Msze św. w roku szkolnym: niedziela 11:00", [("11:00", "school-year")]),
+    ],
+)
+def test_seasons(text, expected):
+    assert [(t, r["season"]) for t, r in readings(text)] == expected
+
+
+def test_no_mass_in_summer_marks_that_time_of_the_schedule():
+    text = "Msze św.\nDni powszednie: 6:30, 18:00\nNa wakacjach nie ma Mszy św. o 6:30"
+    got = [(t, r["season"]) for t, r in readings(text)]
+    assert got[:2] == [("06:30", "not-summer"), ("18:00", None)]
+
+
+def test_announced_one_offs_with_their_dates():
+    got = readings("Pogrzeb śp. Jana we wtorek o godz. 11:00, Msza św. w kościele.")
+    assert [(t, r["kind"], r["days"]) for t, r in got] == [("11:00", "one_off", ["tue"])]
+    dated = readings("Msze św. w dniu 21.10.2025: 07:00, 18:00")
+    assert [(t, r["kind"], r["date"], r["days"]) for t, r in dated] == [
+        ("07:00", "one_off", "2025-10-21", ["tue"]),
+        ("18:00", "one_off", "2025-10-21", ["tue"]),
+    ]
+
+
+def test_a_date_heading_dates_the_intentions_below_it_with_the_pages_year():
+    text = "Intencje mszalne 2020\nPONIEDZIAŁEK 26.10\n7:00 – + Jan Kowalski\n18:00 – Za parafian"
+    got = [(t, r["kind"], r["date"], r["days"]) for t, r in readings(text, year=None)]
+    assert got == [("07:00", "one_off", "2020-10-26", ["mon"]), ("18:00", "one_off", "2020-10-26", ["mon"])]
+
+
+def test_first_friday_is_monthly_not_weekly():
+    got = readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")
+    assert [(r["kind"], r["date"]) for _, r in got] == [("one_off", None), ("one_off", None)]
+
+
+def test_roraty_and_the_weekly_schedule_are_regular():
+    got = readings("Msze święte\nNiedziela: 8:00, 10:00\nRoraty: pn.–sob. 6:30")
+    assert {r["kind"] for _, r in got} == {"regular"}
+
+
+def test_tags_belong_to_their_own_hour():
+    text = "Niedziela: 9:00 (dla dzieci), 11:00 (suma), 18:00 Msza w nadzwyczajnej formie rytu rzymskiego"
+    assert [(t, r["tags"]) for t, r in readings(text)] == [
+        ("09:00", ["children"]),
+        ("11:00", ["suma"]),
+        ("18:00", ["tridentine"]),
+    ]
+
+
+def test_language_and_youth_tags():
+    got = readings("Msze św.\nNiedziela: 12:00 (po ukraińsku), 19:00 (dla młodzieży)")
+    assert [r["tags"] for _, r in got] == [["uk"], ["youth"]]
+
+
+def test_confession_times_go_to_the_page_not_to_the_masses():
+    page = extract("Msze św.: niedziela 9:00.\nSpowiedź: sobota 17:30–18:00, w piątki od 17.00")
+    assert page.masses == ["09:00"]
+    confessions = page_confessions(
+        "Msze św.: niedziela 9:00.\nSpowiedź: sobota 17:30–18:00, w piątki od 17.00"
+    )
+    assert {"days": ["sat"], "start": "17:30", "end": "18:00", "church": None, "season": None} in confessions
+
+
+def page_confessions(text: str) -> list[dict]:
+    from msze.extraction.page import PageSteps
+
+    page: dict = {"text": text}
+    steps = PageSteps()
+    steps.text(page)
+    steps.hours(page)
+    return page["confessions"]
+
+
+# --- the misses the first version had ---------------------------------------------------------------------
+
+
+def test_bare_hours_listed_after_an_hour_word_are_all_masses():
+    assert [t for t, _ in readings("Msze św.\nNiedziela: godz. 7, 9, 11 i 18")] == [
+        "07:00",
+        "09:00",
+        "11:00",
+        "18:00",
+    ]
+    assert [t for t, _ in readings("Msze św.: w niedziele o godzinie 9 i 11")] == ["09:00", "11:00"]
+
+
+def test_a_bare_number_without_an_hour_word_is_still_no_hour():
+    assert readings("Niedziela 8, 10") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        ("Msza św. o siódmej", ["07:00"]),
+        ("Msza św. o wpół do ósmej", ["07:30"]),
+        ("Msza św. o osiemnastej", ["18:00"]),
+        ("Msza św. o godz. 18-tej", ["18:00"]),
+        ("Pasterka o północy", ["00:00"]),
+    ],
+)
+def test_hours_as_words_and_ordinals(text, times):
+    assert [t for t, _ in readings(text)] == times
+
+
+def test_a_date_by_a_days_name_is_no_time():
+    assert [h.time for h in find_hours("17.07 (niedziela) – 9.00")] == ["09:00"]
+    assert [h.time for h in find_hours("Wtorek, 21.10 – Msza o 18.00")] == ["18:00"]
+    assert [h.time for h in find_hours("Msza o 17.10 w kaplicy")] == ["17:10"]
+
+
+def test_a_broadcast_mass_is_not_one_to_go_to():
+    text = "Msze święte w telewizji\n7.00\nTVP 1\n9.30\nTV Trwam"
+    assert readings(text) == []
+    assert [t for t, _ in readings("Msza św. o 11:00 (transmisja w internecie)")] == ["11:00"]
+
+
+def test_a_mass_named_just_before_its_time_wins_over_a_devotion_after_it():
+    assert [t for t, _ in readings("Po Mszy św. o godz. 12.00 odbędzie się nabożeństwo żałobne.")] == [
+        "12:00"
+    ]
+
+
+# --- robustness -----------------------------------------------------------------------------------------
+
+_pieces = st.sampled_from(
+    [
+        "Msze św. ",
+        "niedziela ",
+        "dni powszednie: ",
+        "sobota ",
+        "Kaplica w Zalesiu:",
+        "\n",
+        "7:00",
+        ", ",
+        " i ",
+        "18.00",
+        "(lato 19:00)",
+        "w wakacje nie ma Mszy o 6:30",
+        "21.10.2025",
+        "od 1 lipca do 31 sierpnia ",
+        "pogrzeb ",
+        "spowiedź 17:30–18:00",
+        "o siódmej",
+        "godz. 7, 9",
+        "(",
+        ")",
+        "–",
+        "x",
+        "31.02",
+        "1 XIII",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_pieces, max_size=40).map("".join))
+def test_the_reading_never_raises_and_stays_consistent(text):
+    hours = find_hours(text)
+    decisions = decide(text, hours)
+    assert len(decisions) == len(hours)
+    for d in decisions:
+        r = d.reading
+        assert r.kind in ("regular", "one_off")
+        assert r.days is None or r.days.days <= {"mon", "tue", "wed", "thu", "fri", "sat", "sun", "holiday"}
+        assert not r.vigil or r.days.days == {"sat"}
