@@ -68,14 +68,15 @@ _HOUR_WORDS = {
     "siedemnastej": 17, "osiemnastej": 18, "dziewiętnastej": 19, "dwudziestej": 20,
     "dwudziestej pierwszej": 21, "dwudziestej drugiej": 22, "północy": 24,
 }  # fmt: skip
-_WORD_HOUR_RE = re.compile(
-    r"(?<![^\W\d_])(?:o|godz\.|godzinie)\s+(?:godz(?:\.|inie)\s+)?(?P<t>(?P<half>wpół\s+do\s+)?"
-    r"(?P<w>dwudziestej(?:\s+pierwszej|\s+drugiej)?|"
-    + "|".join(w for w in _HOUR_WORDS if " " not in w)
-    + r"))"
-    r"(?![^\W\d_])",
-    re.IGNORECASE,
+# what comes before an hour word: "o siódmej", "godz. ósmej", "o godzinie wpół do ósmej"
+_WORD_HOUR_BEFORE_RE = re.compile(
+    r"(?<![^\W\d_])(?:o|godz\.|godzinie)\s+(?:godz(?:\.|inie)\s+)?(?P<half>wpół\s+do\s+)?\Z", re.IGNORECASE
 )
+_WORD_AFTER_RE = re.compile(r"\s+(pierwszej|drugiej)(?![^\W\d_])", re.IGNORECASE)
+_HOUR_WORD_FORMS = [
+    form for word in _HOUR_WORDS if " " not in word for form in (word, word.capitalize(), word.upper())
+]
+
 # a day.month right by a day's name is a date, not a time: "17.07 (niedziela)", "Wtorek, 21.10"
 _DAY_NAME = r"(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|pon\.|wt\.|śr\.|czw\.|pt\.|sob\.|niedz\.)"
 _DAY_NAME_AFTER_RE = re.compile(r"\.?\s*[(,]?\s*" + _DAY_NAME, re.IGNORECASE)
@@ -206,23 +207,42 @@ def find_hours(text: str, limit: int | None = None) -> list[Hour]:
     ``limit`` stops after that many hours (a bound on the work for pathological pages).
     """
     hours = _digit_hours(text, limit)
-    if "ej" in text or "półno" in text:  # every hour word ends in "-ej", but "o północy"
-        worded = _word_hours(text)
-        if worded:
-            hours = sorted(hours + worded, key=lambda h: h.start)[:limit]
+    worded = _word_hours(text)
+    if worded:
+        hours = sorted(hours + worded, key=lambda h: h.start)[:limit]
     return hours
 
 
 def _word_hours(text: str) -> list[Hour]:
-    """Hours written as words ("o siódmej", "o wpół do ósmej"): the words are the hour's text."""
+    """Hours written as words ("o siódmej", "o wpół do ósmej"): the words are the hour's text. Found by
+    plain substring search (no regex runs over the page), then checked around."""
     hours = []
-    for m in _WORD_HOUR_RE.finditer(text):
-        hour = _HOUR_WORDS[re.sub(r"\s+", " ", m["w"].lower())]
-        time = f"{hour - 1:02d}:30" if m["half"] else f"{hour % 24:02d}:00"  # "o północy": 00:00
-        start, end = m.span("t")
-        context, context_start = _context(text, start, end)
-        hours.append(Hour(text[start:end], time, start, end, context, context_start))
-    return hours
+    for form in _HOUR_WORD_FORMS:
+        i = text.find(form)
+        while i >= 0:
+            end = i + len(form)
+            if (end == len(text) or not text[end].isalpha()) and (i == 0 or not text[i - 1].isalpha()):
+                hour = _word_hour(text, i, end, form.lower())
+                if hour is not None:
+                    hours.append(hour)
+            i = text.find(form, end)
+    return sorted(hours, key=lambda h: h.start)
+
+
+def _word_hour(text: str, start: int, end: int, word: str) -> Hour | None:
+    before = _WORD_HOUR_BEFORE_RE.search(text[max(0, start - 40) : start])
+    if before is None:
+        return None
+    hour = _HOUR_WORDS[word]
+    if word == "dwudziestej" and (more := _WORD_AFTER_RE.match(text, end)):
+        hour, end = _HOUR_WORDS[f"dwudziestej {more.group(1).lower()}"], more.end()
+    if before["half"]:
+        start -= len(before["half"])
+        time = f"{hour - 1:02d}:30"
+    else:
+        time = f"{hour % 24:02d}:00"  # "o północy": 00:00
+    context, context_start = _context(text, start, end)
+    return Hour(text[start:end], time, start, end, context, context_start)
 
 
 def _digit_hours(text: str, limit: int | None) -> list[Hour]:

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from msze.extraction.rules.days import WEEK, Days, days_of
 
@@ -263,22 +264,52 @@ def page_year(text: str) -> int | None:
 
 def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     """An hour's reading from its own words, its clause's prefix, its whole clause and the block."""
+    p = _clause_notes(prefix, clause)
     r = Reading()
-    r.church = inline_church(own) or inline_church(prefix) or block.church
-    r.season = season_in(own) or season_in(prefix) or block.season
+    r.church = inline_church(own) or p.church or block.church
+    r.season = season_in(own) or p.season or block.season
     r.tags = tags_in(own)
-    dates = dates_in(own) or dates_in(prefix)
+    dates = dates_in(own)
     if dates:
         r.date = dates[-1][2]
+    elif p.date is not None:
+        r.date = p.date
     elif block.date is not None:
         r.date = block.date
-    if block.monthly or MONTHLY_RE.search(own) or MONTHLY_RE.search(prefix):
+    if block.monthly or p.monthly or MONTHLY_RE.search(own):
         r.kind, r.date = ONE_OFF, None
-    elif r.date is not None or ONE_OFF_RE.search(clause):
+    elif r.date is not None or p.one_off:
         r.kind = ONE_OFF
-    r.confession = bool(CONFESSION_RE.search(clause))
-    r.vigil_words = bool(_VIGIL_RE.search(own) or _VIGIL_RE.search(prefix))
+    r.confession = p.confession
+    r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
     return r
+
+
+@dataclass(frozen=True, slots=True)
+class _ClauseNotes:
+    """What a clause's prefix and the whole clause say, read once for all the clause's hours."""
+
+    church: str | None
+    season: str | None
+    date: tuple[int | None, int, int] | None
+    monthly: bool
+    one_off: bool
+    confession: bool
+    vigil: bool
+
+
+@lru_cache(maxsize=1024)
+def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
+    dates = dates_in(prefix)
+    return _ClauseNotes(
+        church=inline_church(prefix),
+        season=season_in(prefix),
+        date=dates[-1][2] if dates else None,
+        monthly=bool(MONTHLY_RE.search(prefix)),
+        one_off=bool(ONE_OFF_RE.search(clause)),
+        confession=bool(CONFESSION_RE.search(clause)),
+        vigil=bool(_VIGIL_RE.search(prefix)),
+    )
 
 
 _VIGIL_RE = re.compile(r"\b(?:niedzieln\w*|wigilijn\w*|z\s+liturgi\w*\s+niedziel\w*|antycyp\w*)", re.I)
