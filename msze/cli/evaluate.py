@@ -19,7 +19,7 @@ from typing import Any
 from msze.classifier.metrics import Confusion, set_confusion
 from msze.cli.extract import load_classifier
 from msze.extraction.hours import Hour, find_hours, find_hours_thesis
-from msze.extraction.page import OPEN_REASON, HourScorer
+from msze.extraction.page import HourScorer
 from msze.extraction.rules import RuleDecision, decide
 
 
@@ -110,9 +110,9 @@ def classifier_pred(threshold: float) -> Predictor:
 
 
 def union_pred(threshold: float) -> Predictor:
-    """What the page steps do: the rules, and the classifier on the hours they had no cue for."""
+    """What the page steps do: the rules, and the classifier on every hour they did not confirm."""
     clf = classifier_pred(threshold)
-    return lambda p, i: rules_pred(p, i) or (p.decisions[i].reason == OPEN_REASON and clf(p, i))
+    return lambda p, i: rules_pred(p, i) or clf(p, i)
 
 
 @dataclass

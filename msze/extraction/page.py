@@ -27,10 +27,6 @@ from msze.utils.urls import domain_of
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
 MAX_HOURS = 20_000  # hour candidates beyond this many on a page are skipped (a timetable dump, not a parish)
 
-# The classifier labels only the hours the rules found no word about ("no cue"): in site-grouped
-# cross-validation its labels overturning a rule's explicit "other" (a range, a devotion's cue, a phone
-# number) were wrong more often than right (docs/classifier.md).
-OPEN_REASON = "no cue"
 TEXT_FALLBACK = "text fallback"  # how a warning about a page html2text could not convert as it is starts
 Page = MutableMapping[str, Any]
 Count = Callable[[str, int], None]
@@ -243,7 +239,7 @@ class PageSteps:
             self.tally("rules/pages_with_masses")
 
     def classify(self, page: Page) -> None:
-        """The classifier labels the hours the rules had no cue for (OPEN_REASON); page["masses"] follows."""
+        """The classifier labels every hour the rules did not confirm; page["masses"] follows."""
         if self.classifier is None or not_modified(page):
             return
         text, hours = page.get("text"), page.get("hours")
@@ -254,7 +250,6 @@ class PageSteps:
             h
             for h in hours
             if not (h.get("source") == "rules" and h.get("label") == "mass")
-            and h.get("reason", OPEN_REASON) == OPEN_REASON
             and 0 <= h.get("start", -1) < h.get("end", -1) <= len(text)  # a span off the text: left as it is
         ]
         if todo:

@@ -67,12 +67,10 @@ def test_classifier_labels_only_what_the_rules_left():
     scorer = FakeScorer({"11:00": 0.9, "19:00": 0.2})
     assert isinstance(scorer, HourScorer)
     ex = extract(PAGE, classifier=scorer)
-    # the rules' masses and their explicit "other" (a meeting's cue) are not re-scored: only the hour they
-    # found no cue for
-    assert scorer.calls == [["11:00"]]
+    assert scorer.calls == [["19:00", "11:00"]]  # rules' masses are not re-scored
     by_time = {h["time"]: h for h in ex.hours}
     assert by_time["11:00"] | {} == by_time["11:00"] | {"label": "mass", "source": "classifier", "score": 0.9}
-    assert by_time["19:00"]["label"] == "other" and by_time["19:00"]["source"] == "rules"
+    assert by_time["19:00"]["label"] == "other" and by_time["19:00"]["source"] == "classifier"
     assert by_time["08:00"]["source"] == "rules"
     assert ex.masses == ["08:00", "10:00", "11:00", "12:00", "18:00"]
 
