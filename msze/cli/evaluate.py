@@ -219,9 +219,9 @@ def schedule_pairs(pages: Sequence[Page], pred: Predictor) -> dict[str, Any]:
         if not p.schedule or not structured(p):
             continue
         gold: set[tuple[str, str]] = set()
-        for t in p.tokens:
+        for t, i in zip(p.tokens, p.token_hour, strict=True):
             if t["label"] == "mass" and t.get("kind") == "regular":
-                gold |= _pairs(t["days"], t.get("time") or _time_of(p, t))
+                gold |= _pairs(t["days"], t.get("time") or (p.hours[i].time if i is not None else t["text"]))
         got: set[tuple[str, str]] = set()
         for i, h in enumerate(p.hours):
             r = p.decisions[i].reading
@@ -241,12 +241,6 @@ def schedule_pairs(pages: Sequence[Page], pred: Predictor) -> dict[str, Any]:
         "reported_right_day": right,
         "day_precision": round(right / reported, 4) if reported else 1.0,
     }
-
-
-def _time_of(p: Page, t: dict[str, Any]) -> str:
-    """A gold token's HH:MM: its own "time", else the time of the hour found on it."""
-    i = p.token_hour[p.tokens.index(t)]
-    return p.hours[i].time if i is not None else t["text"]
 
 
 def field_agreement(pages: Sequence[Page], pred: Predictor) -> dict[str, dict[str, Any]]:

@@ -68,7 +68,7 @@ def hour_dict(
         "label": label,
         "score": round(float(score), 4),
         "source": source,
-        "day": reading.days.category if reading.days is not None else None,
+        "day": decision.day if decision is not None else None,
         "days": reading.days.ordered() if reading.days is not None else [],
         "vigil": reading.vigil,
         "church": reading.church,

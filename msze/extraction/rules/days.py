@@ -98,11 +98,11 @@ HEAD_GAP_RE = re.compile(
     r"(?:godz\.?|godzin\w*|g\.)?\s*",
     re.I,
 )
-_MONTH_AFTER_RE = re.compile(
-    r"\s+(?:stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada"
-    r"|grudnia|adwentu|wielkanocne\w*|miesiąca)\b",
-    re.IGNORECASE,
+# the months in the genitive, as dates write them ("21 października")
+MONTH_WORDS = (
+    r"stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
 )
+_MONTH_AFTER_RE = re.compile(rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocne\w*|miesiąca)\b", re.IGNORECASE)
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
 _DAY_JOIN_RE = re.compile(r"[\s,;/–\-]*(?:i|oraz|lub|albo|a\s+także)?[\s,]*", re.IGNORECASE)
 _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.–pt.", "od wtorku do piątku"

@@ -19,11 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
 from msze.extraction.rules.days import WEEK, Days, days_of
 
-_MONTH_WORDS = (
-    r"stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
-)
 _MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
 _ROMAN = {
     r: i + 1 for i, r in enumerate(("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"))
@@ -124,13 +122,13 @@ _CHAPEL_RE = re.compile(
     r"|cmentarn\w*|zgromadzeni\w*)",
     re.IGNORECASE,
 )
-# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo": a church named at one time
 # a Mass on television or the radio ("TVP 1", "Polsat", "Msze święte w radiu", "Program TV")
 BROADCAST_RE = re.compile(
     r"\b(?:tvp\w*|polsat\w*|tvn\w*|tv\s+(?:trwam|republika|info|polonia)|telewizj\w*|program\w*\s+tv"
     r"|radio\s+maryja|polskie\s+radio|w\s+radiu|radiow\w*|w\s+tv\b)",
     re.IGNORECASE,
 )
+# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo": a church named at one time
 _INLINE_CHURCH_RE = re.compile(
     rf"\b(?:w|we|na)?\s*(?P<name>(?:{_CHURCH_WORDS})(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{{0,40}})?)", re.IGNORECASE
 )
@@ -322,7 +320,6 @@ class HourFacts:
 
     time: str
     is_mass: bool
-    in_range: bool
     own: str = field(repr=False)
 
 
@@ -333,7 +330,7 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
         if r.date is not None and r.date[0] is None and year:
             r.date = (year, r.date[1], r.date[2])
         if r.date is not None and r.date[0] and r.days is None:
-            weekday = _weekday(r.date)
+            weekday = _weekday(*r.date)
             if weekday is not None:
                 r.days = days_of(weekday)
         if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
@@ -342,10 +339,10 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
     _dropped_in_season(readings, facts)
 
 
-def _weekday(date: tuple[int | None, int, int]) -> str | None:
-    year, month, day = date
+def _weekday(year: int, month: int, day: int) -> str | None:
+    """The weekday of a date; None for an impossible one ("31.02")."""
     try:
-        return WEEK[datetime.date(year or 2000, month, day).weekday()]
+        return WEEK[datetime.date(year, month, day).weekday()]
     except ValueError:
         return None
 

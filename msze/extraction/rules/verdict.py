@@ -85,6 +85,13 @@ class HourContext:
         """The hour's clause up to the hour."""
         return self.line.line[self.clause_start : self.s]
 
+    @property
+    def since(self) -> int:
+        """Where the hour's own words start in the line: the previous hour's end in its clause, else the
+        clause's start."""
+        previous_end = self.line.hours[self.idx - 1].end - self.line.start if self.idx > 0 else -1
+        return max(self.clause_start, previous_end)
+
 
 # "18-tej", "o 7-mej": the number is an hour
 ORDINAL_AFTER_RE = re.compile(r"-?(?:tej|ej|stej|mej|ma|ta|tą|ą)\b")
@@ -182,11 +189,7 @@ def _is_listy(c: HourContext) -> bool:
     """Few words since the previous hour of the clause (or its start), in a line dense in hours."""
     if not c.line.dense:
         return False
-    since = c.clause_start
-    hours, start = c.line.hours, c.line.start
-    if c.idx > 0 and hours[c.idx - 1].end - start > c.clause_start:
-        since = hours[c.idx - 1].end - start
-    return words(DAY_ANY_RE.sub(" ", c.line.line[since : c.s])) <= SECTION_MAX_WORDS
+    return words(DAY_ANY_RE.sub(" ", c.line.line[c.since : c.s])) <= SECTION_MAX_WORDS
 
 
 def _is_day_list_item(c: HourContext) -> bool:

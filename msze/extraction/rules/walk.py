@@ -237,8 +237,8 @@ class _Walk:
             else:
                 self._hour_line(line_start, line, cues, idxs)
         facts = [
-            HourFacts(h.time, v[0], r, own)
-            for h, v, r, own in zip(self.hours, self.verdicts, self.in_range, self.owns, strict=True)
+            HourFacts(h.time, v[0], own)
+            for h, v, own in zip(self.hours, self.verdicts, self.owns, strict=True)
         ]
         finish(self.readings, facts, self.text, self.year)
         return [
@@ -274,9 +274,7 @@ class _Walk:
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
-            own_start = c.clause_start
-            if c.idx > 0 and self.hours[c.idx - 1].end - ctx.start > c.clause_start:
-                own_start = self.hours[c.idx - 1].end - ctx.start
+            own_start = c.since
             before, after = _own_words(line, own_start, c)
             if (
                 sunday_heading
