@@ -64,9 +64,67 @@ def test_day_phrases(phrase, expected):
     assert day_at(phrase).ordered() == expected
 
 
-def test_msza_swieta_is_no_holy_day_and_first_friday_no_weekday():
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("w poniedziałek i w sobotę", ["mon", "sat"]),
+        ("w niedziele i wybrane święta", ["sun", "holiday"]),
+        ("codziennie oprócz środy", ["mon", "tue", "thu", "fri", "sat", "sun"]),
+        ("w dni powszednie z wyjątkiem wtorku i czwartku", ["mon", "wed", "fri", "sat"]),
+        ("porządek zwykły", MON_SAT),
+        ("porządek świąteczny", ["sun", "holiday"]),
+        ("we wszystkie dni tygodnia", [*MON_SAT, "sun"]),
+    ],
+)
+def test_joined_and_excepted_day_phrases(phrase, expected):
+    assert day_at(phrase).ordered() == expected
+
+
+def test_an_exception_after_a_time_takes_its_days_out_and_gives_them_to_the_next_time():
+    text = "Msze św.\n• w dni powszednie: 18.00 oprócz wtorku i czwartku – 9.00"
+    assert days(text) == [("18:00", ["mon", "wed", "fri", "sat"]), ("09:00", ["tue", "thu"])]
+    text = "Msze św. w dni powszednie o godz. 7.00 (we wtorki o 15.15), w niedziele o godz. 9.00"
+    assert days(text) == [
+        ("07:00", ["mon", "wed", "thu", "fri", "sat"]),
+        ("15:15", ["tue"]),
+        ("09:00", ["sun"]),
+    ]
+
+
+def test_dni_swiateczne_are_the_holy_days_where_sunday_has_its_own_times():
+    text = "Msze św.\nDni świąteczne: 6.30, 9.00\nNiedziele i święta nakazane: 7.00, 9.30"
+    assert days(text) == [
+        ("06:30", ["holiday"]),
+        ("09:00", ["holiday"]),
+        ("07:00", ["sun", "holiday"]),
+        ("09:30", ["sun", "holiday"]),
+    ]
+
+
+def test_weekday_lists_joined_by_i_are_weekly_and_roman_i_is_the_first_of_the_month():
+    got = readings("Msze św.\nwe wtorki, czwartki i soboty: 8.00, 18.00\nw I piątki miesiąca: 17.00")
+    assert [(t, r["days"], r["kind"]) for t, r in got] == [
+        ("08:00", ["tue", "thu", "sat"], "regular"),
+        ("18:00", ["tue", "thu", "sat"], "regular"),
+        ("17:00", ["fri"], "one_off"),
+    ]
+
+
+def test_a_monthly_phrase_after_a_time_belongs_to_the_next_time():
+    got = readings("Msze św. w niedziele o godz. 9.00, zaś w I piątki miesiąca o godz. 17.00")
+    assert [(t, r["kind"]) for t, r in got] == [("09:00", "regular"), ("17:00", "one_off")]
+
+
+def test_a_feast_that_bounds_a_season_is_no_one_off():
+    text = "Msze św.\nDNI POWSZEDNIE\nOd Wielkanocy do ostatniej niedzieli października godz.: 7.00 i 18.00"
+    assert {(r["kind"], tuple(r["days"])) for _, r in readings(text)} == {("regular", tuple(MON_SAT))}
+    assert [r["kind"] for _, r in readings("W Wielkanoc Msze św. o 6:00 i 10:00")] == ["one_off", "one_off"]
+
+
+def test_msza_swieta_is_no_holy_day_and_a_date_no_weekday():
     assert day_at("Msza święta") is None
-    assert day_at("I piątek miesiąca") is None
+    assert day_at("ostatniej niedzieli października") is None
+    assert day_at("I piątek miesiąca").ordered() == ["fri"]
 
 
 def test_weekday_lists_on_their_own_lines():

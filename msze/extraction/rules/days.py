@@ -59,6 +59,7 @@ def days_of(*names: str, generic: bool = False) -> Days:
 
 MON_SAT = days_of(*WEEK[:6], generic=True)
 EVERY_DAY = days_of(*WEEK, generic=True)
+SUN_HOLIDAY = days_of("sun", "holiday", generic=True)
 
 _L = r"(?<![^\W\d_])"  # no letter before
 _R = r"(?![^\W\d_])"  # no letter after
@@ -67,8 +68,15 @@ _DOT = rf"{_R}\.?"  # an abbreviation: the word ends, a full stop may follow
 
 # order matters: the first pattern that matches at a position wins
 _DAY_PATTERNS: list[tuple[str, Days]] = [
-    (rf"(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}", MON_SAT),
-    (rf"codzienn{_W}|każdego\s+dnia{_R}", EVERY_DAY),
+    (
+        rf"(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}"
+        rf"|porząd{_W}\s+zwykł{_W}|dni\s+zwykł{_W}",
+        MON_SAT,
+    ),
+    (rf"codzienn{_W}|każdego\s+dnia{_R}|wszystkie\s+dni(?:\s+tygodnia)?{_R}", EVERY_DAY),
+    # "dni świąteczne", "porządek świąteczny": Sundays and holy days; only the holy days where Sunday has
+    # its own times (generic, narrowed like "codziennie")
+    (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
     (rf"niedziel{_W}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),
@@ -102,9 +110,16 @@ HEAD_GAP_RE = re.compile(
 MONTH_WORDS = (
     r"stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
 )
-_MONTH_AFTER_RE = re.compile(rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocne\w*|miesiąca)\b", re.IGNORECASE)
+_MONTH_AFTER_RE = re.compile(rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocne\w*)\b", re.IGNORECASE)
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
-_DAY_JOIN_RE = re.compile(r"[\s,;/–\-]*(?:i|oraz|lub|albo|a\s+także)?[\s,]*", re.IGNORECASE)
+# "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele i wybrane święta"
+_DAY_JOIN_RE = re.compile(
+    r"[\s,;/–\-]*(?:(?:i|oraz|lub|albo|a\s+także)(?:\s+(?:w|we|wybrane|niektóre|inne))?)?[\s,]*",
+    re.IGNORECASE,
+)
+# "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"
+_EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|bez)\s+$", re.IGNORECASE)
+_EXCEPT_AFTER_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+", re.IGNORECASE)
 _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.–pt.", "od wtorku do piątku"
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
@@ -133,7 +148,7 @@ def _day_matches(text: str) -> list[_DayMatch]:
     found: list[_DayMatch] = []
     for m in _DAY_SCAN_RE.finditer(text):
         if _MONTH_AFTER_RE.match(text, m.end()):
-            continue  # "ostatniej niedzieli października", "I piątek miesiąca" is a date
+            continue  # "ostatniej niedzieli października" is a date
         days = _DAY_VALUES[int(m.lastgroup[1:])]  # type: ignore[index]
         if days.days == {"holiday"} and _HOLY_MASS_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
             continue
@@ -158,13 +173,29 @@ def _resolve_day(text: str, found: Sequence[_DayMatch]) -> Days | None:
     ("wtorki, czwartki i soboty", "niedziele i święta")."""
     if not found:
         return None
-    group = [found[-1]]
-    while len(group) < len(found):
-        prev = found[-len(group) - 1]
-        if not _DAY_JOIN_RE.fullmatch(text, prev[1], group[-1][0]):
+    group = _joined(text, found, len(found) - 1, -1)
+    days = union(d for _, _, d in group)
+    first = group[-1]
+    before = found[len(found) - len(group) - 1] if len(group) < len(found) else None
+    if before is not None and _EXCEPT_RE.fullmatch(text, before[1], first[0]):
+        base = _joined(text, found, len(found) - len(group) - 1, -1)
+        kept = union(d for _, _, d in base).days - days.days
+        if kept:  # "codziennie oprócz środy": every day but Wednesday
+            return Days(kept, any(d.generic for _, _, d in base))
+    return days
+
+
+def _joined(text: str, found: Sequence[_DayMatch], i: int, step: int) -> list[_DayMatch]:
+    """found[i] and the phrases named together with it, going back (step -1) or forward (step 1)."""
+    group = [found[i]]
+    j = i + step
+    while 0 <= j < len(found):
+        a, b = (found[j], group[-1]) if step < 0 else (group[-1], found[j])
+        if not _DAY_JOIN_RE.fullmatch(text, a[1], b[0]):
             break
-        group.append(prev)
-    return union(d for _, _, d in group)
+        group.append(found[j])
+        j += step
+    return group
 
 
 def union(days: Iterable[Days]) -> Days:
@@ -185,6 +216,22 @@ class LineDays:
         self.parens = [m.span() for m in _PARENS_RE.finditer(line)]
         self.paren_starts = [p[0] for p in self.parens]
 
+    def excepted_after(self, e: int) -> Days | None:
+        """The days an exception right after an hour takes out of its days: "18.00 oprócz wtorku i
+        czwartku", "7.00 (we wtorki o 15.15)"."""
+        m = _EXCEPT_AFTER_RE.match(self.line, e)
+        if m is None:
+            m = _DAY_AFTER_RE.match(self.line, e)
+            if m is None or m.group(1) is None or not any(ch.isdigit() for ch in m.group(1)):
+                return None
+            start = m.start(1)
+        else:
+            start = m.end()
+        i = bisect_left(self.day_starts, start)
+        if i == len(self.days) or self.days[i][0] - start > 4:
+            return None
+        return union(d for _, _, d in _joined(self.line, self.days, i, 1))
+
     def day_of(self, clause_start: int, s: int, e: int) -> Days | None:
         """The days an hour's own words give it: a note right after it, else the last day phrase before it."""
         line = self.line
@@ -192,7 +239,8 @@ class LineDays:
         if m:
             note = m.group(1) or m.group(2)
             day = day_at(note)
-            if day is not None and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note)):
+            hour_inside = m.group(1) is not None and any(ch.isdigit() for ch in note)
+            if day is not None and not hour_inside and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note)):
                 return day
         lo = max(clause_start, s - DAY_LOOKBEHIND)
         window = self.days[bisect_left(self.day_starts, lo) : bisect_left(self.day_starts, s)]

@@ -100,10 +100,24 @@ ONE_OFF_RE = re.compile(
     r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b)",
     re.IGNORECASE,
 )
+# "od Wielkanocy do ...", "w okresie Bożego Narodzenia": a feast that bounds a season, no single occasion
+_SEASON_BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|\bokres\w*|[-–])\s*$", re.IGNORECASE)
+
+
+def one_off_in(text: str) -> bool:
+    """Whether ``text`` announces a single occasion (a funeral, a feast, "w przyszłą niedzielę")."""
+    return any(
+        not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 10), m.start())
+        for m in ONE_OFF_RE.finditer(text)
+    )
+
+
 # a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca"
+# ("I" is the Roman numeral only: "w piątki i soboty" is two weekly days; "ostatniej niedzieli października"
+# is a date)
 MONTHLY_RE = re.compile(
-    r"\b(?:(?:i|pierwsz\w+|ostatni\w*)\s+(?:piąt|sobot|czwart|niedziel|środ|poniedzia|wtor)\w*"
-    r"|miesiąca|miesięczn\w*)\b",
+    r"\b(?:(?:(?-i:I)|pierwsz\w+|ostatni\w*)\s+(?:piąt|sobot|czwart|niedziel|środ|poniedzia|wtor)\w*"
+    rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|miesięczn\w*)\b",
     re.IGNORECASE,
 )
 CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
@@ -276,7 +290,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
         r.date = block.date
     if block.monthly or p.monthly or MONTHLY_RE.search(own):
         r.kind, r.date = ONE_OFF, None
-    elif r.date is not None or p.one_off:
+    elif r.date is not None or p.one_off or one_off_in(own):
         r.kind = ONE_OFF
     r.confession = p.confession
     r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
@@ -304,7 +318,7 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
         season=season_in(prefix),
         date=dates[-1][2] if dates else None,
         monthly=bool(MONTHLY_RE.search(prefix)),
-        one_off=bool(ONE_OFF_RE.search(clause)),
+        one_off=one_off_in(prefix),
         confession=bool(CONFESSION_RE.search(clause)),
         vigil=bool(_VIGIL_RE.search(prefix)),
     )

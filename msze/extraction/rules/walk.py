@@ -191,10 +191,17 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
 _SUMMER_VARIANT_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakacj\w*|okres\w*\s+letni\w*)[\s:–-]*$", re.I)
 
 
+# where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
+_NEXT_PHRASE_RE = re.compile(
+    r"(?:[,;]\s*(?:zaś|a|natomiast)?|\s(?:oraz|zaś|a|natomiast|i))\s+(?=(?:w|we|od|na|(?-i:I{1,3}|IV|V))\s)",
+    re.IGNORECASE,
+)
+
+
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     """The words of the line that belong to this hour: since the previous hour (past a list separator,
     as "(dla dzieci), " speaks of the hour before), and up to the next (not into a parenthesis that holds
-    it: "18:00 (lato 19:00)")."""
+    it: "18:00 (lato 19:00)", nor into a phrase that turns to the next hour: ", zaś w I piątki")."""
     before = line[own_start : c.s]
     if own_start > c.clause_start:
         cut = max(before.rfind(","), before.rfind(";"), before.rfind(")"))
@@ -204,6 +211,9 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
         opening = after.rfind("(")
         if opening > after.rfind(")"):
             after = after[:opening]
+        turn = _NEXT_PHRASE_RE.search(after)
+        if turn is not None:
+            after = after[: turn.start()]
     return before, after
 
 
@@ -297,7 +307,8 @@ class _Walk:
             self.owns[idx] = c.before[-80:] + " " + after  # what finish() reads for "nie ma Mszy o ..."
             if is_mass:
                 block.notes.main_seen = True
-        block.read_hour_line(cues, line[: head.end()] if head is not None and day_list_line else None)
+        first = self.hours[idxs[0]].start - line_start
+        block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None)
 
     def _hour_context(
         self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
@@ -313,6 +324,9 @@ class _Walk:
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
         day = line_days.day_of(clause_start, s, e) or self.block.heading_day or self.block.label_day
+        excepted = line_days.excepted_after(e) if day is not None else None
+        if excepted is not None and day is not None and day.days - excepted.days:
+            day = Days(day.days - excepted.days, day.generic)
         return HourContext(
             ctx,
             idx,
