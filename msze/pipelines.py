@@ -20,7 +20,7 @@ from scrapy.exceptions import NotConfigured
 from msze.batch.results import summarize
 from msze.crawling.links import pages_filename
 from msze.extraction.boilerplate import SiteTemplates
-from msze.extraction.page import PageSteps, masses_of
+from msze.extraction.page import CLASSIFIER_ROLES, PageSteps, masses_of
 from msze.middlewares import recrawl_shared
 from msze.recrawl.changes import NEW, NOT_MODIFIED, SHRUNK, UNCHANGED, compare_page, page_state, trusted_hours
 from msze.recrawl.state import SharedRecrawl
@@ -171,7 +171,10 @@ class ClassifierPipeline(_PageStepPipeline):
             logger.error("hour classifier disabled: %s", exc)
             crawler.stats.set_value("msze/classifier/disabled", 1)
             raise NotConfigured(f"hour classifier disabled: {exc}") from exc
-        return cls(crawler, PageSteps(classifier=classifier))
+        role = settings.get("CLASSIFIER_ROLE")
+        if role not in CLASSIFIER_ROLES:
+            raise NotConfigured(f"CLASSIFIER_ROLE {role!r}: not one of {', '.join(CLASSIFIER_ROLES)}")
+        return cls(crawler, PageSteps(classifier=classifier, classifier_role=role))
 
     def step(self, page: ItemAdapter) -> None:
         self.steps.classify(page)

@@ -287,10 +287,12 @@ def load_classifier(classifier_path: str | None = None) -> Any:
     return HourClassifier.load(classifier_path or None)
 
 
-def page_steps(classifier: Any = None, template: bool = True) -> PageSteps:
+def page_steps(classifier: Any = None, template: bool = True, classifier_role: str = "score") -> PageSteps:
     """The crawl's PageSteps with its default settings: a page processed here gets the crawl's hours."""
     templates = SiteTemplates(max_sites=1000) if template else None
-    return PageSteps(classifier=classifier, templates=templates, language=True)
+    return PageSteps(
+        classifier=classifier, classifier_role=classifier_role, templates=templates, language=True
+    )
 
 
 @dataclass
@@ -371,6 +373,7 @@ class ProcessOptions:
     out_dir: str
     languages: frozenset[str] = frozenset()
     classifier_path: str | None = None
+    classifier_role: str = "score"  # msze.extraction.page.CLASSIFIER_ROLES
     state_path: str | None = None
     only_changed: bool = False
     keep_html: bool = True
@@ -405,7 +408,7 @@ class FileReport:
 def make_processor(options: ProcessOptions) -> PageProcessor:
     """A PageProcessor for these options: extractor, classifier and language model loaded once."""
     return PageProcessor(
-        steps=page_steps(load_classifier(options.classifier_path)),
+        steps=page_steps(load_classifier(options.classifier_path), classifier_role=options.classifier_role),
         languages=options.languages,
         state=RecrawlState(options.state_path) if options.state_path else None,
         only_changed=options.only_changed,

@@ -21,6 +21,7 @@ from msze.cli.extract import load_classifier
 from msze.extraction.hours import Hour, find_hours, find_hours_thesis
 from msze.extraction.page import HourScorer
 from msze.extraction.rules import RuleDecision, decide
+from msze.extraction.rules.verdict import UNCUED
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,9 +111,16 @@ def classifier_pred(threshold: float) -> Predictor:
 
 
 def union_pred(threshold: float) -> Predictor:
-    """What the page steps do: the rules, and the classifier on every hour they did not confirm."""
+    """The page steps with CLASSIFIER_ROLE "all": the rules, and the classifier on every hour they did not
+    confirm."""
     clf = classifier_pred(threshold)
     return lambda p, i: rules_pred(p, i) or clf(p, i)
+
+
+def uncued_pred(threshold: float) -> Predictor:
+    """CLASSIFIER_ROLE "uncued": the rules, and the classifier on the hours they found no cue for."""
+    clf = classifier_pred(threshold)
+    return lambda p, i: rules_pred(p, i) or (p.decisions[i].reason == UNCUED and clf(p, i))
 
 
 @dataclass
@@ -351,7 +359,7 @@ def _ratio(found: int, total: int) -> dict[str, float | int]:
 
 def _fmt(name: str, c: Confusion) -> str:
     return (
-        f"  {name:<24} P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f} acc={c.accuracy:.3f} "
+        f"  {name:<28} P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f} acc={c.accuracy:.3f} "
         f"MCC={c.mcc:.3f}  (tp={c.tp} fp={c.fp} fn={c.fn} tn={c.tn})"
     )
 
@@ -370,6 +378,7 @@ def run(args: argparse.Namespace) -> int:
     if threshold is not None:
         preds["classifier"] = classifier_pred(threshold)
         preds["rules ∪ classifier"] = union_pred(threshold)
+        preds["rules ∪ classifier (no cue)"] = uncued_pred(threshold)
     systems = {name: score(pages, pred) for name, pred in preds.items()}
     if args.plot and threshold is not None:
         plot_curve(threshold_curve(pages), threshold, args.plot)
@@ -467,7 +476,7 @@ def _report(result: dict[str, Any], systems: dict[str, Score], args: argparse.Na
     for name, s in systems.items():
         c = s.pages
         scores = f"P={c.precision:.3f} R={c.recall:.3f} F1={c.f1:.3f}"
-        print(f"  {name:<24} {scores}  (tp={c.tp} fp={c.fp} fn={c.fn})")
+        print(f"  {name:<28} {scores}  (tp={c.tp} fp={c.fp} fn={c.fn})")
     _report_structure(result["structure"])
     if args.mistakes:
         for name, s in systems.items():

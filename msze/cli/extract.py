@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from msze.extraction.page import TEXT_FALLBACK, HourScorer, extract
+from msze.extraction.page import CLASSIFIER_ROLES, TEXT_FALLBACK, HourScorer, extract
 from msze.extraction.text import decode_bytes, looks_like_html
 
 BINARY_PROBE = 1024  # bytes looked at to decide a file is binary (a NUL byte there: not a text page)
@@ -31,6 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-model", action="store_true", help="rules only, no classifier")
     parser.add_argument("--threshold", type=float, help="classifier threshold (default: the model's own)")
+    parser.add_argument(
+        "--classifier-role",
+        choices=CLASSIFIER_ROLES,
+        default="score",
+        help="what the classifier does with the hours the rules did not confirm: score them (default), label "
+        "those without a cue (uncued), or label them all",
+    )
     parser.add_argument("--text", action="store_true", help="also print the converted text of each input")
 
 
@@ -41,7 +48,9 @@ def _read(path: str) -> tuple[bytes, bool]:
     return Path(path).read_bytes(), Path(path).suffix.lower() == ".txt"
 
 
-def process(path: str, classifier: HourScorer | None = None, with_text: bool = False) -> dict[str, Any]:
+def process(
+    path: str, classifier: HourScorer | None = None, with_text: bool = False, classifier_role: str = "score"
+) -> dict[str, Any]:
     """One input → its JSON object; raises OSError if the file cannot be read."""
     data, is_text = _read(path)
     warnings: list[str] = []
@@ -58,7 +67,8 @@ def process(path: str, classifier: HourScorer | None = None, with_text: bool = F
         if path == "-":
             is_text = not looks_like_html(decoded)
         text = decoded
-    result = extract(text, classifier) if is_text or not text else extract("", classifier, html=text)
+    html = None if is_text or not text else text
+    result = extract("" if html else text, classifier, html=html, classifier_role=classifier_role)
     warnings.extend(result.warnings)
     out: dict[str, Any] = {"path": path, "masses": result.masses, "hours": result.hours}
     if with_text:
@@ -94,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     failed = fallbacks = 0
     for path in args.paths:
         try:
-            out = process(path, classifier, args.text)
+            out = process(path, classifier, args.text, args.classifier_role)
         except OSError as exc:
             print(f"error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
             failed += 1

@@ -38,6 +38,7 @@ from msze.archive.reprocess import (
 )
 from msze.batch.results import append_result, export_csv
 from msze.extraction.language import parse_languages
+from msze.extraction.page import CLASSIFIER_ROLES
 from msze.recrawl.state import RecrawlState
 
 DEFAULT_OUT = "output/processed"
@@ -62,6 +63,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="fastText hour model (default: msze/models/hours.ftz)",
     )
     parser.add_argument("--no-classifier", action="store_true", help="label hours with the rules alone")
+    parser.add_argument(
+        "--classifier-role",
+        choices=CLASSIFIER_ROLES,
+        default="score",
+        help="what the classifier does with the hours the rules did not confirm (CLASSIFIER_ROLE; default: "
+        "score them only)",
+    )
     parser.add_argument(
         "--state", metavar="SQLITE", help="previous-run state (RECRAWL_STATE): record page/parish changes"
     )
@@ -235,6 +243,7 @@ def run(args: argparse.Namespace) -> int:
         out_dir=args.out,
         languages=parse_languages(args.lang),
         classifier_path=NO_CLASSIFIER if args.no_classifier else args.classifier,
+        classifier_role=args.classifier_role,
         state_path=args.state,
         only_changed=args.only_changed,
         keep_html=not args.no_html,

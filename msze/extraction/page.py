@@ -20,6 +20,7 @@ from msze.extraction.language import detect_language
 from msze.extraction.page_filter import has_schedule_hint
 from msze.extraction.rules import RuleDecision, decide
 from msze.extraction.rules.reading import Reading
+from msze.extraction.rules.verdict import UNCUED
 from msze.extraction.text import convert_html, replace_surrogates
 from msze.utils.time import utc_now
 from msze.utils.urls import domain_of
@@ -27,6 +28,10 @@ from msze.utils.urls import domain_of
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
 MAX_HOURS = 20_000  # hour candidates beyond this many on a page are skipped (a timetable dump, not a parish)
 
+# What the classifier may do with the hours the rules did not confirm (site-grouped CV in docs/classifier.md):
+# "score" gives each its P(Mass start) and leaves the label to the rules (the best F1 and the only role with
+# page precision >= 0.95); "uncued" also labels the hours the rules found no cue for; "all" labels them all.
+CLASSIFIER_ROLES = ("score", "uncued", "all")
 TEXT_FALLBACK = "text fallback"  # how a warning about a page html2text could not convert as it is starts
 Page = MutableMapping[str, Any]
 Count = Callable[[str, int], None]
@@ -140,6 +145,7 @@ class PageSteps:
     page on its own), the limits, whether to record the language, where outcomes and warnings go."""
 
     classifier: HourScorer | None = None
+    classifier_role: str = "score"  # one of CLASSIFIER_ROLES
     templates: SiteTemplates | None = None
     max_text_chars: int = MAX_TEXT_CHARS
     max_hours: int = MAX_HOURS
@@ -238,8 +244,15 @@ class PageSteps:
         if page["masses"]:
             self.tally("rules/pages_with_masses")
 
+    def __post_init__(self) -> None:
+        if self.classifier_role not in CLASSIFIER_ROLES:
+            raise ValueError(
+                f"classifier role {self.classifier_role!r}: not one of {', '.join(CLASSIFIER_ROLES)}"
+            )
+
     def classify(self, page: Page) -> None:
-        """The classifier labels every hour the rules did not confirm; page["masses"] follows."""
+        """The classifier scores every hour the rules did not confirm, and labels those its role lets it
+        (CLASSIFIER_ROLES); page["masses"] follows."""
         if self.classifier is None or not_modified(page):
             return
         text, hours = page.get("text"), page.get("hours")
@@ -257,12 +270,22 @@ class PageSteps:
             if len(scores) != len(todo):
                 raise ValueError(f"classifier returned {len(scores)} scores for {len(todo)} hours")
             for hour, score in zip(todo, scores, strict=True):
-                hour.update(score=round(float(score), 4), source="classifier")
-                hour["label"] = "mass" if score >= self.classifier.threshold else "other"
-                self.tally(f"classifier/{hour['label']}")
+                hour["score"] = round(float(score), 4)
+                if self._labels(hour):
+                    hour["source"] = "classifier"
+                    hour["label"] = "mass" if score >= self.classifier.threshold else "other"
+                    self.tally(f"classifier/{hour['label']}")
+                else:
+                    self.tally("classifier/scored")
             self.tally("classifier/hours", len(todo))
         page["masses"] = masses_of(hours)
         self.tally("classifier/pages")
+
+    def _labels(self, hour: dict[str, Any]) -> bool:
+        """Whether the role lets the classifier label this hour (not only score it)."""
+        if self.classifier_role == "all":
+            return True
+        return self.classifier_role == "uncued" and hour.get("reason") == UNCUED
 
 
 @dataclass
@@ -276,12 +299,19 @@ class Extraction:
 
 
 def extract(
-    text: str, classifier: HourScorer | None = None, max_hours: int = MAX_HOURS, *, html: str | None = None
+    text: str,
+    classifier: HourScorer | None = None,
+    max_hours: int = MAX_HOURS,
+    *,
+    html: str | None = None,
+    classifier_role: str = "score",
 ) -> Extraction:
     """Every hour of one text (or of `html`, converted first) labelled mass/other, and its Mass times:
     PageSteps on that page alone (no site, so no template). Never raises on odd input."""
     warnings: list[str] = []
-    steps = PageSteps(classifier=classifier, max_hours=max_hours, warn=warnings.append)
+    steps = PageSteps(
+        classifier=classifier, classifier_role=classifier_role, max_hours=max_hours, warn=warnings.append
+    )
     page: dict[str, Any] = {"html": html} if html else {"text": str(text or "")}
     for step in (steps.text, steps.hours, steps.classify):
         step(page)

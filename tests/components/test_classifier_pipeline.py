@@ -38,8 +38,39 @@ def test_default_model_is_committed_and_small():
     assert DEFAULT_MODEL_PATH.stat().st_size < 5 * 1024 * 1024
 
 
-def test_pipeline_labels_hours_the_rules_left_and_recomputes_masses():
+def test_by_default_the_classifier_scores_the_hours_the_rules_left_and_the_rules_label_them():
     pipe = make_pipeline()
+    assert pipe.steps.classifier_role == "score"
+    hours = hour_dicts(TEXT, {"07:00", "09:30", "11:00"})
+    out = pipe.process_item(PageItem(url="http://p.test/msze", text=TEXT, hours=[dict(h) for h in hours]))
+    assert [(h["time"], h["label"], h["source"]) for h in out["hours"]] == [
+        (h["time"], h["label"], "rules") for h in hours
+    ]
+    by_time = {h["time"]: h for h in out["hours"]}
+    assert by_time["07:00"]["score"] == 1.0
+    assert by_time["18:00"]["score"] > by_time["17:30"]["score"] > 0.0  # a P(Mass start), not the rules' 0.0
+    assert out["masses"] == ["07:00", "09:30", "11:00"]
+    assert pipe.crawler.stats.get_value("msze/classifier/scored") == 3
+    assert pipe.crawler.stats.get_value("msze/classifier/mass") is None
+
+
+def test_role_uncued_labels_only_the_hours_the_rules_found_no_cue_for():
+    pipe = make_pipeline(CLASSIFIER_ROLE="uncued", CLASSIFIER_THRESHOLD="0.0")
+    hours = hour_dicts(TEXT, set())
+    for h in hours:
+        h["reason"] = "no cue" if h["time"] == "18:00" else "from/to"
+    out = pipe.process_item(PageItem(url="http://p.test/", text=TEXT, hours=hours))
+    assert out["masses"] == ["18:00"]
+    assert [h["time"] for h in out["hours"] if h["source"] == "classifier"] == ["18:00"]
+
+
+def test_an_unknown_role_is_one_clear_error_at_start():
+    with pytest.raises(NotConfigured, match="CLASSIFIER_ROLE 'guess': not one of score, uncued, all"):
+        make_pipeline(CLASSIFIER_ROLE="guess")
+
+
+def test_role_all_labels_every_hour_the_rules_left_and_recomputes_masses():
+    pipe = make_pipeline(CLASSIFIER_ROLE="all")
     item = PageItem(url="http://p.test/msze", text=TEXT, hours=hour_dicts(TEXT, {"07:00", "09:30", "11:00"}))
     item["masses"] = ["07:00", "09:30", "11:00"]
     out = pipe.process_item(item)
@@ -63,7 +94,7 @@ def test_pipeline_labels_hours_the_rules_left_and_recomputes_masses():
 
 
 def test_pipeline_threshold_setting_overrides_the_models():
-    pipe = make_pipeline(CLASSIFIER_THRESHOLD="1.01")
+    pipe = make_pipeline(CLASSIFIER_THRESHOLD="1.01", CLASSIFIER_ROLE="all")
     item = PageItem(url="http://p.test/", text=TEXT, hours=hour_dicts(TEXT, set()))
     out = pipe.process_item(item)
     assert pipe.steps.classifier.threshold == 1.01
@@ -90,13 +121,23 @@ def test_disabled_by_setting():
         make_pipeline(CLASSIFIER_ENABLED=False)
 
 
-def test_fixture_crawl_labels_hours_with_the_classifier(fixture_web, tmp_path):
-    result = run_crawl("http://swwojciech.test/", tmp_path, "DEPTH_LIMIT=1", proxy=fixture_web.proxy)
+@pytest.mark.parametrize("role", ["score", "all"])
+def test_fixture_crawl_scores_hours_with_the_classifier(fixture_web, tmp_path, role):
+    result = run_crawl(
+        "http://swwojciech.test/",
+        tmp_path,
+        "DEPTH_LIMIT=1",
+        f"CLASSIFIER_ROLE={role}",
+        proxy=fixture_web.proxy,
+    )
     assert result.returncode == 0, result.log[-2000:]
     assert result.stats["msze/classifier/pages"] >= 1
     hours = [h for item in result.items for h in item.get("hours") or []]
-    scored = [h for h in hours if h["source"] == "classifier"]
-    assert scored and all(h["label"] in ("mass", "other") and 0 <= h["score"] <= 1 for h in scored)
+    left = [h for h in hours if not (h["source"] == "rules" and h["label"] == "mass")]
+    assert left and all(0 <= h["score"] <= 1 for h in left)
+    labelled = [h for h in left if h["source"] == "classifier"]
+    assert len(labelled) == (len(left) if role == "all" else 0)
+    assert result.stats.get(f"msze/classifier/{'scored' if role == 'score' else 'other'}", 0) > 0
     for item in result.items:
         if item.get("hours"):
             assert item["masses"] == sorted({h["time"] for h in item["hours"] if h["label"] == "mass"})

@@ -96,11 +96,16 @@ def test_mixed_encodings_decode_line_by_line(tmp_path, capsys):
     assert "mixed encodings" in err
 
 
-def test_default_model_labels_the_rest(tmp_path, capsys):
+def test_default_model_scores_the_rest_and_labels_it_with_role_all(tmp_path, capsys):
     assert default_model() is not None, "the packaged model msze/models/hours.ftz is missing"
     page = tmp_path / "p.txt"
     page.write_text("Msze św.: 7.00, 18.00\nW piątek o 19.00 spotkanie.\n", encoding="utf-8")
     assert main(["extract", str(page)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert {h["source"] for h in row["hours"]} == {"rules"} and row["masses"] == ["07:00", "18:00"]
+    [meeting] = [h for h in row["hours"] if h["time"] == "19:00"]
+    assert meeting["label"] == "other" and 0.0 < meeting["score"] < 1.0  # the classifier's P(Mass start)
+    assert main(["extract", "--classifier-role", "all", str(page)]) == 0
     row = json.loads(capsys.readouterr().out)
     assert {h["source"] for h in row["hours"]} == {"rules", "classifier"}
     assert {"07:00", "18:00"} <= set(row["masses"])
@@ -149,10 +154,10 @@ def test_an_input_that_fails_does_not_stop_the_others(tmp_path, capsys, monkeypa
 
     real = command.extract
 
-    def failing(text, classifier=None):
+    def failing(text, classifier=None, **options):
         if "zepsuta" in text:
             raise RuntimeError("rules crashed\non two lines")
-        return real(text, classifier)
+        return real(text, classifier, **options)
 
     monkeypatch.setattr(command, "extract", failing)
     bad = tmp_path / "zepsuta.txt"

@@ -2,10 +2,11 @@
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from msze.extraction.page import Extraction, HourScorer, extract
+from msze.extraction.page import Extraction, HourScorer, PageSteps, extract
 
 PAGE = """Msze święte
 Niedziela: 8:00, 10:00, 12:00
@@ -63,10 +64,23 @@ def test_hour_dicts_follow_the_contract():
         assert PAGE[h["context_start"] : h["context_start"] + len(h["context"])] == h["context"]
 
 
-def test_classifier_labels_only_what_the_rules_left():
+def test_by_default_the_classifier_only_scores_what_the_rules_left():
+    ex = extract(PAGE, classifier=FakeScorer({"11:00": 0.9, "19:00": 0.2}))
+    by_time = {h["time"]: h for h in ex.hours}
+    assert by_time["11:00"]["score"] == 0.9 and by_time["11:00"]["label"] == "other"
+    assert {h["source"] for h in ex.hours} == {"rules"}
+    assert ex.masses == extract(PAGE).masses
+
+
+def test_an_unknown_classifier_role_is_refused():
+    with pytest.raises(ValueError, match="classifier role 'guess'"):
+        PageSteps(classifier_role="guess")
+
+
+def test_classifier_with_role_all_labels_only_what_the_rules_left():
     scorer = FakeScorer({"11:00": 0.9, "19:00": 0.2})
     assert isinstance(scorer, HourScorer)
-    ex = extract(PAGE, classifier=scorer)
+    ex = extract(PAGE, classifier=scorer, classifier_role="all")
     assert scorer.calls == [["19:00", "11:00"]]  # rules' masses are not re-scored
     by_time = {h["time"]: h for h in ex.hours}
     assert by_time["11:00"] | {} == by_time["11:00"] | {"label": "mass", "source": "classifier", "score": 0.9}
@@ -76,7 +90,7 @@ def test_classifier_labels_only_what_the_rules_left():
 
 
 def test_threshold_is_the_classifiers():
-    ex = extract(PAGE, classifier=FakeScorer({"11:00": 0.9}, threshold=0.95))
+    ex = extract(PAGE, classifier=FakeScorer({"11:00": 0.9}, threshold=0.95), classifier_role="all")
     assert "11:00" not in ex.masses
 
 

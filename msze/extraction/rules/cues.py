@@ -20,6 +20,7 @@ MASS_CUE_RE = re.compile(
     r"msz(?:a|e|y|ę|ą|om|ach|ami|o)\b"
     r"|msz[ay]?\s+(?:św|święt)"
     r"|eucharysti\w*"
+    r"|holy\s+mass\w*|mass(?:es)?\b|(?:heilige\s+)?messen?\b"  # a parish's English or German page
     r"|sum[aąy]\b"
     r"|pasterk\w*"
     r"|rorat\w*"

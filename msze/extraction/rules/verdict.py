@@ -26,6 +26,7 @@ from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
 from msze.extraction.rules.lines import words
 from msze.extraction.rules.reading import Reading
 
+UNCUED = "no cue"  # the reason for an hour the rules found nothing to go on for (the classifier's to label)
 FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
 SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)
 
@@ -182,7 +183,7 @@ def _by_block(c: HourContext) -> Verdict:
         return (True, "schedule block")
     if section is None and _is_day_list_item(c):
         return (True, "day list")
-    return (False, "no cue")
+    return (False, UNCUED)
 
 
 def _is_listy(c: HourContext) -> bool:
