@@ -158,8 +158,8 @@ LANGUAGE_ENABLED = False
 # The fastText hour classifier scores the hours the rules did not confirm (ClassifierPipeline, after them).
 CLASSIFIER_ENABLED = True
 # What it does with them (msze.extraction.page.CLASSIFIER_ROLES): "score" records P(Mass start) and leaves
-# the label to the rules; "uncued" labels the hours the rules found no cue for; "all" labels them all.
-CLASSIFIER_ROLE = "score"
+# the label to the rules; "uncued" also labels the hours the rules found no cue for; "all" labels them all.
+CLASSIFIER_ROLE = "uncued"
 # Model file (.ftz/.bin + its .json sidecar); "" = the packaged default msze/models/hours.ftz.
 CLASSIFIER_MODEL = ""
 # P(mass) at or above which an hour is a Mass; None = the threshold stored with the model (chosen by CV).

@@ -30,7 +30,7 @@ from msze.archive.warc import WarcReader
 from msze.batch.results import summarize
 from msze.extraction.boilerplate import SiteTemplates
 from msze.extraction.language import language_selected
-from msze.extraction.page import PageSteps, masses_of
+from msze.extraction.page import DEFAULT_CLASSIFIER_ROLE, PageSteps, masses_of
 from msze.recrawl.changes import (
     NEW,
     SHRUNK,
@@ -287,7 +287,9 @@ def load_classifier(classifier_path: str | None = None) -> Any:
     return HourClassifier.load(classifier_path or None)
 
 
-def page_steps(classifier: Any = None, template: bool = True, classifier_role: str = "score") -> PageSteps:
+def page_steps(
+    classifier: Any = None, template: bool = True, classifier_role: str = DEFAULT_CLASSIFIER_ROLE
+) -> PageSteps:
     """The crawl's PageSteps with its default settings: a page processed here gets the crawl's hours."""
     templates = SiteTemplates(max_sites=1000) if template else None
     return PageSteps(
@@ -373,7 +375,7 @@ class ProcessOptions:
     out_dir: str
     languages: frozenset[str] = frozenset()
     classifier_path: str | None = None
-    classifier_role: str = "score"  # msze.extraction.page.CLASSIFIER_ROLES
+    classifier_role: str = DEFAULT_CLASSIFIER_ROLE  # one of msze.extraction.page.CLASSIFIER_ROLES
     state_path: str | None = None
     only_changed: bool = False
     keep_html: bool = True

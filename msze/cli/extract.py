@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from msze.extraction.page import CLASSIFIER_ROLES, TEXT_FALLBACK, HourScorer, extract
+from msze.extraction.page import CLASSIFIER_ROLES, DEFAULT_CLASSIFIER_ROLE, TEXT_FALLBACK, HourScorer, extract
 from msze.extraction.text import decode_bytes, looks_like_html
 
 BINARY_PROBE = 1024  # bytes looked at to decide a file is binary (a NUL byte there: not a text page)
@@ -34,9 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--classifier-role",
         choices=CLASSIFIER_ROLES,
-        default="score",
-        help="what the classifier does with the hours the rules did not confirm: score them (default), label "
-        "those without a cue (uncued), or label them all",
+        default=DEFAULT_CLASSIFIER_ROLE,
+        help="what the classifier does with the hours the rules did not confirm: score them, label those "
+        "the rules found no cue for (uncued), or label them all (default: %(default)s)",
     )
     parser.add_argument("--text", action="store_true", help="also print the converted text of each input")
 
@@ -49,7 +49,10 @@ def _read(path: str) -> tuple[bytes, bool]:
 
 
 def process(
-    path: str, classifier: HourScorer | None = None, with_text: bool = False, classifier_role: str = "score"
+    path: str,
+    classifier: HourScorer | None = None,
+    with_text: bool = False,
+    classifier_role: str = DEFAULT_CLASSIFIER_ROLE,
 ) -> dict[str, Any]:
     """One input → its JSON object; raises OSError if the file cannot be read."""
     data, is_text = _read(path)

@@ -38,7 +38,7 @@ from msze.archive.reprocess import (
 )
 from msze.batch.results import append_result, export_csv
 from msze.extraction.language import parse_languages
-from msze.extraction.page import CLASSIFIER_ROLES
+from msze.extraction.page import CLASSIFIER_ROLES, DEFAULT_CLASSIFIER_ROLE
 from msze.recrawl.state import RecrawlState
 
 DEFAULT_OUT = "output/processed"
@@ -66,9 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--classifier-role",
         choices=CLASSIFIER_ROLES,
-        default="score",
-        help="what the classifier does with the hours the rules did not confirm (CLASSIFIER_ROLE; default: "
-        "score them only)",
+        default=DEFAULT_CLASSIFIER_ROLE,
+        help="what the classifier does with the hours the rules did not confirm "
+        "(CLASSIFIER_ROLE; default: %(default)s)",
     )
     parser.add_argument(
         "--state", metavar="SQLITE", help="previous-run state (RECRAWL_STATE): record page/parish changes"

@@ -28,10 +28,11 @@ from msze.utils.urls import domain_of
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
 MAX_HOURS = 20_000  # hour candidates beyond this many on a page are skipped (a timetable dump, not a parish)
 
-# What the classifier may do with the hours the rules did not confirm (site-grouped CV in docs/classifier.md):
-# "score" gives each its P(Mass start) and leaves the label to the rules (the best F1 and the only role with
-# page precision >= 0.95); "uncued" also labels the hours the rules found no cue for; "all" labels them all.
+# What the classifier may do with the hours the rules did not confirm: "score" gives each its P(Mass start)
+# and leaves the label to the rules; "uncued" also labels the hours the rules found no cue for (the default:
+# on unseen pages it adds recall at the rules' precision, docs/classifier.md); "all" labels them all.
 CLASSIFIER_ROLES = ("score", "uncued", "all")
+DEFAULT_CLASSIFIER_ROLE = "uncued"  # = settings.CLASSIFIER_ROLE
 TEXT_FALLBACK = "text fallback"  # how a warning about a page html2text could not convert as it is starts
 Page = MutableMapping[str, Any]
 Count = Callable[[str, int], None]
@@ -145,7 +146,7 @@ class PageSteps:
     page on its own), the limits, whether to record the language, where outcomes and warnings go."""
 
     classifier: HourScorer | None = None
-    classifier_role: str = "score"  # one of CLASSIFIER_ROLES
+    classifier_role: str = DEFAULT_CLASSIFIER_ROLE  # one of CLASSIFIER_ROLES
     templates: SiteTemplates | None = None
     max_text_chars: int = MAX_TEXT_CHARS
     max_hours: int = MAX_HOURS
@@ -304,7 +305,7 @@ def extract(
     max_hours: int = MAX_HOURS,
     *,
     html: str | None = None,
-    classifier_role: str = "score",
+    classifier_role: str = DEFAULT_CLASSIFIER_ROLE,
 ) -> Extraction:
     """Every hour of one text (or of `html`, converted first) labelled mass/other, and its Mass times:
     PageSteps on that page alone (no site, so no template). Never raises on odd input."""

@@ -38,9 +38,8 @@ def test_default_model_is_committed_and_small():
     assert DEFAULT_MODEL_PATH.stat().st_size < 5 * 1024 * 1024
 
 
-def test_by_default_the_classifier_scores_the_hours_the_rules_left_and_the_rules_label_them():
-    pipe = make_pipeline()
-    assert pipe.steps.classifier_role == "score"
+def test_role_score_scores_the_hours_the_rules_left_and_the_rules_label_them():
+    pipe = make_pipeline(CLASSIFIER_ROLE="score")
     hours = hour_dicts(TEXT, {"07:00", "09:30", "11:00"})
     out = pipe.process_item(PageItem(url="http://p.test/msze", text=TEXT, hours=[dict(h) for h in hours]))
     assert [(h["time"], h["label"], h["source"]) for h in out["hours"]] == [
@@ -54,14 +53,16 @@ def test_by_default_the_classifier_scores_the_hours_the_rules_left_and_the_rules
     assert pipe.crawler.stats.get_value("msze/classifier/mass") is None
 
 
-def test_role_uncued_labels_only_the_hours_the_rules_found_no_cue_for():
-    pipe = make_pipeline(CLASSIFIER_ROLE="uncued", CLASSIFIER_THRESHOLD="0.0")
+def test_by_default_the_classifier_labels_only_the_hours_the_rules_found_no_cue_for():
+    pipe = make_pipeline(CLASSIFIER_THRESHOLD="0.0")
+    assert pipe.steps.classifier_role == "uncued"
     hours = hour_dicts(TEXT, set())
     for h in hours:
         h["reason"] = "no cue" if h["time"] == "18:00" else "from/to"
     out = pipe.process_item(PageItem(url="http://p.test/", text=TEXT, hours=hours))
     assert out["masses"] == ["18:00"]
     assert [h["time"] for h in out["hours"] if h["source"] == "classifier"] == ["18:00"]
+    assert pipe.crawler.stats.get_value("msze/classifier/scored") == len(hours) - 1
 
 
 def test_an_unknown_role_is_one_clear_error_at_start():

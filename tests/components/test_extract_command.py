@@ -100,7 +100,7 @@ def test_default_model_scores_the_rest_and_labels_it_with_role_all(tmp_path, cap
     assert default_model() is not None, "the packaged model msze/models/hours.ftz is missing"
     page = tmp_path / "p.txt"
     page.write_text("Msze św.: 7.00, 18.00\nW piątek o 19.00 spotkanie.\n", encoding="utf-8")
-    assert main(["extract", str(page)]) == 0
+    assert main(["extract", "--classifier-role", "score", str(page)]) == 0
     row = json.loads(capsys.readouterr().out)
     assert {h["source"] for h in row["hours"]} == {"rules"} and row["masses"] == ["07:00", "18:00"]
     [meeting] = [h for h in row["hours"] if h["time"] == "19:00"]

@@ -64,8 +64,8 @@ def test_hour_dicts_follow_the_contract():
         assert PAGE[h["context_start"] : h["context_start"] + len(h["context"])] == h["context"]
 
 
-def test_by_default_the_classifier_only_scores_what_the_rules_left():
-    ex = extract(PAGE, classifier=FakeScorer({"11:00": 0.9, "19:00": 0.2}))
+def test_role_score_only_scores_what_the_rules_left():
+    ex = extract(PAGE, classifier=FakeScorer({"11:00": 0.9, "19:00": 0.2}), classifier_role="score")
     by_time = {h["time"]: h for h in ex.hours}
     assert by_time["11:00"]["score"] == 0.9 and by_time["11:00"]["label"] == "other"
     assert {h["source"] for h in ex.hours} == {"rules"}

@@ -354,3 +354,8 @@ def test_the_reading_never_raises_and_stays_consistent(text):
         assert r.kind in ("regular", "one_off")
         assert r.days is None or r.days.days <= {"mon", "tue", "wed", "thu", "fri", "sat", "sun", "holiday"}
         assert not r.vigil or r.days.days == {"sat"}
+
+
+def test_the_blessing_of_easter_food_in_the_villages_is_no_mass():
+    text = "Święcenie pokarmów na wioskach: ul. Chrobrego o godz. 10.00, Piaskowo o 10.20, Rudniki o 11.00."
+    assert readings(text) == []

@@ -87,3 +87,10 @@ def test_settings_are_read_without_fallbacks() -> None:
     paths = [path for path in sorted(MSZE.rglob("*.py")) if path.name != "settings.py"]
     found = {(path, name) for path, name, _ in offenders(paths)}
     assert found == ALLOWED, sorted(offenders(paths))
+
+
+def test_the_offline_commands_default_classifier_role_is_the_crawls():
+    from msze import settings
+    from msze.extraction.page import CLASSIFIER_ROLES, DEFAULT_CLASSIFIER_ROLE
+
+    assert settings.CLASSIFIER_ROLE == DEFAULT_CLASSIFIER_ROLE in CLASSIFIER_ROLES

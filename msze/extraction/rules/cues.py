@@ -41,7 +41,7 @@ _OTHER_CUES = (  # noqa: SIM905 (a list literal of 59 raw strings reads worse)
     r"liturgi\w*\s+(?:męki|godzin) katechez\w* modlitw\w* wystawieni\w* litani\w* czynn[aey] dyżur\w* "
     r"otwart\w* zamknięt\w* zebrani\w* konferencj\w* procesj\w* odwiedz\w* program\w* przyjazd\w* "
     r"wyjazd\w* recepcj\w* agap\w* biblijn\w* schol[ai]\w* chór\w* ministran\w* bierzmowan\w* "
-    r"przygotowani\w* kurs\w* wykład\w* dzwon\w* wypomink\w* poświęceni\w* wizyt\w* "
+    r"przygotowani\w* kurs\w* wykład\w* dzwon\w* wypomink\w* poświęceni\w* święceni\w*\s+pokarm\w* wizyt\w* "
     r"odpraw[ay]\s+pokutn\w* godzin[aęy]\s+miłosierdzia marsz\w* "
     r"transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
 ).split()
