@@ -73,7 +73,12 @@ def process(
     html = None if is_text or not text else text
     result = extract("" if html else text, classifier, html=html, classifier_role=classifier_role)
     warnings.extend(result.warnings)
-    out: dict[str, Any] = {"path": path, "masses": result.masses, "hours": result.hours}
+    out: dict[str, Any] = {
+        "path": path,
+        "masses": result.masses,
+        "hours": result.hours,
+        "confessions": result.confessions,
+    }
     if with_text:
         out["text"] = result.text
     if warnings:

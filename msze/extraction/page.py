@@ -295,6 +295,7 @@ class Extraction:
 
     hours: list[dict[str, Any]] = field(default_factory=list)
     masses: list[str] = field(default_factory=list)
+    confessions: list[dict[str, Any]] = field(default_factory=list)  # PageItem["confessions"]
     warnings: list[str] = field(default_factory=list)
     text: str = ""  # the text the hours' spans refer to
 
@@ -316,4 +317,10 @@ def extract(
     page: dict[str, Any] = {"html": html} if html else {"text": str(text or "")}
     for step in (steps.text, steps.hours, steps.classify):
         step(page)
-    return Extraction(hours=page["hours"], masses=page["masses"], warnings=warnings, text=page["text"])
+    return Extraction(
+        hours=page["hours"],
+        masses=page["masses"],
+        confessions=page.get("confessions", []),
+        warnings=warnings,
+        text=page["text"],
+    )

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from schema_check import check
+
 from msze.cli import main
 from msze.cli.extract import default_model
 
@@ -123,6 +125,15 @@ def test_saved_schedule_page(capsys):
     assert row["masses"] == ["07:00", "07:30", "08:15", "09:00", "10:30", "12:00", "17:00", "18:00"]
     days = {(h["time"], h["day"]) for h in row["hours"] if h["label"] == "mass"}
     assert ("07:30", "sunday") in days and ("07:00", "weekday") in days
+    # the output's hours, Mass times and confessions are a PageItem's
+    page = {
+        "url": "https://p.test/",
+        "previous_url": None,
+        "start_url": "https://p.test/",
+        "domain": "p.test",
+    }
+    extracted = {k: row[k] for k in ("hours", "masses", "confessions")}
+    check({**page, "depth": 0, "button_text": None, "html": "", **extracted}, "page")
 
 
 def test_saved_announcements_page(capsys):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FAST_SETTINGS
+from schema_check import check
 from webserver import FixtureWeb, slow
 
 from msze.archive.warc import iter_responses
@@ -173,6 +174,8 @@ def test_batch_outcomes_rerun_and_warc(web, tmp_path):
         refused: "failed",
     }
     assert all(r["crawled_at"].endswith("Z") for r in results)
+    for r in results:
+        check(r, "result")
     # The extraction pipelines' Mass times reach the summary with their page and source; office hours do not.
     parish_a = next(r for r in results if r["start_url"] == "http://parafia-a.test/")
     # Same registered domain, separate parishes: each has its own summary and pages file.

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from conftest import CrawlResult, run_crawl
+from schema_check import check
 
 from msze.items import PageItem
 
@@ -60,6 +61,12 @@ def check_page_item(item: dict[str, Any]) -> None:
 def test_every_item_matches_page_item(crawl: CrawlResult) -> None:
     for item in crawl.items:
         check_page_item(item)
+
+
+def test_every_item_matches_the_page_schema(crawl: CrawlResult) -> None:
+    assert any(h["label"] == "mass" for item in crawl.items for h in item.get("hours") or [])
+    for item in crawl.items:
+        check(item, "page")
 
 
 def test_required_fields_always_present(crawl: CrawlResult) -> None:

@@ -1,0 +1,63 @@
+"""The packaged JSON Schemas are valid schemas, accept what the extraction writes and reject what it never
+writes."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from jsonschema import Draft202012Validator
+from schema_check import check, errors
+
+from msze.batch.results import summarize
+from msze.extraction.page import PageSteps
+from msze.schemas import schema
+
+HTML = (
+    "<h1>Porządek Mszy Świętych</h1><p>Niedziele i święta: 7:00, 9:30 (dla dzieci), 11:00 (suma)</p>"
+    "<p>Dni powszednie: 7:00, 18:00</p><p>Kaplica w Zalesiu: niedziela 10:00</p>"
+    "<p>Spowiedź św.: sobota 17:00–17:45</p><p>Pogrzeb śp. Jana we wtorek o godz. 11:00.</p>"
+)
+
+
+def page() -> dict:
+    p = {
+        "url": "https://parafia.test/msze",
+        "previous_url": None,
+        "start_url": "https://parafia.test/",
+        "domain": "parafia.test",
+        "depth": 0,
+        "button_text": None,
+        "html": HTML,
+    }
+    return PageSteps().run(p)
+
+
+@pytest.mark.parametrize("name", ["page", "result"])
+def test_the_schemas_are_valid_draft_2020_12(name):
+    Draft202012Validator.check_schema(schema(name))
+
+
+def test_a_processed_page_and_its_parish_result_match_their_schemas():
+    p = page()
+    assert p["masses"] and p["confessions"] and any(h["church"] for h in p["hours"])
+    check(p, "page")
+    check(summarize([p], p["start_url"], p["domain"], crawled_at="2026-12-01T10:00:00Z"), "result")
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda p: p["hours"][0].update(days=["funday"]), "hours/0/days/0"),
+        (lambda p: p["hours"][0].update(time="25:00"), "hours/0/time"),
+        (lambda p: p["hours"][0].pop("kind"), "hours/0"),
+        (lambda p: p["hours"][0].update(season="lato 2020"), "hours/0/season"),
+        (lambda p: p.update(spider="parish"), "."),
+        (lambda p: p["confessions"][0].update(end="17.45"), "confessions/0/end"),
+    ],
+)
+def test_what_the_extraction_never_writes_is_refused(change, where):
+    p = copy.deepcopy(page())
+    change(p)
+    problems = errors(p, "page")
+    assert problems and problems[0].startswith(f"{where}: ")
