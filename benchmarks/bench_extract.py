@@ -12,7 +12,10 @@ Three parts, each best of --rounds passes (the machine is shared):
    of text, like crawled pages) from their HTML, as `process` and the pipelines see them: the baseline
    html_to_text + find_hours, then html_to_text + extract() without and with the classifier, in pages/s and
    as a time ratio to the baseline of the same run; and each stage alone in ms/page;
-3. the time ratio of extract() on a 5 MB text to a 0.5 MB one built from the part-1 texts (≈ 10: linear).
+3. the time ratio of extract() on a 5 MB text to a 0.5 MB one built from the part-1 texts (≈ 10: linear);
+4. with --against REV (a git revision, e.g. the commit before a change to the rules): extract() without a
+   classifier on the part-1 texts and on the part-2 pages' texts, by this tree and by REV's (exported with
+   `git archive` to a temporary folder), each in a child process, alternately; the time ratio per page.
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -164,6 +170,54 @@ def linearity(texts: list[str]) -> None:
     print(f"  time ratio 5 MB / 0.5 MB: {timings[1] / timings[0]:.1f} (10 = linear)")
 
 
+# what a child process runs: extract() over the texts of a JSON file, best of N passes, in seconds
+_CHILD = """
+import json, sys, time
+from msze.extraction.page import extract
+texts = json.load(open(sys.argv[1], encoding="utf-8"))
+best = float("inf")
+for _ in range(int(sys.argv[2])):
+    t0 = time.perf_counter()
+    for t in texts:
+        extract(t)
+    best = min(best, time.perf_counter() - t0)
+print(best)
+"""
+
+
+def _child_seconds(tree: Path, texts_file: str, rounds: int) -> float:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, texts_file, str(rounds)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.strip())
+
+
+def against(rev: str, sets: dict[str, list[str]], rounds: int) -> None:
+    """extract() per page, this tree vs ``rev``'s (see the module docstring, part 4)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "old"
+        old.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "msze"], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+        print(f"extract() without a classifier, this tree vs {rev} (child processes, best of {rounds} x 3):")
+        for name, texts in sets.items():
+            path = Path(tmp) / f"{name}.json"
+            path.write_text(json.dumps(texts), encoding="utf-8")
+            now = then = float("inf")
+            for _ in range(3):  # alternate, so that a busy moment of the shared machine hits both
+                now = min(now, _child_seconds(ROOT, str(path), rounds))
+                then = min(then, _child_seconds(old, str(path), rounds))
+            per_page = f"{now / len(texts) * 1e3:8.2f} ms/page now, {then / len(texts) * 1e3:8.2f} then"
+            print(f"  {name:<34} {per_page}: {now / then:5.2f} × {rev}'s time")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("gold", nargs="*", help="realpages-style JSONL (default ../shared/data/realpages)")
@@ -174,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-model", action="store_true", help="rules only: no classifier figures")
     parser.add_argument("--rounds", type=int, default=5, help="passes per figure; the best counts")
     parser.add_argument("--no-linearity", action="store_true", help="skip part 3 (0.5 vs 5 MB)")
+    parser.add_argument("--against", metavar="REV", help="part 4: compare extract() with this git revision's")
     args = parser.parse_args(argv)
 
     paths = args.gold or sorted(glob.glob(str(ROOT.parent / "shared/data/realpages/*.jsonl")))
@@ -192,6 +247,11 @@ def main(argv: list[str] | None = None) -> int:
         html_stages(generated_pages(args.html_pages), classifier, args.rounds)
     if not args.no_linearity:
         linearity(texts)
+    if args.against:
+        sets = {"part-1 texts": texts}
+        if args.html_pages > 0:
+            sets["part-2 pages' texts"] = [html_to_text(p) for p in generated_pages(args.html_pages)]
+        against(args.against, sets, args.rounds)
     return 0
 
 
