@@ -79,6 +79,12 @@ _HOUR_WORD_FORMS = [
 
 # a day.month right by a day's name is a date, not a time: "17.07 (niedziela)", "Wtorek, 21.10"
 _DAY_NAME = r"(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|pon\.|wt\.|śr\.|czw\.|pt\.|sob\.|niedz\.)"
+# the books of the Bible as Polish lectionaries abbreviate them, before a chapter,verse
+_BIBLE_BEFORE_RE = re.compile(
+    r"(?<![^\W\d_])(?:Mt|Mk|Łk|Lk|J|Jn|Dz|Rz|[12]\s?Kor|Ga|Ef|Flp|Kol|[12]\s?Tes|[12]\s?Tm|Hbr|Jk|[12]\s?P"
+    r"|[123]\s?J|Ap|Ps|Iz|Jr|Ez|Dn|Rdz|Wj|Kpł|Lb|Pwt|Syr|Mdr|Prz|Koh|Hi|Tb|[12]\s?Mch|Oz|Jl|Am|Mi|So|Za|Ml)"
+    r"\.?\s*$"
+)
 _DAY_NAME_AFTER_RE = re.compile(r"\.?\s*[(,]?\s*" + _DAY_NAME, re.IGNORECASE)
 _DAY_NAME_BEFORE_RE = re.compile(_DAY_NAME + r"[^\W\d_]*\.?\s*[,(]?\s*$", re.IGNORECASE)
 
@@ -159,6 +165,9 @@ def _separated_ok(text: str, start: int, end: int, hour: int, minute: str, sep: 
         return False
     if after in ".:" and after2.isdigit():
         return False
+    # a Bible verse "Mk 13,35", "J 3.16"
+    if sep in ",." and _BIBLE_BEFORE_RE.search(text, max(0, start - 8), start):
+        return False
     # a date "23.03." (day.month.): dot-separated, month 01–12, closing dot, or by a day's name
     if sep == "." and minute.isdigit() and 1 <= int(minute) <= 12:
         if after == "." or _DAY_NAME_AFTER_RE.match(text, end):
@@ -188,6 +197,8 @@ def _glued_ok(text: str, start: int, end: int) -> bool:
 
 
 def _bare_ok(text: str, start: int, end: int, hour: int) -> bool:
+    if _BIBLE_BEFORE_RE.search(text, max(0, start - 8), start):
+        return False  # "Mk 13,35": a chapter
     if _thesis_border_ok(text, start, end) and (6 <= hour <= 22):
         return True
     before_text = text[max(0, start - 12) : start]

@@ -13,7 +13,18 @@ import pytest
 MSZE = Path(__file__).resolve().parents[2] / "msze"
 # Scrapy modules of plain functions and constants, no machinery: reused, not copied.
 SCRAPY_HELPERS = {"scrapy.linkextractors", "scrapy.utils.url"}
-PURE = ["crawling", "directory", "extraction", "classifier", "recrawl", "archive", "batch", "utils", "cli"]
+PURE = [
+    "crawling",
+    "directory",
+    "extraction",
+    "classifier",
+    "recrawl",
+    "archive",
+    "batch",
+    "utils",
+    "cli",
+    "schemas",
+]
 ADAPTERS = {"spiders", "commands", "middlewares.py", "pipelines.py", "extensions.py", "downloadhandlers.py",
             "exporters.py", "items.py", "settings.py", "__init__.py", "__main__.py"}  # fmt: skip
 

@@ -359,3 +359,27 @@ def test_the_reading_never_raises_and_stays_consistent(text):
 def test_the_blessing_of_easter_food_in_the_villages_is_no_mass():
     text = "Święcenie pokarmów na wioskach: ul. Chrobrego o godz. 10.00, Piaskowo o 10.20, Rudniki o 11.00."
     assert readings(text) == []
+
+
+def test_a_listing_of_tv_channels_is_no_schedule():
+    text = "Msze święte w telewizji w niedzielę\nGodzina\nStacja\n7.00\nTVP 1 i TVP Info\n9.00\nPolsat News\n"
+    assert readings(text) == []
+    assert [t for t, _ in readings(text + "\nMsze św. w naszym kościele\nNiedziela: 8:00, 10:00")] == [
+        "08:00",
+        "10:00",
+    ]
+
+
+def test_a_bible_verse_is_no_time():
+    assert [h.time for h in find_hours("Mk 13,35 „Czuwajcie” J 3.16; Ps 23,10. Roraty o 6.30")] == ["06:30"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Liturgia Wielkiego Piątku o godz. 18.00",
+        "Aktualizacja: środa, 25 marca 2020 r., godz 15:00:",
+    ],
+)
+def test_no_mass_at_these_times(text):
+    assert readings("Msze św.\n" + text) == []

@@ -136,8 +136,9 @@ class _Block:
                 self.label_day = None
         if size <= PLACE_HEADING_CHARS:
             self.notes.read_heading(line)
-            if own:
-                self.broadcast = bool(BROADCAST_RE.search(line))
+            channel = BROADCAST_RE.search(line) is not None
+            if own or channel:  # "Msze św. w TV", or a channel's name in a listing: "TVP 1 i TVP Info"
+                self.broadcast = channel
         elif size > PROSE_LINE_CHARS:
             self.notes.end()
 
