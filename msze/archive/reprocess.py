@@ -41,6 +41,7 @@ from msze.recrawl.changes import (
 )
 from msze.recrawl.state import RecrawlState
 from msze.utils.urls import domain_of as url_domain
+from msze.utils.urls import url_host
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")
@@ -470,7 +471,7 @@ def process_file(
         report.counts = dict(counts) | report.counts
         if report.error is None:
             report.summaries = [
-                _parish_summary(domain, parish, processor.state) for domain, parish in parishes.items()
+                _parish_summary(parish["domain"], parish, processor.state) for parish in parishes.values()
             ]
         if state is not None:
             state.close()
@@ -501,13 +502,15 @@ def _write_line(out: Any, page: dict[str, Any]) -> None:
 def _add_to_parish(
     parishes: dict[str, dict[str, Any]], done: dict[str, Any], html_bytes: int, file_at: str
 ) -> None:
-    """Collect a processed page under its parish domain for the per-parish summary."""
+    """Collect a processed page under its parish (its start URL: parishes sharing a registered domain, as
+    a.kielce.opoka.org.pl and b.kielce.opoka.org.pl, stay apart) for the per-parish summary."""
     domain = done.get("domain") or url_domain(done["url"])
+    start_url = done.get("start_url") or f"{done['url'].split(':', 1)[0]}://{url_host(done['url'])}/"
     parish = parishes.setdefault(
-        domain,
-        {"start_url": done.get("start_url") or done["url"], "pages": [], "bytes": 0, "at": None},
+        start_url, {"start_url": start_url, "domain": domain, "pages": [], "bytes": 0, "at": None}
     )
-    parish["pages"].append({"url": done["url"], "hours": done["hours"], "change": done.get("change")})
+    kept = ("url", "text", "hours", "confessions", "has_schedule_hint", "change")
+    parish["pages"].append({k: done.get(k) for k in kept})
     parish["bytes"] += html_bytes
     page_at = done.get("crawled_at") or file_at
     parish["at"] = max(filter(None, (parish["at"], page_at)), default=None)

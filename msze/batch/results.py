@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from msze.archive.jsonl import read_objects
+from msze.extraction.schedule import consolidate
 
 DAY_ORDER = {"sunday": 0, "holiday": 1, "saturday": 2, "weekday": 3, None: 4}
-CSV_DAY_COLUMNS = ("sunday", "holiday", "saturday", "weekday", "unknown_day")
+CSV_DAY_COLUMNS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "holiday", "unknown_day")
 CSV_FIELDS = (
     "start_url",
     "domain",
@@ -29,8 +30,21 @@ CSV_FIELDS = (
     "bytes",
     "crawled_at",
     "mass_count",
+    "one_off_count",
     *CSV_DAY_COLUMNS,
 )
+# how a season reads in a CSV cell ("lato: 19:00")
+SEASON_LABELS = {
+    "summer": "lato",
+    "not-summer": "poza latem",
+    "holidays": "wakacje i ferie",
+    "winter": "zima",
+    "school-year": "rok szkolny",
+    "advent": "adwent",
+    "lent": "Wielki Post",
+    "may": "maj",
+    "october": "październik",
+}
 
 
 def _mass_key(mass: dict[str, Any]) -> tuple[Any, ...]:
@@ -50,11 +64,13 @@ def summarize(
 
     Every hour labelled "mass" on any page counts. A site repeats its sidebar schedule on many pages, so each
     (time, day) appears once, with the evidence of highest score (rules before classifier on a tie, then the
-    first page crawled). `bytes_` defaults to the UTF-8 size of the pages' HTML.
+    first page crawled). `bytes_` defaults to the UTF-8 size of the pages' HTML. `schedule`, `one_off`,
+    `confession` and `conflicts` are the parish's consolidated schedule (msze.extraction.schedule).
     """
     best: dict[tuple[str, str | None], dict[str, Any]] = {}
     n_pages = 0
     n_bytes = 0
+    pages = list(pages)
     for page in pages:
         n_pages += 1
         if bytes_ is None:  # only measured when the caller has no byte count of its own
@@ -83,6 +99,7 @@ def summarize(
         "bytes": n_bytes if bytes_ is None else bytes_,
         "crawled_at": crawled_at,
         "masses": sorted(best.values(), key=_mass_key),
+        **consolidate(pages),
     }
 
 
@@ -136,16 +153,41 @@ def export_jsonl(summaries: Iterable[dict[str, Any]], path: str | os.PathLike[st
     return len(lines)
 
 
+def season_label(season: str) -> str:
+    """A season as people write it: "lato", "rok szkolny", a range "01.07–31.08"."""
+    if ".." in season:
+        a, b = (f"{part[3:]}.{part[:2]}" for part in season.split(".."))
+        return f"{a}–{b}"
+    return SEASON_LABELS.get(season, season)
+
+
+def day_cell(entries: Iterable[dict[str, Any]]) -> str:
+    """One day's weekly Masses, readable: "7:30, 9:00; kaplica w Zalesiu: 10:00; lato: 19:00" (the parish
+    church all year first, then each church and season; a vigil marked)."""
+    groups: dict[tuple[str | None, str | None], list[str]] = {}
+    for e in sorted(
+        entries, key=lambda e: (e["church"] is not None, e["church"] or "", e["season"] or "", e["time"])
+    ):
+        time = e["time"].lstrip("0") if not e["time"].startswith("00") else e["time"][1:]
+        groups.setdefault((e["church"], e["season"]), []).append(time + (" (wigilia)" if e["vigil"] else ""))
+    parts = []
+    for (church, season), times in groups.items():
+        label = ", ".join(x for x in (church, season_label(season) if season else None) if x)
+        parts.append(f"{label}: {', '.join(times)}" if label else ", ".join(times))
+    return "; ".join(parts)
+
+
 def csv_row(summary: dict[str, Any]) -> dict[str, Any]:
-    """One CSV row per parish: counts plus the Mass times of each day category, space-separated."""
-    by_day: dict[str, list[str]] = {c: [] for c in CSV_DAY_COLUMNS}
-    for mass in summary.get("masses") or ():
-        column = mass.get("day") if mass.get("day") in by_day else "unknown_day"
-        if mass["time"] not in by_day[column]:
-            by_day[column].append(mass["time"])
+    """One CSV row per parish: counts, and each day's weekly Masses (day_cell)."""
+    schedule = summary.get("schedule") or ()
     row = {k: summary.get(k) for k in CSV_FIELDS[:7]}
-    row["mass_count"] = len(summary.get("masses") or ())
-    row.update({c: " ".join(sorted(v)) for c, v in by_day.items()})
+    row["mass_count"] = len(schedule)
+    row["one_off_count"] = len(summary.get("one_off") or ())
+    for day in CSV_DAY_COLUMNS:
+        if day == "unknown_day":
+            row[day] = day_cell(e for e in schedule if not e["days"])
+        else:
+            row[day] = day_cell(e for e in schedule if day in e["days"])
     return row
 
 

@@ -25,7 +25,14 @@ from msze.extraction.rules.verdict import UNCUED
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("gold", nargs="+", help="JSONL files of labelled pages (realpages format)")
+    parser.add_argument("gold", nargs="*", help="JSONL files of labelled pages (realpages format)")
+    parser.add_argument(
+        "--sites",
+        nargs="+",
+        metavar="FILE",
+        help="score the consolidated schedule of each parish of these realsites-style files instead "
+        "(msze/cli/evaluate_sites.py)",
+    )
     parser.add_argument(
         "--model", help="fastText hour model (msze.classifier.model.HourClassifier) to score as well"
     )
@@ -365,6 +372,8 @@ def _fmt(name: str, c: Confusion) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.sites:
+        return _run_sites(args)
     try:
         pages, classifier = _inputs(args)
     except _UsageError as exc:
@@ -416,12 +425,38 @@ def _report_structure(structure: dict[str, Any]) -> None:
         print(f"  agreement on the Mass tokens both label mass: {agree}")
 
 
+def _run_sites(args: argparse.Namespace) -> int:
+    from msze.cli import evaluate_sites
+
+    if args.gold or args.cv or args.plot:
+        print("error: --sites takes no gold pages, --cv or --plot", file=sys.stderr)
+        return 2
+    try:
+        parishes = evaluate_sites.load_sites(args.sites)
+        classifier = load_classifier(args.model, args.threshold) if args.model else None
+    except OSError as exc:
+        print(f"error: cannot read sites file: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a broken file or model: one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    figures = evaluate_sites.score_sites(parishes, classifier).as_dict()
+    figures["classifier"] = args.model
+    if args.json:
+        print(json.dumps(figures, ensure_ascii=False))
+    else:
+        evaluate_sites.report(figures)
+    return 0
+
+
 class _UsageError(Exception):
     """A gold file or model that cannot be used: one line, exit status 2."""
 
 
 def _inputs(args: argparse.Namespace) -> tuple[list[Page], HourScorer | None]:
     """The gold pages and the classifier (None without --model)."""
+    if not args.gold:
+        raise _UsageError("give GOLD.jsonl files of labelled pages, or --sites FILE")
     try:
         pages = load_gold(args.gold)
     except OSError as exc:

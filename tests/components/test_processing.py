@@ -337,3 +337,29 @@ def test_truncated_warc_keeps_its_pages_and_says_how_far_it_got(tmp_path, cut):
     [warning] = report.warnings
     assert warning.startswith(f"{warc}: ") and re.search(r"record \d+", warning)  # how far it got
     assert re.search(r"at byte \d+", warning)
+
+
+def test_parishes_sharing_a_registered_domain_get_a_summary_each(tmp_path):
+    def parish_page(host, html):
+        return json.dumps(
+            {
+                "url": f"http://{host}/msze",
+                "domain": "opoka.org.pl",
+                "start_url": f"http://{host}/",
+                "html": html,
+            }
+        )
+
+    pages = write_jsonl(
+        tmp_path / "opoka.jsonl",
+        parish_page("a.kielce.opoka.org.pl", "<p>Msze św.</p><p>Niedziela: 8:00, 10:00</p>"),
+        parish_page("b.kielce.opoka.org.pl", "<p>Msze św.</p><p>Niedziela: 9:00</p>"),
+    )
+    report = process_file(pages, ProcessOptions(out_dir=str(tmp_path / "out")), processor(classifier=None))
+    assert report.error is None
+    got = {s["start_url"]: [e["time"] for e in s["schedule"]] for s in report.summaries}
+    assert got == {
+        "http://a.kielce.opoka.org.pl/": ["08:00", "10:00"],
+        "http://b.kielce.opoka.org.pl/": ["09:00"],
+    }
+    assert {s["domain"] for s in report.summaries} == {"opoka.org.pl"}

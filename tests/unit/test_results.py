@@ -7,7 +7,7 @@ import json
 import multiprocessing
 
 from msze.archive.jsonl import read_objects
-from msze.batch.results import append_result, export_csv, export_jsonl, summarize, summarize_file
+from msze.batch.results import append_result, csv_row, export_csv, export_jsonl, summarize, summarize_file
 
 
 def _hour(time, label="mass", day="sunday", source="rules", score=1.0, context="Msze św. w niedziele"):
@@ -46,7 +46,10 @@ PAGES = [
 
 def test_summarize_contract():
     s = summarize(PAGES, "http://parafia.test/", "parafia.test", crawled_at="2026-11-30T01:00:00Z")
-    assert set(s) == {"start_url", "domain", "status", "error", "pages", "bytes", "crawled_at", "masses"}
+    assert set(s) == {
+        "start_url", "domain", "status", "error", "pages", "bytes", "crawled_at", "masses",
+        "schedule", "one_off", "confession", "conflicts",
+    }  # fmt: skip
     assert (s["status"], s["error"], s["pages"]) == ("finished", None, 2)
     assert s["bytes"] == len(b"<p>Zapraszamy</p>") + len("<p>Porządek Mszy św.</p>".encode())
     assert [(m["day"], m["time"]) for m in s["masses"]] == [
@@ -81,9 +84,9 @@ def test_export_jsonl_and_csv(tmp_path):
     assert export_csv([s1, s2], tmp_path / "results.csv") == 2
     with open(tmp_path / "results.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert rows[0]["sunday"] == "09:00 11:00"
-    assert rows[0]["weekday"] == "07:00"
-    assert rows[0]["unknown_day"] == "18:00"
+    # these hours have no days: their weekly Masses are of an unknown day
+    assert rows[0]["unknown_day"] == "7:00, 9:00, 11:00, 18:00"
+    assert rows[0]["sun"] == ""
     assert rows[0]["mass_count"] == "4"
     assert (rows[1]["status"], rows[1]["error"], rows[1]["mass_count"]) == (
         "failed",
@@ -112,3 +115,25 @@ def test_append_result_from_many_processes(tmp_path):
         objs = [json.loads(line) for line in f]
     assert len(objs) == 180
     assert {(o["worker"], o["i"]) for o in objs} == {(w, i) for w in range(6) for i in range(30)}
+
+
+def test_a_csv_row_gives_each_day_its_masses_with_churches_seasons_and_the_vigil():
+    def entry(time, days, church=None, season=None, vigil=False):
+        return {"time": time, "days": days, "church": church, "season": season, "vigil": vigil}
+
+    summary = {
+        "start_url": "http://parafia.test/",
+        "schedule": [
+            entry("07:30", ["sun"]),
+            entry("09:00", ["sun", "holiday"]),
+            entry("10:00", ["sun"], church="kaplica w Zalesiu"),
+            entry("19:00", ["sun"], season="summer"),
+            entry("18:00", ["sat"], vigil=True),
+            entry("13:15", ["sun"], season="09-01..06-30"),
+        ],
+        "one_off": [{"time": "11:00"}],
+    }
+    row = csv_row(summary)
+    assert row["sun"] == "7:30, 9:00; 01.09–30.06: 13:15; lato: 19:00; kaplica w Zalesiu: 10:00"
+    assert (row["sat"], row["holiday"], row["mon"]) == ("18:00 (wigilia)", "9:00", "")
+    assert (row["mass_count"], row["one_off_count"]) == (6, 1)

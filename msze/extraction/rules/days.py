@@ -124,6 +124,8 @@ _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.�
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 _PARENS_RE = re.compile(r"\([^()\n]*\)")
+# "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday
+_VIGIL_NOTE_RE = re.compile(r"niedzieln\w*|wigilijn\w*", re.IGNORECASE)
 _HEADING_FILLER_RE = re.compile(
     r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE
 )
@@ -216,6 +218,16 @@ class LineDays:
         self.parens = [m.span() for m in _PARENS_RE.finditer(line)]
         self.paren_starts = [p[0] for p in self.parens]
 
+    def paren_season(self, s: int) -> str | None:
+        """The season named at the start of the parenthesis an hour stands in: "(lipiec, sierpień: 6.00)"."""
+        from msze.extraction.rules.reading import season_in
+
+        i = bisect_left(self.paren_starts, s) - 1
+        if i < 0 or not (self.parens[i][0] < s < self.parens[i][1]):
+            return None
+        head = self.line[self.parens[i][0] + 1 : s]
+        return season_in(head[: max(head.find(":"), 0) or 30])
+
     def excepted_after(self, e: int) -> Days | None:
         """The days an exception right after an hour takes out of its days: "18.00 oprócz wtorku i
         czwartku", "7.00 (we wtorki o 15.15)"."""
@@ -240,7 +252,13 @@ class LineDays:
             note = m.group(1) or m.group(2)
             day = day_at(note)
             hour_inside = m.group(1) is not None and any(ch.isdigit() for ch in note)
-            if day is not None and not hour_inside and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note)):
+            vigil = _VIGIL_NOTE_RE.search(note) is not None
+            if (
+                day is not None
+                and not hour_inside
+                and not vigil
+                and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note))
+            ):
                 return day
         lo = max(clause_start, s - DAY_LOOKBEHIND)
         window = self.days[bisect_left(self.day_starts, lo) : bisect_left(self.day_starts, s)]

@@ -93,7 +93,7 @@ _TAG_NAMES = [name for _, name in _TAGS]
 # an announced single occasion: a funeral, a wedding, a feast, "w przyszłą niedzielę", a dated Mass
 ONE_OFF_RE = re.compile(
     r"\b(?=[^\W\d_])(?:pogrzeb\w*|eksporta\w*|ślub\w*|sakrament\w*\s+małżeństwa|pasterk\w*|rezurekcj\w*"
-    r"|cmentarz\w*|odpust\w*|jubileusz\w*|rocznic\w*|(?:i|pierwsz\w+)\s+komuni\w*|bierzmowani\w*"
+    r"|odpust\w*|jubileusz\w*|rocznic\w*|(?:i|pierwsz\w+)\s+komuni\w*|bierzmowani\w*"
     r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
     r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
     r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
@@ -231,8 +231,25 @@ def inline_church(text: str) -> str | None:
     return None if _MAIN_CHURCH_RE.search(name) else name
 
 
+# "od IX do VI", "od września do czerwca": whole months
+_MONTH_RANGE_RE = re.compile(
+    rf"\bod\s+(?:(?P<r1>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)|(?P<w1>{_MONTH_WORDS}))\s+do\s+"
+    rf"(?:(?P<r2>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)|(?P<w2>{_MONTH_WORDS}))\b",
+    re.IGNORECASE,
+)
+_MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _month_of(roman: str | None, word: str | None) -> int:
+    return _ROMAN[roman.upper()] if roman else _MONTH_NUMBER[word.lower()]  # type: ignore[union-attr]
+
+
 def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
+    months = _MONTH_RANGE_RE.search(text)
+    if months is not None:
+        m1, m2 = _month_of(months["r1"], months["w1"]), _month_of(months["r2"], months["w2"])
+        return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
     r = _RANGE_RE.search(text)
     if r is not None:
         m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
@@ -252,8 +269,9 @@ def tags_in(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def dates_in(text: str) -> list[tuple[int, int, tuple[int | None, int, int]]]:
-    """The dates in ``text`` as (start, end, (year or None, month, day)), season bounds left out."""
+def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int | None, int, int]]]:
+    """The dates in ``text`` as (start, end, (year or None, month, day)); season bounds ("od 1 lipca") only
+    with ``bounds``."""
     out = []
     for m in DATE_RE.finditer(text):
         if m["d"] is not None:
@@ -262,7 +280,9 @@ def dates_in(text: str) -> list[tuple[int, int, tuple[int | None, int, int]]]:
             day, month, year = int(m["d2"]), _MONTH_NUMBER[m["mw"].lower()], m["y2"]
         else:
             day, month, year = int(m["d3"]), _ROMAN[m["mr"].upper()], m["y3"]
-        if not 1 <= day <= 31 or _BOUND_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+        if not 1 <= day <= 31:
+            continue
+        if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
             continue
         out.append((m.start(), m.end(), (int(year) if year else None, month, day)))
     return out

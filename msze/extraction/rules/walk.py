@@ -302,6 +302,8 @@ class _Walk:
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
+            if r.season is None:
+                r.season = line_days.paren_season(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
             r.days = c.day
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r

@@ -1,0 +1,158 @@
+"""`msze evaluate --sites FILE...`: the consolidated schedule of each parish against its true schedule.
+
+A sites file has one parish a line, in the format of ../shared/data/realsites (its pages' text and its true
+``masses``, ``one_off`` and ``confession``). Each parish's pages go through the crawl's page steps in order
+(one site, so the site template applies) and msze.extraction.schedule.consolidate; the figures are summed
+over parishes (micro-averaged):
+
+- weekly P/R/F1 over (day-of-week, time) pairs: gold = the all-year Masses of every church; a reported pair
+  found only in a seasonal gold row counts neither way; any other reported pair is a false positive;
+- Sunday exact: parishes whose reported Sunday set (all-year Sunday times and Saturday vigils) is the gold
+  one;
+- seasons / churches: gold seasonal rows / rows at another church reported at that time with a season / a
+  church;
+- one-offs kept apart: gold one-off times (on their weekday when dated) not in the reported weekly schedule.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from msze.classifier.metrics import Confusion, set_confusion
+from msze.extraction.page import HourScorer
+from msze.extraction.rules.days import WEEK
+from msze.extraction.schedule import consolidate
+
+Pair = tuple[str, str]
+
+
+def load_sites(paths: Sequence[str]) -> list[dict[str, Any]]:
+    """The parishes of realsites-style files; ValueError naming the file and line of a broken one."""
+    parishes = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    r = json.loads(line)
+                    if not isinstance(r["pages"], list) or not isinstance(r["masses"], list):
+                        raise ValueError("pages and masses must be lists")
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise ValueError(f"{path}:{n}: not a parish of the realsites format: {exc}") from exc
+                parishes.append(r)
+    return parishes
+
+
+def parish_schedule(parish: dict[str, Any], classifier: HourScorer | None) -> dict[str, Any]:
+    """The consolidated schedule of one parish's stored pages, as the crawl and `process` build it."""
+    from msze.archive.reprocess import page_steps
+
+    steps = page_steps(classifier)
+    host = parish.get("host") or ""
+    pages = [steps.run({"url": p["url"], "text": p["text"], "domain": host}) for p in parish["pages"]]
+    return consolidate(pages)
+
+
+def _pairs(rows: Iterable[dict[str, Any]]) -> set[Pair]:
+    return {(d, r["time"]) for r in rows for d in r.get("days") or () if d in WEEK}
+
+
+def _sunday(rows: Iterable[dict[str, Any]]) -> set[str]:
+    """Sunday's times and the Saturday vigils of the all-year rows."""
+    out = set()
+    for r in rows:
+        if r.get("season"):
+            continue
+        days = r.get("days") or ()
+        if "sun" in days:
+            out.add(r["time"])
+        if r.get("vigil") and "sat" in days:
+            out.add("vigil " + r["time"])
+    return out
+
+
+def _weekday(date: str | None) -> str | None:
+    try:
+        return WEEK[datetime.date.fromisoformat(date).weekday()] if date and len(date) == 10 else None
+    except ValueError:
+        return None
+
+
+@dataclass
+class SiteScore:
+    """The figures summed over parishes."""
+
+    weekly: Confusion = field(default_factory=Confusion)
+    parishes: int = 0
+    sunday_exact: int = 0
+    seasonal: list[int] = field(default_factory=lambda: [0, 0])  # [attributed, gold rows]
+    churches: list[int] = field(default_factory=lambda: [0, 0])
+    one_offs: list[int] = field(default_factory=lambda: [0, 0])  # [kept apart, gold one-offs]
+
+    def add(self, gold: dict[str, Any], got: dict[str, Any]) -> None:
+        schedule, masses = got["schedule"], gold["masses"]
+        year_round = _pairs(m for m in masses if not m.get("season"))
+        seasonal_only = _pairs(m for m in masses if m.get("season")) - year_round
+        self.weekly += set_confusion(_pairs(schedule) - seasonal_only, year_round)
+        self.parishes += 1
+        self.sunday_exact += _sunday(schedule) == _sunday(masses)
+        for m in masses:
+            if m.get("season"):
+                self.seasonal[1] += 1
+                self.seasonal[0] += any(s["time"] == m["time"] and s["season"] for s in schedule)
+            if m.get("church"):
+                self.churches[1] += 1
+                self.churches[0] += any(s["time"] == m["time"] and s["church"] for s in schedule)
+        reported = _pairs(schedule)
+        for o in gold.get("one_off") or ():
+            day = _weekday(o.get("date"))
+            inside = (day, o["time"]) in reported if day else any(t == o["time"] for _, t in reported)
+            self.one_offs[1] += 1
+            self.one_offs[0] += not inside
+
+    def as_dict(self) -> dict[str, Any]:
+        def share(pair: list[int]) -> dict[str, Any]:
+            return {
+                "found": pair[0],
+                "total": pair[1],
+                "share": round(pair[0] / pair[1], 4) if pair[1] else None,
+            }
+
+        return {
+            "parishes": self.parishes,
+            "weekly": self.weekly.as_dict(),
+            "sunday_exact": share([self.sunday_exact, self.parishes]),
+            "seasons_attributed": share(self.seasonal),
+            "churches_attributed": share(self.churches),
+            "one_offs_kept_apart": share(self.one_offs),
+        }
+
+
+def score_sites(parishes: Sequence[dict[str, Any]], classifier: HourScorer | None) -> SiteScore:
+    score = SiteScore()
+    for parish in parishes:
+        score.add(parish, parish_schedule(parish, classifier))
+    return score
+
+
+def report(figures: dict[str, Any]) -> None:
+    w = figures["weekly"]
+    print(f"{figures['parishes']} parishes, consolidated schedules (micro-averaged over parishes):")
+    print(
+        f"  weekly (day-of-week, time) pairs: P={w['precision']:.3f} R={w['recall']:.3f} F1={w['f1']:.3f}"
+        f"  (tp={w['tp']} fp={w['fp']} fn={w['fn']})"
+    )
+    for key, label in (
+        ("sunday_exact", "Sunday times (with the vigil) exactly right"),
+        ("seasons_attributed", "seasonal rows reported with a season"),
+        ("churches_attributed", "rows at another church reported with it"),
+        ("one_offs_kept_apart", "one-off Masses kept out of the weekly schedule"),
+    ):
+        f = figures[key]
+        share = "-" if f["share"] is None else f"{f['share']:.3f}"
+        print(f"  {label}: {share} ({f['found']}/{f['total']})")

@@ -1,0 +1,248 @@
+"""One schedule per parish: the Mass hours of a site's pages consolidated into what the site states.
+
+A page's hours carry their reading (days, church, season, vigil, one-off or weekly: rules/reading.py). Over a
+site, the weekly schedule is what its schedule pages state: a page about Masses ("porządek Mszy", a URL with
+"msze") outranks announcements, whose weekly-looking hours ("we wtorek o 18:00 Msza z nowenną") are this
+week's occasions and go to the one-off list unless they are listed as a schedule ("W niedziele: 8:00,
+10:00"). Blocks a site repeats on every page are read once already (the page steps skip the site template).
+Where two pages state the same day, church and season with different times, one page wins (the one with the
+newer dates of its own, else the schedule page, else the one listing more times) and the other page's times
+are kept as conflicts with their evidence, never merged. Every entry keeps the pages and sentences it came
+from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from msze.extraction.rules.days import DAY_ORDER
+from msze.extraction.rules.reading import dates_in, page_year
+
+# a page of announcements or news: its weekly-looking hours are this week's occasions
+_ANNOUNCEMENTS_RE = re.compile(
+    r"og[łl]oszeni|aktualno[śs]c|intencj|wiadomo[śs]c|news|wydarzeni|blog|kronik|/20\d\d/", re.IGNORECASE
+)
+# a page about Masses: "porządek Mszy", "msze-swiete", "nabożeństwa", "godziny"
+_SCHEDULE_RE = re.compile(
+    r"msz[aey]|porz[ąa]dek|rozk[łl]ad|nabo[żz]e[ńn]stw|godzin|liturgi|eucharysti|harmonogram", re.IGNORECASE
+)
+_LISTED = frozenset({"day list", "schedule block", "intention"})  # reasons of hours listed as a schedule
+EVIDENCE_KEPT = 3  # supporting sentences kept per entry
+SCHEDULE, ANNOUNCEMENTS, OTHER = "schedule", "announcements", "other"
+
+
+def page_role(page: Mapping[str, Any]) -> str:
+    """schedule, announcements or other, from the page's URL and its first words."""
+    path = unquote(urlsplit(page.get("url") or "").path)
+    head = (page.get("text") or "")[:300]
+    if _ANNOUNCEMENTS_RE.search(path) or _ANNOUNCEMENTS_RE.search(head[:120]):
+        return ANNOUNCEMENTS
+    if _SCHEDULE_RE.search(path) or page.get("has_schedule_hint"):
+        return SCHEDULE
+    return OTHER
+
+
+def page_date(page: Mapping[str, Any]) -> str | None:
+    """The latest full date the page writes ("YYYY-MM-DD"), with the page's own year for dates without one."""
+    text = page.get("text") or ""
+    year = page_year(text)
+    best = None
+    for _, _, (y, m, d) in dates_in(text[:20_000], bounds=True):
+        y = y or year
+        if y:
+            iso = f"{y:04d}-{m:02d}-{d:02d}"
+            best = iso if best is None or iso > best else best
+    return best
+
+
+def evidence(page: Mapping[str, Any], hour: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "url": page.get("url"),
+        "context": hour.get("context", ""),
+        "source": hour.get("source"),
+        "score": hour.get("score"),
+    }
+
+
+@dataclass
+class _Page:
+    """One page's say: its role, date and the weekly times it states per (day, church, season)."""
+
+    index: int
+    url: str
+    role: str
+    date: str | None
+    stated: dict[tuple[str, str | None, str | None], set[str]] = field(
+        default_factory=lambda: defaultdict(set)
+    )
+
+    def rank(self, key: tuple[str, str | None, str | None]) -> tuple[Any, ...]:
+        """Who wins a conflict: newer own dates, then a schedule page, then more times, then the first."""
+        return (self.date or "", self.role == SCHEDULE, len(self.stated[key]), -self.index)
+
+
+@dataclass
+class _Entry:
+    days: set[str] = field(default_factory=set)
+    pages: set[str] = field(default_factory=set)
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
+
+    def add(self, day: str | None, page: Mapping[str, Any], hour: Mapping[str, Any]) -> None:
+        if day is not None:
+            self.days.add(day)
+            self.dated = True
+        url = page.get("url") or ""
+        if url not in self.pages and len(self.evidence) < EVIDENCE_KEPT:
+            self.evidence.append(evidence(page, hour))
+        self.pages.add(url)
+
+
+def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The parish's ``schedule`` (weekly Masses), ``one_off`` Masses, ``confession`` times and ``conflicts``
+    from its processed pages (PageItem dicts with hours; the text and URL give each page's role and date)."""
+    said: list[_Page] = []
+    weekly: list[tuple[_Page, Mapping[str, Any], Mapping[str, Any]]] = []
+    one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
+    confession: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for i, page in enumerate(pages):
+        p = _Page(i, page.get("url") or "", page_role(page), page_date(page))
+        said.append(p)
+        for hour in page.get("hours") or ():
+            if hour.get("label") != "mass" or not hour.get("time"):
+                continue
+            if _is_weekly(p, hour):
+                weekly.append((p, page, hour))
+                for day in hour.get("days") or ():
+                    p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
+            else:
+                _add_one_off(one_off, page, hour)
+        for c in page.get("confessions") or ():
+            key = (tuple(c.get("days") or ()), c.get("start"), c.get("end"), c.get("church"), c.get("season"))
+            entry = confession.setdefault(key, {**c, "evidence": []})
+            if len(entry["evidence"]) < EVIDENCE_KEPT:
+                entry["evidence"].append({"url": page.get("url")})
+    winners = _winners(said)
+    schedule, conflicts = _schedule(weekly, winners)
+    return {
+        "schedule": schedule,
+        "one_off": sorted(one_off.values(), key=lambda o: (o["date"] or "9999", o["time"])),
+        "confession": list(confession.values()),
+        "conflicts": conflicts,
+    }
+
+
+def _is_weekly(p: _Page, hour: Mapping[str, Any]) -> bool:
+    """A regular Mass of the schedule; on announcements only when listed as a schedule or seasonal (Roraty
+    "od poniedziałku do soboty o 6:30")."""
+    if hour.get("kind", "regular") != "regular":
+        return False
+    return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
+
+
+def _add_one_off(
+    one_off: dict[tuple[Any, ...], dict[str, Any]], page: Mapping[str, Any], hour: Mapping[str, Any]
+) -> None:
+    date = hour.get("date")
+    key = (date, hour["time"], hour.get("church"))
+    entry = one_off.setdefault(
+        key,
+        {
+            "date": date,
+            "time": hour["time"],
+            "days": hour.get("days") or [],
+            "church": hour.get("church"),
+            "note": " ".join((hour.get("context") or "").split()),
+            "evidence": [],
+        },
+    )
+    if len(entry["evidence"]) < EVIDENCE_KEPT:
+        entry["evidence"].append(evidence(page, hour))
+
+
+def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Page]:
+    """For each (day, church, season) some page states, the page whose times stand."""
+    by_key: dict[tuple[str, str | None, str | None], list[_Page]] = defaultdict(list)
+    for p in said:
+        for key in p.stated:
+            by_key[key].append(p)
+    return {key: max(ps, key=lambda p: p.rank(key)) for key, ps in by_key.items()}
+
+
+def _schedule(
+    weekly: list[tuple[_Page, Mapping[str, Any], Mapping[str, Any]]],
+    winners: dict[tuple[str, str | None, str | None], _Page],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Weekly entries by (time, church, season, vigil) with their days, and the times that lost a conflict."""
+    entries: dict[tuple[Any, ...], _Entry] = defaultdict(_Entry)
+    lost: dict[tuple[Any, ...], _Entry] = defaultdict(_Entry)
+    for p, page, hour in weekly:
+        church, season, time = hour.get("church"), hour.get("season"), hour["time"]
+        key = (time, church, season, bool(hour.get("vigil")))
+        days = hour.get("days") or []
+        if not days:
+            entries[key].add(None, page, hour)
+        for day in days:
+            winner = winners[(day, church, season)]
+            if winner is p or time in winner.stated[(day, church, season)]:
+                entries[key].add(day, page, hour)
+            else:
+                lost[(day, *key)].add(day, page, hour)
+    _summer_complement(entries)
+    schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]
+    schedule.sort(key=lambda s: (min((DAY_ORDER[d] for d in s["days"]), default=99), s["time"]))
+    conflicts = [
+        {**_entry_dict(k[1:], e), "kept": winners[(k[0], k[2], k[3])].url}
+        for k, e in lost.items()
+        if not (k[1:] in entries and k[0] in entries[k[1:]].days)
+    ]
+    return schedule, conflicts
+
+
+_SUMMER = ("summer", "holidays")
+
+
+def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
+    """Where a church's day has summer times, its all-year times missing from them are "not-summer", and its
+    summer times that are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)"
+    is 6.00 all year, 18.00 outside summer, 19.00 in summer."""
+    year: dict[tuple[str, str | None], set[str]] = defaultdict(set)
+    summer: dict[tuple[str, str | None], set[str]] = defaultdict(set)
+    for (time, church, season, _), e in entries.items():
+        for day in e.days:
+            if season is None:
+                year[(day, church)].add(time)
+            elif season in _SUMMER:
+                summer[(day, church)].add(time)
+    for (time, church, season, vigil), e in list(entries.items()):
+        for day in sorted(e.days):
+            held = summer.get((day, church))
+            if not held or day == "holiday":
+                continue
+            if season is None and time not in held:
+                e.days.discard(day)
+                moved = entries[(time, church, "not-summer", vigil)]
+                moved.days.add(day)
+                moved.dated = True
+                moved.pages |= e.pages
+                moved.evidence = moved.evidence or list(e.evidence)
+            elif season in _SUMMER and time in year[(day, church)]:
+                e.days.discard(day)
+
+
+def _entry_dict(key: tuple[Any, ...], e: _Entry) -> dict[str, Any]:
+    time, church, season, vigil = key
+    return {
+        "time": time,
+        "days": sorted(e.days, key=DAY_ORDER.__getitem__),
+        "church": church,
+        "season": season,
+        "vigil": vigil,
+        "evidence": e.evidence,
+        "pages": len(e.pages),
+    }

@@ -1,0 +1,110 @@
+"""One schedule per parish (msze/extraction/schedule.py): what the site states as its schedule, one-offs
+apart, conflicts kept, evidence with every entry. Pages go through the crawl's page steps first."""
+
+from __future__ import annotations
+
+from msze.archive.reprocess import page_steps
+from msze.extraction.schedule import consolidate, page_role
+
+SIDEBAR = "<aside><h3>Msze święte</h3><p>Niedziela: 8:00, 10:00</p><p>Dni powszednie: 18:00</p></aside>"
+
+
+def site(*pages: tuple[str, str]) -> dict:
+    steps = page_steps(None)
+    done = [steps.run({"url": url, "html": html, "domain": "parafia.test"}) for url, html in pages]
+    return consolidate(done)
+
+
+def rows(result: dict) -> list[tuple]:
+    return [(s["time"], tuple(s["days"]), s["church"], s["season"], s["vigil"]) for s in result["schedule"]]
+
+
+def test_page_roles_from_url_and_first_words():
+    assert page_role({"url": "https://p.test/msze-swiete"}) == "schedule"
+    assert page_role({"url": "https://p.test/ogloszenia-duszpasterskie/12"}) == "announcements"
+    assert page_role({"url": "https://p.test/?p=7", "text": "Ogłoszenia parafialne\n..."}) == "announcements"
+    assert page_role({"url": "https://p.test/kontakt"}) == "other"
+
+
+def test_a_sidebar_repeated_on_every_page_counts_once():
+    result = site(
+        ("https://parafia.test/", f"<main><p>Witamy na stronie parafii.</p></main>{SIDEBAR}"),
+        ("https://parafia.test/historia", f"<main><p>Kościół zbudowano w 1905 roku.</p></main>{SIDEBAR}"),
+        ("https://parafia.test/kontakt", f"<main><p>ul. Kościelna 1, tel. 22 123 45 67</p></main>{SIDEBAR}"),
+    )
+    assert rows(result) == [
+        ("18:00", ("mon", "tue", "wed", "thu", "fri", "sat"), None, None, False),
+        ("08:00", ("sun",), None, None, False),
+        ("10:00", ("sun",), None, None, False),
+    ]
+    assert {s["pages"] for s in result["schedule"]} == {1}
+    assert result["schedule"][1]["evidence"][0]["url"] == "https://parafia.test/"
+    assert "Niedziela" in result["schedule"][1]["evidence"][0]["context"]
+
+
+def test_announcements_add_one_offs_never_weekly_masses():
+    result = site(
+        ("https://parafia.test/msze", "<h1>Porządek Mszy św.</h1><p>Niedziela: 8:00, 11:00</p>"),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>1. W czwartek Msza św. o godz. 17:00 z nowenną.</p>"
+            "<p>2. W przyszłą sobotę o godz. 12:00 Msza św. z udziałem jubilatów.</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "11:00"]
+    assert [(o["time"], o["days"]) for o in result["one_off"]] == [("12:00", ["sat"]), ("17:00", ["thu"])]
+    assert "W czwartek Msza św. o godz. 17:00" in result["one_off"][1]["note"]
+
+
+def test_a_newer_page_overrides_an_older_one_and_the_old_times_are_kept_as_a_conflict():
+    result = site(
+        (
+            "https://parafia.test/msze-2019",
+            "<p>Porządek Mszy św. od 1.09.2019</p><p>Niedziela: 7:00, 9:00, 11:00</p>",
+        ),
+        ("https://parafia.test/msze", "<p>Porządek Mszy św. od 1.09.2024</p><p>Niedziela: 8:00, 11:00</p>"),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "11:00"]
+    lost = {(c["time"], tuple(c["days"]), c["kept"]) for c in result["conflicts"]}
+    assert lost == {
+        ("07:00", ("sun",), "https://parafia.test/msze"),
+        ("09:00", ("sun",), "https://parafia.test/msze"),
+    }
+    assert all(c["evidence"][0]["url"] == "https://parafia.test/msze-2019" for c in result["conflicts"])
+
+
+def test_two_churches_and_a_summer_schedule():
+    result = site(
+        (
+            "https://parafia.test/porzadek-mszy",
+            "<h2>Msze święte</h2><p>Niedziela: 8:00, 10:00, 12:00</p>"
+            "<p>Dni powszednie: 7:00, 18:00 (lipiec, sierpień: 7:00, 19:00)</p>"
+            "<h3>Kaplica w Zalesiu</h3><p>Niedziela: 9:00</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("08:00", ("sun",), None, None, False),
+        ("10:00", ("sun",), None, None, False),
+        ("12:00", ("sun",), None, None, False),
+        ("07:00", weekdays, None, None, False),
+        ("18:00", weekdays, None, "not-summer", False),
+        ("19:00", weekdays, None, "summer", False),
+        ("09:00", ("sun",), "Kaplica w Zalesiu", None, False),
+    }
+
+
+def test_the_saturday_vigil_and_confession():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Msze św.</p><p>Niedziela: sobota 18:00, 8:00, 10:00</p><p>Spowiedź: sobota 17:00–17:45</p>",
+        ),
+    )
+    assert ("18:00", ("sat",), None, None, True) in rows(result)
+    [confession] = result["confession"]
+    assert (confession["start"], confession["end"], confession["evidence"][0]["url"]) == (
+        "17:00",
+        "17:45",
+        "https://parafia.test/msze",
+    )
