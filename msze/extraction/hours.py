@@ -79,6 +79,11 @@ _HOUR_WORD_FORMS = [
 
 # a day.month right by a day's name is a date, not a time: "17.07 (niedziela)", "Wtorek, 21.10"
 _DAY_NAME = r"(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|pon\.|wt\.|śr\.|czw\.|pt\.|sob\.|niedz\.)"
+# a month after a day's number: "18 października", "1 XI"
+_MONTH_AFTER_RE = re.compile(
+    r"\s+(?:stycz|lut|mar|kwie|maj|czerw|lip|sierp|wrze|październ|listopad|grud)\w*"
+    r"|\s*(?:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)\b"
+)
 # the books of the Bible as Polish lectionaries abbreviate them, before a chapter,verse
 _BIBLE_BEFORE_RE = re.compile(
     r"(?<![^\W\d_])(?:Mt|Mk|Łk|Lk|J|Jn|Dz|Rz|[12]\s?Kor|Ga|Ef|Flp|Kol|[12]\s?Tes|[12]\s?Tm|Hbr|Jk|[12]\s?P"
@@ -199,6 +204,8 @@ def _glued_ok(text: str, start: int, end: int) -> bool:
 def _bare_ok(text: str, start: int, end: int, hour: int) -> bool:
     if _BIBLE_BEFORE_RE.search(text, max(0, start - 8), start):
         return False  # "Mk 13,35": a chapter
+    if _MONTH_AFTER_RE.match(text, end):
+        return False  # "18 października", "18 X": a date
     if _thesis_border_ok(text, start, end) and (6 <= hour <= 22):
         return True
     before_text = text[max(0, start - 12) : start]

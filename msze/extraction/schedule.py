@@ -194,6 +194,7 @@ def _schedule(
             else:
                 lost[(day, *key)].add(day, page, hour)
     _summer_complement(entries)
+    _vigil_once(entries)
     schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]
     schedule.sort(key=lambda s: (min((DAY_ORDER[d] for d in s["days"]), default=99), s["time"]))
     conflicts = [
@@ -202,6 +203,15 @@ def _schedule(
         if not (k[1:] in entries and k[0] in entries[k[1:]].days)
     ]
     return schedule, conflicts
+
+
+def _vigil_once(entries: dict[tuple[Any, ...], _Entry]) -> None:
+    """A Saturday time that is the vigil is not a weekday Mass of Saturday as well ("Niedziela: sobota 18:00"
+    and "Dni powszednie: 18:00" are one Mass on Saturday)."""
+    vigils = {(t, church, season) for (t, church, season, vigil), e in entries.items() if vigil and e.days}
+    for (time, church, season, vigil), e in entries.items():
+        if not vigil and (time, church, season) in vigils:
+            e.days.discard("sat")
 
 
 _SUMMER = ("summer", "holidays")

@@ -33,6 +33,7 @@ DATE_RE = re.compile(
     r"|(?<!\d)(?P<d3>[0-3]?\d)\s*(?P<mr>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)\b(?:\s+(?P<y3>(?:19|20)\d\d))?",
     re.IGNORECASE,
 )
+_PARENS_RE = re.compile(r"\([^()\n]*\)")
 _YEAR_RE = re.compile(r"(?<!\d)(20[0-3]\d)(?!\d)")
 # "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass
 _BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|[-–])\s*(?:dnia\s+)?$", re.IGNORECASE)
@@ -93,21 +94,24 @@ _TAG_NAMES = [name for _, name in _TAGS]
 # an announced single occasion: a funeral, a wedding, a feast, "w przyszłą niedzielę", a dated Mass
 ONE_OFF_RE = re.compile(
     r"\b(?=[^\W\d_])(?:pogrzeb\w*|eksporta\w*|ślub\w*|sakrament\w*\s+małżeństwa|pasterk\w*|rezurekcj\w*"
-    r"|odpust\w*|jubileusz\w*|rocznic\w*|(?:i|pierwsz\w+)\s+komuni\w*|bierzmowani\w*"
+    r"|cmentarz\w*|odpust\w*|jubileusz\w*|rocznic\w*|(?:i|pierwsz\w+)\s+komuni\w*|bierzmowani\w*"
     r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
     r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
     r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
     r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b)",
     re.IGNORECASE,
 )
-# "od Wielkanocy do ...", "w okresie Bożego Narodzenia": a feast that bounds a season, no single occasion
-_SEASON_BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|\bokres\w*|[-–])\s*$", re.IGNORECASE)
+# "od Wielkanocy do ...", "w okresie Bożego Narodzenia": a feast that bounds a season, no single occasion;
+# "w kaplicy na cmentarzu": a place of the weekly schedule
+_SEASON_BOUND_BEFORE_RE = re.compile(
+    r"(?:\bod|\bdo|\bpo|\bprzed|\bokres\w*|[-–]|kaplic\w*\s+(?:na|przy))\s*$", re.IGNORECASE
+)
 
 
 def one_off_in(text: str) -> bool:
     """Whether ``text`` announces a single occasion (a funeral, a feast, "w przyszłą niedzielę")."""
     return any(
-        not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 10), m.start())
+        not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 16), m.start())
         for m in ONE_OFF_RE.finditer(text)
     )
 
@@ -199,7 +203,7 @@ class BlockNotes:
         season = season_in(line)
         if season is not None or _ALL_YEAR_RE.search(line):
             self.season = season
-        dates = dates_in(line)
+        dates = dates_in(_PARENS_RE.sub(" ", line))  # "(odpust 16 listopada)" dates no heading
         if dates:
             self.date = dates[-1][2]
         elif church is None:
@@ -367,10 +371,25 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
             weekday = _weekday(*r.date)
             if weekday is not None:
                 r.days = days_of(weekday)
+        elif r.date is not None and r.date[0] and r.days is not None and len(r.days.days) == 1:
+            r.date = _on_or_after(r.date, next(iter(r.days.days)))  # "Ogłoszenia 12.10.2025 ... w czwartek"
         if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
             r.vigil = True
     _narrow_generic(readings, facts)
     _dropped_in_season(readings, facts)
+
+
+def _on_or_after(date: tuple[int | None, int, int], weekday: str) -> tuple[int | None, int, int]:
+    """The first day from ``date`` on that is ``weekday``: a heading's date (the Sunday of the announcements)
+    and "w czwartek" below it give that week's Thursday. The date itself when it is none (or impossible)."""
+    if weekday not in WEEK or date[0] is None:
+        return date
+    try:
+        start = datetime.date(date[0], date[1], date[2])
+    except ValueError:
+        return date
+    day = start + datetime.timedelta(days=(WEEK.index(weekday) - start.weekday()) % 7)
+    return (day.year, day.month, day.day)
 
 
 def _weekday(year: int, month: int, day: int) -> str | None:
