@@ -103,9 +103,12 @@ def _stripped_text(html: str) -> str:
 
 def _fallback(html: str, error: str) -> Conversion:
     try:
-        return Conversion(_html2text(_lxml_markup(html)), FALLBACK_LXML, error)
+        text = _html2text(_lxml_markup(html))
     except Exception:  # noqa: BLE001 - lxml finds no document (only a comment, say), or html2text fails again
         return Conversion(_stripped_text(html), FALLBACK_TAGS, error)
+    if _lost_tail(text, html):  # lxml's parser gave up on the same markup
+        return Conversion(_stripped_text(html), FALLBACK_TAGS, error)
+    return Conversion(text, FALLBACK_LXML, error)
 
 
 def convert_html(html: str) -> Conversion:
@@ -117,15 +120,42 @@ def convert_html(html: str) -> Conversion:
     """
     if not html:
         return Conversion("")
-    html = replace_surrogates(html)
+    html = _close_comment(replace_surrogates(html))
     try:
         text = _html2text(html)
     except Exception as exc:  # noqa: BLE001 - any parser error: the fallback below has the text
         return _fallback(html, f"html2text: {type(exc).__name__}: {_one_line(str(exc))}")
+    if _lost_tail(text, html):  # "<![", an odd comment or quote: html.parser may swallow the rest
+        return _fallback(html, "html2text lost the end of the page")
     if text.strip() or not _stripped_text(html).strip():
         return Conversion(text)
     rescued = _fallback(html, "html2text found no text in a page that has some")
     return rescued if rescued.text.strip() else Conversion(text)
+
+
+_TAIL_CHARS = 4000  # the end of the HTML whose words must reach the text
+
+
+def _lost_tail(text: str, html: str) -> bool:
+    """Whether the last words of the page (its HTML's end, tags stripped) are missing from a conversion."""
+    chunk = html[-_TAIL_CHARS:]
+    closed = max(
+        chunk.rfind("</script"), chunk.rfind("</style"), chunk.find(">") if len(html) > _TAIL_CHARS else -1
+    )
+    if closed >= 0:
+        chunk = chunk[chunk.find(">", closed) + 1 :]
+    tail = _stripped_text(chunk).split()[-3:]
+    words = set(text.split())
+    return any(w not in words and w.strip("*_#[]()") not in text for w in tail)
+
+
+def _close_comment(html: str) -> str:
+    """An opened comment that never closes ("<!--" with no "-->" after it) would hide the rest of the page:
+    its opener is read as text instead."""
+    opened = html.rfind("<!--")
+    if opened < 0 or html.find("-->", opened + 4) >= 0:
+        return html
+    return html[:opened] + "&lt;!--" + html[opened + 4 :]
 
 
 def replace_surrogates(text: str) -> str:

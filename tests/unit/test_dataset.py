@@ -53,7 +53,7 @@ def test_from_annotated_labels_listed_times_and_groups_by_site():
 
 
 def test_from_realpages_keeps_labels_and_adds_unlabelled_candidates_as_other():
-    text = "Msze: 7:00 i 18:00. Kancelaria 16:00. Dnia 15 maja."
+    text = "Msze: 7:00 i 18:00. Kancelaria 16:00. Dzieci od 8 lat."
     page = {"id": "X1", "url": "https://www.parafia-x.pl/msze", "text": text, "tokens": []}
     for needle, label in (("7:00", "mass"), ("18:00", "mass"), ("16:00", "other")):
         s, e = span(text, needle)
@@ -61,7 +61,7 @@ def test_from_realpages_keeps_labels_and_adds_unlabelled_candidates_as_other():
     examples = ds.from_realpages([page])
     got = Counter((e.source, e.label) for e in examples)
     assert got[("realpages", "mass")] == 2 and got[("realpages", "other")] == 1
-    assert got[("candidates", "other")] == 1  # "15" of the date
+    assert got[("candidates", "other")] == 1  # the "8" of an age
     assert {e.site for e in examples} == {"parafia-x.pl"}
     assert ds.from_realpages([page], candidates=False) == examples[:3]
 

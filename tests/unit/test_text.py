@@ -145,3 +145,8 @@ _MARKUP_TOKENS = st.sampled_from([*"<>!?[]-/=\"'&#; x", "CDATA", "if", "p", "\x0
 @settings(max_examples=300, deadline=None)
 def test_fuzz_markup_characters_never_raise(html):
     assert isinstance(convert_html(html).text, str)
+
+
+def test_a_comment_that_never_closes_hides_nothing():
+    text = html_to_text(f"<p>{BEFORE}</p><!--0><![]><p>{AFTER}</p>")
+    assert BEFORE in text and AFTER in text
