@@ -85,3 +85,71 @@ def test_bad_gold_file(tmp_path, capsys):
     assert "bad.jsonl:1" in capsys.readouterr().err
     assert main(["evaluate", str(tmp_path / "missing.jsonl")]) == 2
     assert main(["evaluate", str(bad), "--plot", "x.png"]) == 2
+
+
+def parish(
+    pid: str, pages: list[tuple[str, str]], masses: list[dict], one_off: list[dict] | None = None
+) -> dict:
+    return {
+        "id": pid,
+        "host": "parafia-" + pid.lower() + ".test",
+        "parish": "",
+        "pages": [{"url": url, "text": text} for url, text in pages],
+        "masses": masses,
+        "one_off": one_off or [],
+        "confession": [],
+        "notes": "",
+    }
+
+
+def mass(time, days, church=None, season=None, vigil=False):
+    return {"time": time, "days": days, "church": church, "season": season, "vigil": vigil, "note": ""}
+
+
+def test_sites_score_the_consolidated_schedule_per_parish(tmp_path, capsys):
+    sites = [
+        parish(
+            "A",
+            [
+                (
+                    "http://a.test/msze",
+                    "Msze święte\nNiedziela: 8:00, 10:00\nKaplica w Borkach:\nniedziela 9:00\n",
+                ),
+                (
+                    "http://a.test/ogloszenia",
+                    "Ogłoszenia duszpasterskie\nW czwartek Msza św. o godz. 17:00.\n",
+                ),
+            ],
+            [
+                mass("08:00", ["sun"]),
+                mass("10:00", ["sun"]),
+                mass("09:00", ["sun"], church="kaplica w Borkach"),
+            ],
+            one_off=[{"date": None, "time": "17:00", "church": None, "note": "czwartek"}],
+        ),
+        parish(
+            "B",
+            [("http://b.test/msze", "Msze święte\nNiedziela: 7:00, 11:00\nW wakacje: niedziela 19:00\n")],
+            [mass("07:00", ["sun"]), mass("09:00", ["sun"]), mass("19:00", ["sun"], season="summer")],
+        ),
+    ]
+    path = tmp_path / "sites.jsonl"
+    path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in sites), encoding="utf-8")
+    assert main(["evaluate", "--sites", str(path), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    # A: 3 of 3 pairs; B: 07:00 found, 09:00 missed, 11:00 reported wrongly, 19:00 seasonal (neither way)
+    assert (got["weekly"]["tp"], got["weekly"]["fp"], got["weekly"]["fn"]) == (4, 1, 1)
+    assert got["sunday_exact"] == {"found": 1, "total": 2, "share": 0.5}
+    assert got["seasons_attributed"]["found"] == got["seasons_attributed"]["total"] == 1
+    assert got["churches_attributed"]["found"] == got["churches_attributed"]["total"] == 1
+    assert got["one_offs_kept_apart"] == {"found": 1, "total": 1, "share": 1.0}
+    assert main(["evaluate", "--sites", str(path)]) == 0
+    assert "Sunday times (with the vigil) exactly right: 0.500 (1/2)" in capsys.readouterr().out
+
+
+def test_a_broken_sites_file_is_one_line(tmp_path, capsys):
+    path = tmp_path / "sites.jsonl"
+    path.write_text('{"id": "A", "pages": 3, "masses": []}\n', encoding="utf-8")
+    assert main(["evaluate", "--sites", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}:1: not a parish of the realsites format") and "Traceback" not in err
