@@ -383,3 +383,16 @@ def test_a_bible_verse_is_no_time():
 )
 def test_no_mass_at_these_times(text):
     assert readings("Msze św.\n" + text) == []
+
+
+def test_a_sentence_about_first_fridays_does_not_make_the_times_below_monthly():
+    text = (
+        "Msze św.\nW pierwszy czwartek, piątek i sobotę miesiąca rano i wieczorem.\n"
+        "W niedziele o godz. 8.00 i 10.30"
+    )
+    assert [(t, r["kind"]) for t, r in readings(text)] == [("08:00", "regular"), ("10:30", "regular")]
+    assert [r["kind"] for _, r in readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")] == ["one_off"] * 2
+
+
+def test_a_number_of_years_is_no_time():
+    assert [h.time for h in find_hours("ofiara złożona przed 2000 laty; Msza o 1800")] == ["18:00"]

@@ -208,7 +208,8 @@ class BlockNotes:
             self.date = dates[-1][2]
         elif church is None:
             self.date = None
-        self.monthly = bool(MONTHLY_RE.search(line))
+        # "I piątek miesiąca:" heads the times below; a sentence ("W pierwszy piątek ... rano.") does not
+        self.monthly = bool(MONTHLY_RE.search(line)) and not line.rstrip().endswith(".")
 
     def end(self) -> None:
         """A long line of prose: the headings above no longer speak of what follows."""
