@@ -194,6 +194,15 @@ def _load(args: argparse.Namespace) -> int:
     for line in report.bad_lines:
         print(f"skipped {line}", file=sys.stderr)
     print(json.dumps(report.as_dict(), ensure_ascii=False))
+    if args.results and report.results_unmatched and not report.results_loaded:
+        missing = " and ".join(f"--{name}" for name in ("parishes", "places") if not getattr(args, name))
+        hint = f" (load {missing} too: results join parishes by their website)" if missing else ""
+        print(
+            f"search load: none of the {report.results_unmatched} results matched a parish in the "
+            f"database{hint}",
+            file=sys.stderr,
+        )
+        return 1
     if report.bad_lines:
         print(
             f"search load: skipped {len(report.bad_lines)} malformed line(s), loaded {report.lines_ok}",

@@ -236,3 +236,15 @@ def test_corrections_print_one_label_per_correction(tmp_path):
         labels[0]["label"] == "other" and labels[0]["context"] == "Msze św. w niedziele: 07.00, 10.30, 18.00"
     )
     assert labels[0]["reported_at"] == "2026-11-21T00:00:00Z"
+
+
+def test_load_with_only_results_into_an_empty_database_says_what_is_missing(tmp_path):
+    paths = write_inputs(tmp_path / "in")
+    db = tmp_path / "results.sqlite"
+    alone = run("load", "--results", str(paths["results"]), "--db", str(db))
+    assert alone.returncode == 1
+    assert json.loads(alone.stdout)["results_loaded"] == 0
+    assert "matched a parish in the database (load --parishes and --places too" in alone.stderr
+    run("load", "--parishes", str(paths["parishes"]), "--places", str(paths["places"]), "--db", str(db))
+    again = run("load", "--results", str(paths["results"]), "--db", str(db))
+    assert again.returncode == 0 and json.loads(again.stdout)["results_loaded"] == 2, again.stderr
