@@ -35,10 +35,36 @@ def mass(
     return {"time": time, "day": day, "url": url, "context": context, "source": source, "score": score}
 
 
+def weekly(
+    time: str,
+    days: list[str],
+    url: str,
+    context: str,
+    source: str = "rules",
+    score: float = 1.0,
+    **reading,
+) -> dict:
+    """A `schedule` entry of results.jsonl (church, season, vigil in `reading`)."""
+    evidence = [{"url": url, "context": context, "source": source, "score": score}]
+    return (
+        {"time": time, "days": days, "church": None, "season": None, "vigil": False}
+        | reading
+        | {
+            "evidence": evidence,
+            "pages": 1,
+        }
+    )
+
+
+WORKDAYS = ["mon", "tue", "wed", "thu", "fri"]
+
+
 def results(
     crawled_at: str = "2026-11-20T08:00:00Z", jozef_times: tuple[str, ...] = ("07:00", "10:30", "18:00")
 ):
-    """Batch results: two parishes with times, one failed crawl, one crawl that matches no parish."""
+    """Batch results: Józef in the consolidated format (a chapel, a vigil, a summer time, a one-off and
+    confession), Różańcowa in the first version's (`masses` by day category), one failed crawl, one crawl that
+    matches no parish."""
     jozef = "http://www.jozef-lodz.pl/porzadek-mszy"
     sunday_context = "Msze św. w niedziele: " + ", ".join(t.replace(":", ".") for t in jozef_times)
     return [
@@ -50,14 +76,46 @@ def results(
             "pages": 7,
             "bytes": 51234,
             "crawled_at": crawled_at,
+            # the first version's field, still written; a loader reads `schedule` when a result has it
             "masses": [
                 *(mass(t, "sunday", jozef, sunday_context) for t in jozef_times),
-                mass("18:00", "weekday", jozef, "W dni powszednie o godz. 18.00"),
-                mass(
-                    "7.30", "saturday", jozef, "Sobota 7.30 <script>alert('x')</script>", "classifier", 0.71
-                ),
-                mass("25:99", "sunday", jozef, "nie godzina"),
+                mass("25:99", "sunday", jozef, ""),
             ],
+            "schedule": [
+                *(weekly(t, ["sun"], jozef, sunday_context) for t in jozef_times),
+                weekly("18:00", WORKDAYS, jozef, "W dni powszednie o godz. 18.00"),
+                weekly("7.30", ["sat"], jozef, "Sobota 7.30 <script>alert('x')</script>", "classifier", 0.71),
+                weekly("19:00", ["sat"], jozef, "Niedziela: sobota 19.00 (wigilia)", vigil=True),
+                weekly(
+                    "09:00",
+                    ["sun"],
+                    jozef,
+                    "Kaplica w Julianowie: niedziela 9.00",
+                    church="Kaplica w Julianowie",
+                ),
+                weekly("20:00", ["sun"], jozef, "W wakacje także o 20.00", season="summer"),
+                weekly("25:99", ["sun"], jozef, "nie godzina"),
+            ],
+            "one_off": [
+                {
+                    "date": "2026-11-26",
+                    "time": "11:00",
+                    "days": ["thu"],
+                    "church": None,
+                    "note": "W czwartek o 11.00 Msza św. pogrzebowa",
+                    "evidence": [{"url": jozef, "context": "", "source": "rules", "score": 1.0}],
+                }
+            ],
+            "confession": [
+                {
+                    "days": ["sat"],
+                    "start": "17:00",
+                    "end": "18:00",
+                    "church": None,
+                    "season": None,
+                    "evidence": [{"url": jozef}],
+                }
+            ],  # fmt: skip
         },
         {
             # No website has this host: joined by the registered domain of rozaniec.parafie.com.pl.

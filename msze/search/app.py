@@ -65,9 +65,13 @@ CONTENT_SECURITY_POLICY = (
 )
 DAY_CHOICES = [
     ("", "każdy dzień"),
-    ("sunday", "niedziela"),
-    ("saturday", "sobota"),
-    ("weekday", "dzień powszedni"),
+    ("sun", "niedziela"),
+    ("sat", "sobota"),
+    ("mon", "poniedziałek"),
+    ("tue", "wtorek"),
+    ("wed", "środa"),
+    ("thu", "czwartek"),
+    ("fri", "piątek"),
     ("holiday", "święto"),
 ]
 

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from msze.search import query
 from msze.search.db import DAYS
 from msze.search.web import conn
+from msze.utils.text import fold
 
 bp = Blueprint("corrections", __name__)
 
@@ -30,12 +31,13 @@ _COMMENT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL & co.
 
 def report_fields(form: Mapping[str, str]) -> tuple[dict, list[str]]:
     """The report form's kind, day, time and comment, and what is wrong with them (for the visitor)."""
-    kind, day = form.get("kind", ""), form.get("day", "")
+    kind = form.get("kind", "")
+    day = query.DAY_ALIASES.get(fold(form.get("day", "")), "")  # "sun", "niedziela", "sunday": one day
     comment = _COMMENT_CONTROLS.sub("", form.get("comment") or "").strip()
     problems = []
     if kind not in ("wrong", "missing"):
         problems.append("Wybierz, czy godzina jest błędna, czy brakuje jej.")
-    if day not in DAYS:
+    if day not in DAYS:  # "weekday" names five days: a report is about one
         problems.append("Wybierz dzień.")
     try:
         minute = query.parse_time(form.get("time") or "", "time")

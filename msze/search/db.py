@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Engine,
@@ -34,9 +35,16 @@ from sqlalchemy import (
     text as sql_text,
 )
 
-DAYS = ("sunday", "holiday", "saturday", "weekday")
-"""Day categories of a Mass time, in the order a schedule is shown. A time with no known day is "unknown"."""
+DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat", "holiday")
+"""Days of a Mass time (results.jsonl's `schedule`), in the order a schedule is shown; "unknown" for none."""
 UNKNOWN_DAY = "unknown"
+# the first version's day categories, as a database or results file written by it has them
+LEGACY_DAYS = {
+    "sunday": ("sun",),
+    "saturday": ("sat",),
+    "holiday": ("holiday",),
+    "weekday": ("mon", "tue", "wed", "thu", "fri"),
+}
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 metadata = MetaData()
@@ -92,6 +100,9 @@ mass_times = Table(
     # Seasonal times ("w okresie wakacji"): ISO dates when a result carries them (optional in results.jsonl).
     Column("start_date", String(10)),
     Column("end_date", String(10)),
+    Column("church", Text),  # None: the parish church; else the church or chapel the site names
+    Column("season", String(40)),  # None: all year; a tag (summer, school-year, ...) or "MM-DD..MM-DD"
+    Column("vigil", Boolean),  # a Saturday-evening Mass the site counts as Sunday's
 )
 Index("ix_mass_times_day_minute_parish", mass_times.c.day, mass_times.c.minute, mass_times.c.parish_id)
 Index("ix_mass_times_parish_day_minute", mass_times.c.parish_id, mass_times.c.day, mass_times.c.minute)
@@ -122,6 +133,46 @@ corrections = Table(
     Column("status", String(10), nullable=False, default="new"),  # new | accepted | rejected
 )
 Index("ix_corrections_client_created", corrections.c.client, corrections.c.created_at)
+
+one_off_masses = Table(
+    "one_off_masses",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("date", String(10)),  # "YYYY-MM-DD", "MM-DD" without a year, None when the page gives none
+    Column("time", String(5), nullable=False),
+    Column("church", Text),
+    Column("note", Text, nullable=False, default=""),
+    Column("source_url", Text),
+)
+
+confession_times = Table(
+    "confession_times",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("days", String(60), nullable=False, default=""),  # DAYS codes, comma-separated
+    Column("start", String(5), nullable=False),
+    Column("end", String(5)),
+    Column("church", Text),
+    Column("season", String(40)),
+    Column("source_url", Text),
+)
+
+
+def _upgrade_days(conn) -> None:
+    """Times a database of the first version stored by day category ("weekday") become days of the week."""
+    renamed = [day for day in LEGACY_DAYS if day not in DAYS]  # "holiday" is a day of both versions
+    old = conn.execute(select(mass_times).where(mass_times.c.day.in_(renamed))).mappings().all()
+    for row in old:
+        conn.execute(mass_times.delete().where(mass_times.c.id == row["id"]))
+        fields = {k: v for k, v in row.items() if k != "id"}
+        for day in LEGACY_DAYS[row["day"]]:
+            conn.execute(mass_times.insert().values({**fields, "day": day}))
+    for legacy in renamed:
+        conn.execute(
+            update(corrections).where(corrections.c.day == legacy).values(day=LEGACY_DAYS[legacy][0])
+        )
 
 
 def clean_text(value: str) -> str:
@@ -197,6 +248,7 @@ def create_schema(engine: Engine) -> None:
                         f"{preparer.format_column(column)} {column.type.compile(engine.dialect)}"
                     )
                 )
+        _upgrade_days(conn)
         missing = conn.execute(
             select(parishes.c.id, parishes.c.city_key).where(parishes.c.town_key.is_(None))
         )

@@ -1,48 +1,82 @@
 """A parish schedule as schema.org JSON-LD, in the shape of the Mass Times Protocol.
 
-The parish is a `Church`; each Mass time is an `Event` whose `eventSchedule` is a weekly `Schedule`
-(`byDay`, `startTime`, `repeatFrequency`, `scheduleTimezone`; seasonal `startDate`/`endDate` where a time
-carries them). Times whose day is a feast (holiday) or unknown get no `byDay`: schema.org has no day of the
-week for them, and inventing one would publish a wrong time. Only absolute http(s) URLs are written into
+The parish is a `Church`; each regular Mass (a time at one church in one season) is an `Event` whose
+`eventSchedule` is a weekly `Schedule` (`byDay` per day of the week, `startTime`, `repeatFrequency`,
+`scheduleTimezone`; `startDate`/`endDate` for a season given as a date range) and whose `location` names its
+church or chapel. Holy days are entries of their own with no weekly repetition (schema.org has no day of the
+week for them), a time of no known day is left out rather than published as weekly, and a one-off Mass with
+its date is a dated `Event`. Only absolute http(s) URLs are written into
 `url`, `@id` and `sameAs`: a crawled `javascript:` link, or a page URL that is relative, is left out.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
+from msze.search.query import season_label
 from msze.search.urls import safe_url
 
 TIMEZONE = "Europe/Warsaw"
-_WEEK = "https://schema.org/"
+_SCHEMA = "https://schema.org/"
 BY_DAY = {
-    "sunday": [_WEEK + "Sunday"],
-    "saturday": [_WEEK + "Saturday"],
-    "weekday": [_WEEK + day for day in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")],
+    "sun": _SCHEMA + "Sunday",
+    "mon": _SCHEMA + "Monday",
+    "tue": _SCHEMA + "Tuesday",
+    "wed": _SCHEMA + "Wednesday",
+    "thu": _SCHEMA + "Thursday",
+    "fri": _SCHEMA + "Friday",
+    "sat": _SCHEMA + "Saturday",
 }
-EVENT_NAMES = {
-    "sunday": "Msza święta niedzielna",
-    "holiday": "Msza święta w święta",
-    "saturday": "Msza święta w sobotę",
-    "weekday": "Msza święta w dni powszednie",
-}
+_SEASON_RANGE_RE = re.compile(r"^([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)$")
 
 
-def schedule(time: dict) -> dict:
-    """One weekly Schedule for a time dict (`time`, `day`, optional `start_date`/`end_date`)."""
+def schedule(
+    time: str,
+    days: list[str],
+    season: str | None = None,
+    year: int | None = None,
+    dates: tuple = (None, None),
+) -> dict:
+    """One weekly Schedule: `byDay` for its days of the week; `startDate`/`endDate` from the result's own
+    dates, else from a season given as a date range (in the year of the crawl; over New Year it ends the next
+    year)."""
     item: dict = {
         "@type": "Schedule",
-        "startTime": time["time"],
+        "startTime": time,
         "repeatFrequency": "P1W",
         "scheduleTimezone": TIMEZONE,
+        "byDay": [BY_DAY[d] for d in days if d in BY_DAY],
     }
-    if time.get("day") in BY_DAY:
-        item["byDay"] = BY_DAY[time["day"]]
-    if time.get("start_date"):
-        item["startDate"] = time["start_date"]
-    if time.get("end_date"):
-        item["endDate"] = time["end_date"]
+    match = _SEASON_RANGE_RE.match(season or "")
+    if match and year and not any(dates):
+        start, end = f"{match[1]}-{match[2]}", f"{match[3]}-{match[4]}"
+        dates = (f"{year}-{start}", f"{year + (end < start)}-{end}")
+    if dates[0]:
+        item["startDate"] = dates[0]
+    if dates[1]:
+        item["endDate"] = dates[1]
     return item
+
+
+def _groups(times: list[dict]) -> dict[tuple, list[str]]:
+    """Weekly times grouped by (time, church, season, vigil, source page, dates) with their days."""
+    groups: dict[tuple, list[str]] = {}
+    for t in times:
+        dates = (t.get("start_date"), t.get("end_date"))
+        key = (t["time"], t.get("church"), t.get("season"), bool(t.get("vigil")), t.get("source_url"), dates)
+        groups.setdefault(key, []).append(t.get("day") or "")
+    return groups
+
+
+def _event_name(days: list[str], vigil: bool, season: str | None) -> str:
+    if vigil:
+        name = "Msza święta wigilijna (niedzielna)"
+    elif days == ["sun"]:
+        name = "Msza święta niedzielna"
+    else:
+        name = "Msza święta"
+    return f"{name}, {season_label(season)}" if season else name
 
 
 def parish_jsonld(parish: dict, page_url: str | None = None) -> dict:
@@ -65,16 +99,45 @@ def parish_jsonld(parish: dict, page_url: str | None = None) -> dict:
     if safe_url(parish.get("website")):
         place["sameAs"] = safe_url(parish["website"])
     events = []
-    for time in parish.get("times", []):
-        event: dict = {
+    year = int(parish["crawled_at"][:4]) if parish.get("crawled_at") else None
+    for (time, church, season, vigil, source, dates), days in _groups(parish.get("times", [])).items():
+        location = {"@type": "Church", "name": church or place["name"], "address": place["address"]}
+        weekly = [d for d in days if d in BY_DAY]
+        entries = [weekly] if weekly else []
+        if "holiday" in days:  # a holy day has no day of the week: an entry of its own, not a weekly one
+            entries.append(["holiday"])
+        for entry_days in entries:
+            event: dict = {"@type": "Event", "location": dict(location)}
+            if entry_days == ["holiday"]:
+                event["name"] = "Msza święta w święta nakazane"
+                event["eventSchedule"] = {
+                    "@type": "Schedule",
+                    "startTime": time,
+                    "scheduleTimezone": TIMEZONE,
+                }
+            else:
+                event["name"] = _event_name(entry_days, vigil, season)
+                event["eventSchedule"] = schedule(time, entry_days, season, year, dates)
+            if safe_url(source):
+                event["url"] = safe_url(source)
+            events.append(event)
+    for one in parish.get("one_off", []):
+        if not (one.get("date") and len(one["date"]) == 10):
+            continue  # a one-off without its full date cannot be published as a dated Event
+        event = {
             "@type": "Event",
-            "name": EVENT_NAMES.get(time.get("day") or "", "Msza święta"),
-            "eventSchedule": schedule(time),
-            "location": {"@type": "Church", "name": place["name"], "address": place["address"]},
+            "name": "Msza święta",
+            "description": one.get("note") or None,
+            "startDate": f"{one['date']}T{one['time']}",
+            "location": {
+                "@type": "Church",
+                "name": one.get("church") or place["name"],
+                "address": place["address"],
+            },
         }
-        if safe_url(time.get("source_url")):
-            event["url"] = safe_url(time["source_url"])
-        events.append(event)
+        if safe_url(one.get("source_url")):
+            event["url"] = safe_url(one["source_url"])
+        events.append({k: v for k, v in event.items() if v is not None})
     place["event"] = events
     place["address"] = {key: value for key, value in place["address"].items() if value}
     for event in events:

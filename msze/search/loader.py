@@ -30,10 +30,13 @@ from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from msze.search.db import (
     DAYS,
+    LEGACY_DAYS,
     UNKNOWN_DAY,
     clean_text,
+    confession_times,
     mass_times,
     minute_of,
+    one_off_masses,
     parishes,
     time_history,
     town_key,
@@ -347,6 +350,9 @@ class CrawlResult:
     failed: bool
     error: str
     masses: list = field(default_factory=list)
+    schedule: list | None = None  # the consolidated weekly schedule; None in a first-version results file
+    one_off: list = field(default_factory=list)
+    confession: list = field(default_factory=list)
 
 
 def _crawl_result(line: str) -> CrawlResult:
@@ -360,8 +366,9 @@ def _crawl_result(line: str) -> CrawlResult:
     except ValueError as exc:  # urlsplit: "http://[::1" -> "Invalid IPv6 URL"
         raise BadLine(f"start_url/domain is not a URL ({exc}): {(start_url or domain)[:80]!r}") from None
     crawled_at, masses = _text(item, "crawled_at"), item.get("masses")
-    if masses is not None and not isinstance(masses, list):
-        raise BadLine(f"'masses' is {type(masses).__name__}, not a list")
+    for key in ("masses", "schedule", "one_off", "confession"):
+        if item.get(key) is not None and not isinstance(item[key], list):
+            raise BadLine(f"'{key}' is {type(item[key]).__name__}, not a list")
     error = item.get("error")
     return CrawlResult(
         host=host,
@@ -371,6 +378,9 @@ def _crawl_result(line: str) -> CrawlResult:
         failed=_text(item, "status") == "failed",
         error=clean_text(str(error))[:2000] if error else "",
         masses=masses or [],
+        schedule=item.get("schedule"),
+        one_off=item.get("one_off") or [],
+        confession=item.get("confession") or [],
     )
 
 
@@ -394,11 +404,31 @@ def _score(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def _entries(result: CrawlResult) -> Iterator[tuple[dict, str | None, dict]]:
+    """(entry, day, evidence) for every day of every weekly entry: the consolidated `schedule`, else (a
+    first-version file) `masses` with their day category spread over its days."""
+    if result.schedule is not None:
+        for entry in result.schedule:
+            if not isinstance(entry, dict):
+                yield entry, None, {}
+                continue
+            evidence = entry.get("evidence") or [{}]
+            first = evidence[0] if isinstance(evidence, list) and isinstance(evidence[0], dict) else {}
+            days = [d for d in entry.get("days") or () if d in DAYS] or [UNKNOWN_DAY]
+            for day in days:
+                yield entry, day, first
+        return
+    for mass in result.masses:
+        days = LEGACY_DAYS.get(mass.get("day"), (UNKNOWN_DAY,)) if isinstance(mass, dict) else (None,)
+        for day in days:
+            yield mass, day, mass if isinstance(mass, dict) else {}
+
+
 def _mass_rows(
     result: CrawlResult, parish_id: int, crawled_at: datetime | None, report: LoadReport
 ) -> list[dict]:
     rows: dict[tuple, dict] = {}
-    for mass in result.masses:
+    for mass, day, evidence in _entries(result):
         if not isinstance(mass, dict):
             report.times_skipped += 1
             continue
@@ -406,17 +436,17 @@ def _mass_rows(
         if time is None:
             report.times_skipped += 1
             continue
-        day = mass.get("day") if mass.get("day") in DAYS else UNKNOWN_DAY
         start_date, end_date = _iso_date(mass.get("start_date")), _iso_date(mass.get("end_date"))
-        key = (day, time, start_date, end_date)
-        score = _score(mass.get("score"))
+        church, season = _short(mass.get("church"), 300), _short(mass.get("season"), 40)
+        key = (day, time, start_date, end_date, church, season)
+        score = _score(evidence.get("score"))
         if key in rows and (rows[key]["score"] or 0) >= (score or 0):
             continue  # the same Mass found on two pages: keep the surer one
-        written = mass.get("url") or result.start_url
+        written = evidence.get("url") or result.start_url
         source_url = safe_url(written)
         if written and source_url is None:
             report.urls_dropped += 1
-        context = mass.get("context")
+        context = evidence.get("context")
         rows[key] = {
             "parish_id": parish_id,
             "day": day,
@@ -424,13 +454,66 @@ def _mass_rows(
             "time": time,
             "source_url": source_url,
             "context": clean_text(context if isinstance(context, str) else str(context or "")),
-            "source": mass.get("source") if mass.get("source") in SOURCES else None,
+            "source": evidence.get("source") if evidence.get("source") in SOURCES else None,
             "score": score,
             "crawled_at": crawled_at,
             "start_date": start_date,
             "end_date": end_date,
+            "church": church,
+            "season": season,
+            "vigil": mass.get("vigil") is True,
         }
     return list(rows.values())
+
+
+def _short(value: object, limit: int) -> str | None:
+    """A cleaned text field of a result, None when absent or not text."""
+    return clean_text(value)[:limit] or None if isinstance(value, str) else None
+
+
+def _one_off_rows(result: CrawlResult, parish_id: int) -> list[dict]:
+    rows = []
+    for o in result.one_off:
+        time = normalize_time(o.get("time")) if isinstance(o, dict) else None
+        if time is None:
+            continue
+        evidence = o.get("evidence") or [{}]
+        url = evidence[0].get("url") if isinstance(evidence, list) and isinstance(evidence[0], dict) else None
+        date = o.get("date") if isinstance(o.get("date"), str) and len(o["date"]) in (5, 10) else None
+        rows.append(
+            {
+                "parish_id": parish_id,
+                "date": date,
+                "time": time,
+                "church": _short(o.get("church"), 300),
+                "note": _short(o.get("note"), 500) or "",
+                "source_url": safe_url(url),
+            }
+        )
+    return rows
+
+
+def _confession_rows(result: CrawlResult, parish_id: int) -> list[dict]:
+    rows = []
+    for c in result.confession:
+        start = normalize_time(c.get("start")) if isinstance(c, dict) else None
+        if start is None:
+            continue
+        evidence = c.get("evidence") or [{}]
+        url = evidence[0].get("url") if isinstance(evidence, list) and isinstance(evidence[0], dict) else None
+        days = [d for d in c.get("days") or () if d in DAYS]
+        rows.append(
+            {
+                "parish_id": parish_id,
+                "days": ",".join(days),
+                "start": start,
+                "end": normalize_time(c.get("end")),
+                "church": _short(c.get("church"), 300),
+                "season": _short(c.get("season"), 40),
+                "source_url": safe_url(url),
+            }
+        )
+    return rows
 
 
 def _iso_date(value) -> str | None:
@@ -527,6 +610,13 @@ def _replace_times(
     conn.execute(delete(mass_times).where(mass_times.c.parish_id == parish_id))
     if rows:
         conn.execute(insert(mass_times), rows)
+    for table, extra in (
+        (one_off_masses, _one_off_rows(result, parish_id)),
+        (confession_times, _confession_rows(result, parish_id)),
+    ):
+        conn.execute(delete(table).where(table.c.parish_id == parish_id))
+        if extra:
+            conn.execute(insert(table), extra)
     conn.execute(
         update(parishes)
         .where(parishes.c.id == parish_id)

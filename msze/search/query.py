@@ -19,8 +19,10 @@ from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
     clean_text,
+    confession_times,
     corrections,
     mass_times,
+    one_off_masses,
     parishes,
     time_history,
     town_key,
@@ -34,26 +36,42 @@ MAX_PAGE = 1_000_000  # (MAX_PAGE - 1) * MAX_PER_PAGE is still an offset every b
 MAX_QUERY_LENGTH = 200
 
 DAY_LABELS = {
-    "sunday": "niedziele",
-    "holiday": "święta",
-    "saturday": "sobota",
-    "weekday": "dni powszednie",
+    "sun": "Niedziela",
+    "mon": "Poniedziałek",
+    "tue": "Wtorek",
+    "wed": "Środa",
+    "thu": "Czwartek",
+    "fri": "Piątek",
+    "sat": "Sobota",
+    "holiday": "Święta nakazane",
     UNKNOWN_DAY: "dzień nieokreślony",
 }
-# Polish and English spellings a visitor or an API client may use for the `day` parameter.
+WEEKDAY = "weekday"  # the `day` filter's Monday–Friday
+WORKDAYS = ("mon", "tue", "wed", "thu", "fri")
+# Polish and English spellings a visitor or an API client may use for the `day` parameter (folded).
 DAY_ALIASES = {
-    "sunday": "sunday",
-    "niedziela": "sunday",
-    "niedziele": "sunday",
-    "weekday": "weekday",
-    "powszedni": "weekday",
-    "dzien powszedni": "weekday",
-    "dni powszednie": "weekday",
-    "saturday": "saturday",
-    "sobota": "saturday",
-    "holiday": "holiday",
-    "swieto": "holiday",
-    "swieta": "holiday",
+    **{code: code for code in DAYS},
+    "niedziela": "sun", "niedziele": "sun", "sunday": "sun",
+    "poniedzialek": "mon", "monday": "mon",
+    "wtorek": "tue", "tuesday": "tue",
+    "sroda": "wed", "wednesday": "wed",
+    "czwartek": "thu", "thursday": "thu",
+    "piatek": "fri", "friday": "fri",
+    "sobota": "sat", "saturday": "sat",
+    "swieto": "holiday", "swieta": "holiday",
+    WEEKDAY: WEEKDAY, "powszedni": WEEKDAY, "dzien powszedni": WEEKDAY, "dni powszednie": WEEKDAY,
+}  # fmt: skip
+# how a season reads on the parish page
+SEASON_LABELS = {
+    "summer": "latem",
+    "not-summer": "poza latem",
+    "holidays": "w wakacje i ferie",
+    "winter": "zimą",
+    "school-year": "w roku szkolnym",
+    "advent": "w Adwencie",
+    "lent": "w Wielkim Poście",
+    "may": "w maju",
+    "october": "w październiku",
 }
 _WORD_RE = re.compile(r"\w+")
 STOP_WORDS = frozenset(
@@ -194,9 +212,14 @@ def query_words(q: str) -> list[str]:
 
 
 def _time_conditions(params: SearchParams) -> list:
+    """The `day` filter per day of the week; the Saturday vigil counts for Sunday."""
     conditions = []
     if params.days:
-        conditions.append(mass_times.c.day.in_(params.days))
+        days = {d for code in params.days for d in (WORKDAYS if code == WEEKDAY else (code,))}
+        wanted = [mass_times.c.day.in_(sorted(days))]
+        if "sun" in days:
+            wanted.append(and_(mass_times.c.day == "sat", mass_times.c.vigil.is_(True)))
+        conditions.append(or_(*wanted))
     if params.time_from is not None:
         conditions.append(mass_times.c.minute >= params.time_from)
     if params.time_to is not None:
@@ -251,7 +274,58 @@ def time_dict(row) -> dict:
         item["start_date"] = row.start_date
     if row.end_date:
         item["end_date"] = row.end_date
+    item["church"] = row.church
+    item["season"] = row.season
+    item["vigil"] = bool(row.vigil)
     return item
+
+
+def season_label(season: str | None) -> str:
+    """ "latem", "w roku szkolnym", "od 01.07 do 31.08"; "" for all year."""
+    if not season:
+        return ""
+    if ".." in season:
+        a, b = (f"{part[3:]}.{part[:2]}" for part in season.split("..", 1))
+        return f"od {a} do {b}"
+    return SEASON_LABELS.get(season, season)
+
+
+def schedule_rows(times: list[dict]) -> list[dict]:
+    """The parish page's schedule: one row per day (or run of days with the same times: "Poniedziałek–
+    Piątek"), church and season, the vigil under "Sobota (Msza wigilijna)"."""
+    cells: dict[tuple, list[dict]] = {}
+    for t in times:
+        day = t["day"] or UNKNOWN_DAY
+        part = "vigil" if t.get("vigil") and day == "sat" else ""
+        cells.setdefault((t.get("church") or "", t.get("season") or "", day, part), []).append(t)
+    order = {d: i for i, d in enumerate((*DAYS, UNKNOWN_DAY))}
+    rows: list[dict] = []
+    for key in sorted(cells, key=lambda k: (k[0] != "", k[0], k[1] != "", k[1], order[k[2]], k[3])):
+        church, season, day, part = key
+        times_here = sorted(cells[key], key=lambda t: t["time"])
+        last = rows[-1] if rows else None
+        if last is not None and _continues(last, (church, season, part), day, times_here):
+            last["days"].append(day)
+            continue
+        rows.append({"church": church, "season": season, "part": part, "days": [day], "times": times_here})
+    for row in rows:
+        first, end = DAY_LABELS[row["days"][0]], DAY_LABELS[row["days"][-1]]
+        label = first if len(row["days"]) == 1 else f"{first}–{end}"
+        row["label"] = label + (" (Msza wigilijna)" if row["part"] else "")
+        row["season_label"] = season_label(row["season"])
+    return rows
+
+
+def _continues(row: dict, where: tuple[str, str, str], day: str, times: list[dict]) -> bool:
+    """Whether ``day`` extends the row's run of weekdays: the next one, with the same times."""
+    previous = row["days"][-1]
+    return (
+        (row["church"], row["season"], row["part"]) == where
+        and day in WORKDAYS
+        and previous in WORKDAYS
+        and WORKDAYS.index(day) == WORKDAYS.index(previous) + 1
+        and [t["time"] for t in row["times"]] == [t["time"] for t in times]
+    )
 
 
 def _aware(value: datetime | None) -> str | None:
@@ -300,6 +374,9 @@ _TIME_COLUMNS = (
     mass_times.c.score,
     mass_times.c.start_date,
     mass_times.c.end_date,
+    mass_times.c.church,
+    mass_times.c.season,
+    mass_times.c.vigil,
 )
 
 
@@ -347,10 +424,16 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
     time_rows = conn.execute(select(*_TIME_COLUMNS).where(mass_times.c.parish_id == parish_id)).all()
     times = [time_dict(r) for r in sorted(time_rows, key=lambda r: (_day_order(r.day), r.minute))]
     parish["times"] = times
-    groups: dict[str, list[dict]] = {}
-    for item in times:
-        groups.setdefault(item["day"] or UNKNOWN_DAY, []).append(item)
-    parish["schedule"] = [{"day": day, "label": DAY_LABELS[day], "times": groups[day]} for day in groups]
+    parish["schedule"] = schedule_rows(times)
+    o, c = one_off_masses.c, confession_times.c
+    one_offs = select(o.date, o.time, o.church, o.note, o.source_url).where(o.parish_id == parish_id)
+    parish["one_off"] = [dict(r._mapping) for r in conn.execute(one_offs.order_by(o.date, o.time))]
+    confessions = select(c.days, c.start, c.end, c.church, c.season, c.source_url).where(
+        c.parish_id == parish_id
+    )
+    parish["confession"] = [
+        {**dict(r._mapping), "days": [d for d in r.days.split(",") if d]} for r in conn.execute(confessions)
+    ]
     history = conn.execute(
         select(time_history.c.crawled_at, time_history.c.added, time_history.c.removed)
         .where(time_history.c.parish_id == parish_id)

@@ -12,6 +12,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from search_fixtures import WORKDAYS, weekly
 from werkzeug.serving import make_server
 
 from msze.search.app import create_app
@@ -83,9 +84,19 @@ def servers(tmp_path):
         }
         for t in ("07:00", "18:00")
     ]
+    schedule = [weekly(m["time"], ["sun", "holiday"], m["url"], m["context"]) for m in masses[:4]]
+    schedule += [weekly(m["time"], WORKDAYS, m["url"], m["context"]) for m in masses[4:]]
+    schedule += [
+        weekly("16:00", ["sat"], f"{site}/porzadek-mszy", "Sobota 16.00 – Msza niedzielna", vigil=True),
+        weekly("06:30", WORKDAYS, f"{site}/porzadek-mszy", "W wakacje także 6.30", season="summer"),
+        weekly(
+            "10:00", ["sun"], f"{site}/porzadek-mszy", "Kaplica w Rudzie: 10.00", church="Kaplica w Rudzie"
+        ),
+    ]
     results = tmp_path / "results.jsonl"
     result = {"start_url": site + "/", "domain": "127.0.0.1", "status": "finished", "error": None,
-              "pages": 2, "bytes": 900, "crawled_at": "2026-11-28T09:00:00Z", "masses": masses}  # fmt: skip
+              "pages": 2, "bytes": 900, "crawled_at": "2026-11-28T09:00:00Z", "masses": masses,
+              "schedule": schedule}  # fmt: skip
     results.write_text(json.dumps(result, ensure_ascii=False) + "\n", encoding="utf-8")
 
     db = tmp_path / "search.sqlite"
@@ -118,7 +129,7 @@ def test_phone_search_sunday_evening_and_follow_a_time_to_its_source(servers, br
     page.get_by_label("Od godziny").fill("17:00")
     page.get_by_label("Do godziny").fill("21:00")
     page.get_by_role("button", name="Szukaj").click()
-    page.wait_for_url("**day=sunday**")
+    page.wait_for_url("**day=sun**")
     assert results.count() == 1
     card = results.first
     assert "Świętego Wojciecha" in card.inner_text()
@@ -137,3 +148,30 @@ def test_phone_search_sunday_evening_and_follow_a_time_to_its_source(servers, br
     page.wait_for_url(f"{site}/porzadek-mszy")
     assert "18.00" in page.locator("body").inner_text()
     assert (artifacts / "search-phone.png").stat().st_size > 5000
+
+
+def test_phone_parish_page_reads_by_day_with_the_vigil_a_chapel_and_summer(servers, browser, artifacts):
+    app_url, _ = servers
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale="pl-PL"
+    )
+    page = context.new_page()
+    page.goto(app_url + "/?city=Łódź&q=Wojciecha")
+    page.locator("article.parish a").first.tap()
+    page.wait_for_url("**/parafia/*")
+    rows = page.locator("dl.schedule dt")
+    assert rows.all_inner_texts() == [
+        "Niedziela",
+        "Poniedziałek–Piątek",
+        "Sobota (Msza wigilijna)",
+        "Święta nakazane",
+        "Poniedziałek–Piątek (latem)",
+        "Niedziela",
+    ]
+    assert page.locator("h3.church").all_inner_texts() == ["Kaplica w Rudzie"]
+    sunday = page.locator("dl.schedule dd").first.locator("details.time summary")
+    assert sunday.all_inner_texts() == ["07:30", "09:00", "11:00", "18:00"]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360  # nothing wider than the phone
+    page.screenshot(path=str(artifacts / "parish-phone.png"), full_page=True)
+    assert (artifacts / "parish-phone.png").stat().st_size > 5000

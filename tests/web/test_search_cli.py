@@ -28,7 +28,7 @@ def test_load_prints_a_report_and_is_repeatable(tmp_path):
     first = run(*args)
     assert first.returncode == 0, first.stderr
     report = json.loads(first.stdout)
-    assert report["parishes_inserted"] == 4 and report["results_loaded"] == 2 and report["times_loaded"] == 9
+    assert report["parishes_inserted"] == 4 and report["results_loaded"] == 2 and report["times_loaded"] == 16
     second = json.loads(run(*args).stdout)
     assert second["parishes_inserted"] == 0 and second["results_stale"] == 3
 
@@ -63,7 +63,7 @@ def test_serve_without_db_serves_the_demo_data():
         ) as r:
             body = json.load(r)
         assert body["total"] == 10
-        assert all(t["day"] == "sunday" for p in body["parishes"] for t in p["times"])
+        assert all(t["day"] == "sun" for p in body["parishes"] for t in p["times"])
     finally:
         process.terminate()
         process.wait(timeout=10)

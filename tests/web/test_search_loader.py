@@ -94,11 +94,10 @@ def test_load_joins_results_by_host_then_registered_domain(tmp_path, engine):
     assert report.times_skipped == 1  # "25:99"
     jozef = parish_id(engine, "Świętego Józefa")
     assert times_of(engine, jozef) == {
-        ("sunday", "07:00"),
-        ("sunday", "10:30"),
-        ("sunday", "18:00"),
-        ("weekday", "18:00"),
-        ("saturday", "07:30"),
+        *(("sun", t) for t in ("07:00", "09:00", "10:30", "18:00", "20:00")),
+        *((day, "18:00") for day in ("mon", "tue", "wed", "thu", "fri")),
+        ("sat", "07:30"),
+        ("sat", "19:00"),
     }
     rozaniec = parish_id(engine, "Matki Bożej Różańcowej")  # joined through parafie.com.pl
     assert ("unknown", "06:30") in times_of(engine, rozaniec)
@@ -123,23 +122,23 @@ def test_reload_newer_crawl_replaces_times_and_keeps_history(tmp_path, engine):
     )
     report = load(engine, results_path=newer, now=datetime(2026, 11, 28, tzinfo=UTC))
     assert report.results_loaded == 2
-    assert ("sunday", "08:00") in times_of(engine, jozef)
-    assert ("sunday", "07:00") not in times_of(engine, jozef)
+    assert ("sun", "08:00") in times_of(engine, jozef)
+    assert ("sun", "07:00") not in times_of(engine, jozef)
     with engine.connect() as conn:
         history = conn.execute(
             select(time_history).where(time_history.c.parish_id == jozef).order_by(time_history.c.id)
         ).all()
         crawled = conn.execute(select(parishes.c.crawled_at).where(parishes.c.id == jozef)).scalar_one()
     assert len(history) == 2  # the first load and the change
-    assert json.loads(history[-1].added) == ["sunday 08:00", "sunday 19:00"]
-    assert json.loads(history[-1].removed) == ["sunday 07:00", "sunday 18:00"]
+    assert json.loads(history[-1].added) == ["sun 08:00", "sun 19:00"]
+    assert json.loads(history[-1].removed) == ["sun 07:00", "sun 18:00"]
     assert history[-1].previous_crawled_at.replace(tzinfo=UTC) == datetime(2026, 11, 20, 8, tzinfo=UTC)
     assert crawled.replace(tzinfo=UTC) == datetime(2026, 11, 27, 8, tzinfo=UTC)
 
     # An older crawl arriving late does not overwrite the newer times.
     older = write_results(tmp_path / "older.jsonl", results("2026-11-01T08:00:00Z"))
     assert load(engine, results_path=older).results_stale == 3
-    assert ("sunday", "08:00") in times_of(engine, jozef)
+    assert ("sun", "08:00") in times_of(engine, jozef)
 
 
 def test_failed_crawl_keeps_previous_times(tmp_path, engine):
@@ -148,7 +147,7 @@ def test_failed_crawl_keeps_previous_times(tmp_path, engine):
     jozef = parish_id(engine, "Świętego Józefa")
     failed = results("2026-11-29T08:00:00Z")[0] | {"status": "failed", "error": "timeout", "masses": []}
     load(engine, results_path=write_results(tmp_path / "failed.jsonl", [failed]))
-    assert len(times_of(engine, jozef)) == 5
+    assert len(times_of(engine, jozef)) == 12
     with engine.connect() as conn:
         assert (
             conn.execute(select(parishes.c.crawl_status).where(parishes.c.id == jozef)).scalar_one()
@@ -179,6 +178,7 @@ def test_bad_results_lines_are_reported_not_fatal(tmp_path, engine):
 def test_seasonal_dates_are_kept_when_a_result_has_them(tmp_path, engine):
     paths = write_inputs(tmp_path)
     objects = results()
+    del objects[0]["schedule"]  # a first-version result: its masses are read
     objects[0]["masses"].append(
         {"time": "20:00", "day": "sunday", "url": "http://jozef-lodz.pl/lato",
          "context": "W wakacje także 20.00", "start_date": "2026-07-01", "end_date": "2026-08-31"}
@@ -232,12 +232,13 @@ def test_malformed_lines_are_skipped_reported_and_the_rest_loads(tmp_path, engin
     assert "not UTF-8" in reasons[12]
     assert all(line.startswith(f"{path}:") for line in report.bad_lines)
     assert report.lines_ok == 4 + 4 + 4  # deon, places, the four good results
-    assert len(times_of(engine, parish_id(engine, "Świętego Józefa"))) == 5
+    assert len(times_of(engine, parish_id(engine, "Świętego Józefa"))) == 12
 
 
 def test_malformed_masses_are_skipped_not_their_crawl(tmp_path, engine):
     paths = write_inputs(tmp_path)
     objects = results()
+    del objects[0]["schedule"]  # a first-version result: its masses are read
     objects[0]["masses"] += [
         {"time": 730, "day": "sunday"},  # a number, not a time: skipped
         {"time": "07:00", "day": "sunday", "score": "high"},  # the same Mass again, with a score not a number
@@ -307,3 +308,34 @@ def test_tsv_with_a_bom_and_stray_control_characters_loads(tmp_path, engine):
         jozef = parishes.c.name == "Świętego Józefa"
         address = conn.execute(select(parishes.c.address).where(jozef)).scalar_one()
     assert address.split("\n")[1] == "ul. Ogrodowa 22"
+
+
+def test_a_first_version_result_spreads_its_day_categories_over_the_days_of_the_week(tmp_path, engine):
+    paths = write_inputs(tmp_path)
+    objects = results()
+    del objects[0]["schedule"]
+    objects[0]["masses"].append({"time": "18:00", "day": "weekday", "url": "http://www.jozef-lodz.pl/"})
+    write_results(paths["results"], objects)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    got = times_of(engine, parish_id(engine, "Świętego Józefa"))
+    assert got == {("sun", "07:00"), ("sun", "10:30"), ("sun", "18:00")} | {
+        (day, "18:00") for day in ("mon", "tue", "wed", "thu", "fri")
+    }
+
+
+def test_a_database_of_the_first_version_is_upgraded_to_days_of_the_week(tmp_path):
+    engine = make_engine(tmp_path / "old.sqlite")
+    create_schema(engine)
+    with engine.begin() as conn:
+        conn.execute(
+            parishes.insert().values(id=1, name="x", city="y", name_key="x", city_key="y", diocese_key="z")
+        )
+        conn.execute(
+            mass_times.insert(),
+            [{"parish_id": 1, "day": "weekday", "minute": 1080, "time": "18:00"},
+             {"parish_id": 1, "day": "sunday", "minute": 600, "time": "10:00"}],
+        )  # fmt: skip
+    create_schema(engine)  # the next start of a newer version
+    assert times_of(engine, 1) == {("sun", "10:00")} | {
+        (d, "18:00") for d in ("mon", "tue", "wed", "thu", "fri")
+    }

@@ -50,7 +50,7 @@ def test_extracted_times_reach_the_api_with_their_page_and_sentence(tmp_path):
     body = client.get("/api/parishes?city=Gniezno&day=niedziela&from=17:00&to=20:00").get_json()
     assert body["total"] == 1
     [evening] = body["parishes"][0]["times"]
-    assert evening["time"] == "18:00" and evening["day"] == "sunday"
+    assert evening["time"] == "18:00" and evening["day"] == "sun"
     assert evening["source_url"] == page_url
     assert "18.00" in evening["context"]
     everything = client.get(f"/api/parishes/{body['parishes'][0]['id']}").get_json()

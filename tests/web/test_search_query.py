@@ -30,9 +30,10 @@ def names(result) -> list[str]:
 def test_parse_params_accepts_polish_and_english():
     params = parse_params({"q": "  św.  Józefa ", "day": "niedziela", "from": "17", "to": "20.30"})
     assert params.q == "św. Józefa"
-    assert params.days == ("sunday",)
+    assert params.days == ("sun",)
     assert (params.time_from, params.time_to) == (17 * 60, 20 * 60 + 30)
-    assert parse_params({"day": "dzień powszedni,sobota"}).days == ("weekday", "saturday")
+    assert parse_params({"day": "dzień powszedni,sobota"}).days == ("weekday", "sat")
+    assert parse_params({"day": "Poniedziałek,środa,holiday"}).days == ("mon", "wed", "holiday")
     assert parse_params({"per_page": "1000"}).per_page == 100
 
 
@@ -43,7 +44,7 @@ def test_parse_params_accepts_polish_and_english():
         ({"from": "17:00'; DROP TABLE parishes;--"}, "from"),
         ({"to": "abc"}, "to"),
         ({"from": "20:00", "to": "17:00"}, "późniejsza"),
-        ({"day": "poniedzialek"}, "dzień"),
+        ({"day": "ponidzialek"}, "dzień"),
         ({"page": "0"}, "page"),
         ({"per_page": "-5"}, "per_page"),
         ({"q": "x" * 201}, "za długi"),
@@ -86,10 +87,16 @@ def test_day_and_time_filters_return_only_matching_times(conn):
     result = search(conn, parse_params({"city": "Łódź", "day": "sunday", "from": "17:00", "to": "20:00"}))
     assert names(result) == ["Matki Bożej Różańcowej", "Świętego Józefa"]
     assert [t["time"] for t in result.parishes[0]["times"]] == ["19:30"]
-    assert [(t["day"], t["time"]) for t in result.parishes[1]["times"]] == [("sunday", "18:00")]
+    # the Saturday vigil counts for Sunday; the summer 20:00 is a Sunday time too
+    assert [(t["day"], t["time"], t["vigil"]) for t in result.parishes[1]["times"]] == [
+        ("sun", "18:00", False),
+        ("sun", "20:00", False),
+        ("sat", "19:00", True),
+    ]
     # Saturday morning: only Józef; weekday evening: Józef; holiday: Różańcowa.
     assert names(search(conn, parse_params({"day": "sobota", "to": "08:00"}))) == ["Świętego Józefa"]
     assert names(search(conn, parse_params({"day": "weekday", "from": "17:30"}))) == ["Świętego Józefa"]
+    assert names(search(conn, parse_params({"day": "wtorek", "from": "17:30"}))) == ["Świętego Józefa"]
     assert names(search(conn, parse_params({"day": "holiday"}))) == ["Matki Bożej Różańcowej"]
     # Bounds are inclusive.
     assert search(conn, parse_params({"day": "sunday", "from": "10:30", "to": "10:30"})).total == 1
@@ -100,11 +107,14 @@ def test_without_time_filter_all_parishes_and_all_times_in_display_order(conn):
     assert result.total == 3
     jozef = next(p for p in result.parishes if p["name"] == "Świętego Józefa")
     assert [(t["day"], t["time"]) for t in jozef["times"]] == [
-        ("sunday", "07:00"),
-        ("sunday", "10:30"),
-        ("sunday", "18:00"),
-        ("saturday", "07:30"),
-        ("weekday", "18:00"),
+        ("sun", "07:00"),
+        ("sun", "09:00"),
+        ("sun", "10:30"),
+        ("sun", "18:00"),
+        ("sun", "20:00"),
+        *((day, "18:00") for day in ("mon", "tue", "wed", "thu", "fri")),
+        ("sat", "07:30"),
+        ("sat", "19:00"),
     ]
     zgierz = next(p for p in result.parishes if p["city"] == "Zgierz")
     assert zgierz["times"] == [] and zgierz["website"] is None
@@ -122,10 +132,20 @@ def test_pagination(conn):
 def test_get_parish_groups_schedule_by_day(conn):
     pid = search(conn, parse_params({"q": "józefa"})).parishes[0]["id"]
     parish = get_parish(conn, pid)
-    assert [g["day"] for g in parish["schedule"]] == ["sunday", "saturday", "weekday"]
-    assert parish["schedule"][0]["label"] == "niedziele"
+    assert [(g["label"], g["church"], g["season"]) for g in parish["schedule"]] == [
+        ("Niedziela", "", ""),
+        ("Poniedziałek–Piątek", "", ""),
+        ("Sobota", "", ""),
+        ("Sobota (Msza wigilijna)", "", ""),
+        ("Niedziela", "", "summer"),
+        ("Niedziela", "Kaplica w Julianowie", ""),
+    ]
+    assert [t["time"] for t in parish["schedule"][0]["times"]] == ["07:00", "10:30", "18:00"]
+    assert parish["schedule"][4]["season_label"] == "latem"
+    assert [(o["date"], o["time"]) for o in parish["one_off"]] == [("2026-11-26", "11:00")]
+    assert [(c["days"], c["start"], c["end"]) for c in parish["confession"]] == [(["sat"], "17:00", "18:00")]
     assert parish["address"] == ["Świętego Józefa", "ul. Ogrodowa 22", "91-065 Łódź"]
-    assert parish["history"][0]["added"][0] == "saturday 07:30"
+    assert parish["history"][0]["added"][0] == "fri 18:00"
     assert get_parish(conn, 999) is None
 
 
