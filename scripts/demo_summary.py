@@ -1,4 +1,5 @@
-"""Print what a parish crawl found, page by page: the Mass times (`masses`) and the hours read on each page.
+"""Print what a parish crawl found, page by page (the Mass times and the other hours read on each page), then
+the parish's schedule as msze.extraction.schedule consolidates it, by day of the week.
 
     .venv/bin/python scripts/demo_summary.py output/demo/pages/127.0.0.1.jsonl
 
@@ -34,7 +35,6 @@ def main(argv: list[str]) -> int:
     ]
     items.sort(key=lambda item: (item.get("depth", 0), item["url"]))
     computed = False
-    all_masses: dict[str, set[str]] = {}
     print(f"{len(items)} pages stored in {argv[0]}\n")
     for item in items:
         if "masses" not in item:
@@ -49,21 +49,40 @@ def main(argv: list[str]) -> int:
         other = sorted({h["time"] for h in hours if h.get("label") != "mass"})
         if other:
             print(f"    other hours (not Masses): {', '.join(other)}")
-        for hour in hours:
-            if hour.get("label") == "mass":
-                all_masses.setdefault(hour.get("day") or "?", set()).add(hour["time"])
         if not masses and not other:
             print("    no hours")
     print()
     if computed:
         print("(masses/hours computed here with extraction.page: the crawl's pipelines did not add them)")
-    if all_masses:
-        print("Mass times found on the site:")
-        for day, times in sorted(all_masses.items()):
-            print(f"    {day:8} {', '.join(sorted(times))}")
-    else:
-        print("No Mass times found.")
+    print_schedule(items)
     return 0
+
+
+DAY_NAMES = {
+    "mon": "poniedziałek", "tue": "wtorek", "wed": "środa", "thu": "czwartek", "fri": "piątek",
+    "sat": "sobota", "sun": "niedziela", "holiday": "święta", "unknown_day": "dzień nieznany",
+}  # fmt: skip
+
+
+def print_schedule(items: list[dict[str, Any]]) -> None:
+    """The parish's weekly schedule by day, its one-off Masses and confession (as results.jsonl has them)."""
+    from msze.batch.results import CSV_DAY_COLUMNS, csv_row
+    from msze.extraction.schedule import consolidate
+
+    parish = consolidate(items)
+    if not parish["schedule"] and not parish["one_off"]:
+        print("No Mass times found.")
+        return
+    row = csv_row(parish)
+    print("The parish's schedule:")
+    for day in CSV_DAY_COLUMNS:
+        if row[day]:
+            print(f"    {DAY_NAMES[day]:14} {row[day]}")
+    for one in parish["one_off"]:
+        print(f"    one-off        {one['date'] or ''} {one['time']}: {one['note'][:70]}")
+    for c in parish["confession"]:
+        end = f"–{c['end']}" if c["end"] else ""
+        print(f"    confession     {', '.join(DAY_NAMES[d] for d in c['days'])} {c['start']}{end}")
 
 
 if __name__ == "__main__":

@@ -36,15 +36,22 @@ EVIDENCE_KEPT = 3  # supporting sentences kept per entry
 SCHEDULE, ANNOUNCEMENTS, OTHER = "schedule", "announcements", "other"
 
 
+# a dated announcements heading in a page's text: "Ogłoszenia duszpasterskie 12.10.2025" (a menu's link to
+# "Ogłoszenia" has no date)
+_DATED_ANNOUNCEMENTS_RE = re.compile(r"og[łl]oszeni\w*[^\n\d]{0,40}\d{1,2}[./ ]", re.IGNORECASE)
+
+
 def page_role(page: Mapping[str, Any]) -> str:
-    """schedule, announcements or other, from the page's URL and its first words."""
+    """schedule, announcements or other: from the page's URL, else a dated announcements heading near its
+    start, else the page filter's hint."""
     path = unquote(urlsplit(page.get("url") or "").path)
-    head = (page.get("text") or "")[:300]
-    if _ANNOUNCEMENTS_RE.search(path) or _ANNOUNCEMENTS_RE.search(head[:120]):
+    if _ANNOUNCEMENTS_RE.search(path):
         return ANNOUNCEMENTS
-    if _SCHEDULE_RE.search(path) or page.get("has_schedule_hint"):
+    if _SCHEDULE_RE.search(path):
         return SCHEDULE
-    return OTHER
+    if _DATED_ANNOUNCEMENTS_RE.search((page.get("text") or "")[:2000]):
+        return ANNOUNCEMENTS
+    return SCHEDULE if page.get("has_schedule_hint") else OTHER
 
 
 def page_date(page: Mapping[str, Any]) -> str | None:
@@ -122,7 +129,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
             else:
                 _add_one_off(one_off, page, hour)
-        for c in page.get("confessions") or ():
+        for c in page.get("confessions") or () if p.role != ANNOUNCEMENTS else ():  # this week's, not regular
             key = (tuple(c.get("days") or ()), c.get("start"), c.get("end"), c.get("church"), c.get("season"))
             entry = confession.setdefault(key, {**c, "evidence": []})
             if len(entry["evidence"]) < EVIDENCE_KEPT:
@@ -157,12 +164,25 @@ def _add_one_off(
             "time": hour["time"],
             "days": hour.get("days") or [],
             "church": hour.get("church"),
-            "note": " ".join((hour.get("context") or "").split()),
+            "note": sentence_of(page.get("text") or "", hour),
             "evidence": [],
         },
     )
     if len(entry["evidence"]) < EVIDENCE_KEPT:
         entry["evidence"].append(evidence(page, hour))
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZĄĆĘŁŃÓŚŹŻ0-9])|\n")
+
+
+def sentence_of(text: str, hour: Mapping[str, Any]) -> str:
+    """The sentence (or line) of the page the hour stands in; its context when the text has not its span."""
+    start, end = hour.get("start", -1), hour.get("end", -1)
+    if not (0 <= start < end <= len(text)):
+        return " ".join((hour.get("context") or "").split())
+    begin = max((m.end() for m in _SENTENCE_END_RE.finditer(text, max(0, start - 300), start)), default=0)
+    after = _SENTENCE_END_RE.search(text, end, end + 300)
+    return " ".join(text[begin : after.start() if after else min(len(text), end + 300)].split())
 
 
 def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Page]:
@@ -243,6 +263,9 @@ def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
                 moved.evidence = moved.evidence or list(e.evidence)
             elif season in _SUMMER and time in year[(day, church)]:
                 e.days.discard(day)
+        if season is not None and season not in _SUMMER and season != "not-summer":
+            # "Roraty w dni powszednie o 7:00" where 7:00 is the weekday Mass all year: the same Mass
+            e.days -= {day for day in e.days if time in year[(day, church)]}
 
 
 def _entry_dict(key: tuple[Any, ...], e: _Entry) -> dict[str, Any]:

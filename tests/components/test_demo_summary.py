@@ -25,14 +25,14 @@ def page(url: str, depth: int, **fields: object) -> dict:
 
 def test_summary_from_pipeline_fields(tmp_path: Path) -> None:
     hours = [
-        {"time": "08:00", "label": "mass", "day": "sunday"},
+        {"time": "08:00", "label": "mass", "day": "sunday", "days": ["sun"], "kind": "regular"},
         {"time": "16:00", "label": "other", "day": None},
     ]
     done = summarize(tmp_path, [page("http://p.test/msze", 1, masses=["08:00"], hours=hours)])
     assert done.returncode == 0, done.stderr
     assert '[depth 1] http://p.test/msze via "Msze"' in done.stdout
     assert "Mass times: 08:00" in done.stdout and "other hours (not Masses): 16:00" in done.stdout
-    assert "sunday   08:00" in done.stdout
+    assert "The parish's schedule:\n    niedziela      8:00" in done.stdout
 
 
 def test_summary_computes_when_pipelines_were_off(tmp_path: Path) -> None:

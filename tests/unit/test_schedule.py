@@ -22,7 +22,12 @@ def rows(result: dict) -> list[tuple]:
 def test_page_roles_from_url_and_first_words():
     assert page_role({"url": "https://p.test/msze-swiete"}) == "schedule"
     assert page_role({"url": "https://p.test/ogloszenia-duszpasterskie/12"}) == "announcements"
-    assert page_role({"url": "https://p.test/?p=7", "text": "Ogłoszenia parafialne\n..."}) == "announcements"
+    assert (
+        page_role({"url": "https://p.test/?p=7", "text": "Ogłoszenia parafialne 12.10.2025\n"})
+        == "announcements"
+    )
+    assert page_role({"url": "https://p.test/?p=7", "text": "Start | Ogłoszenia | Kontakt\n"}) == "other"
+    assert page_role({"url": "https://p.test/porzadek", "text": "Menu: Ogłoszenia 12.10\n"}) == "schedule"
     assert page_role({"url": "https://p.test/kontakt"}) == "other"
 
 
@@ -108,3 +113,28 @@ def test_the_saturday_vigil_and_confession():
         "17:45",
         "https://parafia.test/msze",
     )
+
+
+def test_roraty_at_the_weekday_mass_time_are_that_mass_and_an_announced_confession_is_no_regular_one():
+    result = site(
+        ("https://parafia.test/msze", "<p>Porządek Mszy św.</p><p>Dni powszednie: 7:00, 18:00</p>"),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia</h1><p>Roraty w dni powszednie o 7:00 i o 6:30.</p>"
+            "<p>Okazja do spowiedzi w środę od 16:00.</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {("07:00", None), ("18:00", None), ("06:30", "advent")}
+    assert result["confession"] == []
+
+
+def test_a_one_off_note_is_its_sentence():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Msze św. w niedziele: 8:00, 10:00. W pierwsze piątki miesiąca dodatkowo Msza św. o 16:30 "
+            "dla dzieci. Kancelaria czynna we wtorki.</p>",
+        ),
+    )
+    [one] = result["one_off"]
+    assert one["note"] == "W pierwsze piątki miesiąca dodatkowo Msza św. o 16:30 dla dzieci."
