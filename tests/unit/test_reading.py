@@ -396,3 +396,24 @@ def test_a_sentence_about_first_fridays_does_not_make_the_times_below_monthly():
 
 def test_a_number_of_years_is_no_time():
     assert [h.time for h in find_hours("ofiara złożona przed 2000 laty; Msza o 1800")] == ["18:00"]
+
+
+def test_a_season_heading_ends_at_the_next_day_heading_once_its_times_are_read():
+    text = (
+        "Msze św. w niedziele:\ngodz. 7.00, 9.00\nW okresie wakacyjnym:\ngodz. 7.00, 20.00\n"
+        "Msze św. w dzień powszedni:\ngodz. 6.30, 7.00\nW wakacje:\nNiedziela: 8:00\n"
+    )
+    assert [(t, r["season"]) for t, r in readings(text)] == [
+        ("07:00", None),
+        ("09:00", None),
+        ("07:00", "summer"),
+        ("20:00", "summer"),
+        ("06:30", None),
+        ("07:00", None),
+        ("08:00", "summer"),  # a day heading right under the season heading is in that season
+    ]
+
+
+def test_a_pandemic_schedule_is_seasonal():
+    got = readings("W okresie pandemii dodatkowe Msze św. sprawujemy w tygodniu o godz. 18.00.")
+    assert [(t, r["season"]) for t, r in got] == [("18:00", "pandemic")]

@@ -46,18 +46,19 @@ _RANGE_RE = re.compile(
 _SEASONS: list[tuple[str, str]] = [
     # order matters: "poza wakacjami" before "wakacje"
     (
-        r"(?:opr[óo]cz|poza|z\s+wyjątkiem|bez)\s+(?:okres\w*\s+)?(?:wakacj\w*|lat[ae]m?|okres\w*\s+letni\w*)"
-        r"|(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się)\b[^.;\n]{0,40}\b(?:w\s+)?(?:wakacj\w*|lat\w*)",
+        r"(?:opr[óo]cz|poza|z\s+wyjątkiem|bez)\s+(?:okres\w*\s+)?(?:wakac\w*|lat[ae]m?|okres\w*\s+letni\w*)"
+        r"|(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się)\b[^.;\n]{0,40}\b(?:w\s+)?(?:wakac\w*|lat\w*)",
         "not-summer",
     ),
-    (r"wakacj\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakacj\w*|feri\w*", "holidays"),
-    (r"wakacj\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]\s*sierpień", "summer"),
+    (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
+    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]\s*sierpień", "summer"),
     (r"zim[aąię]\b|zimow\w*", "winter"),
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
     (r"wielk\w+\s+post\w*|post\w*\s+wielk\w*", "lent"),
     (r"w\s+maju\b|nabożeństw\w*\s+majow\w*|\bmaj\b", "may"),
     (r"w\s+październiku\b|\bpaździernik\b", "october"),
+    (r"(?:czas\w*|okres\w*)\s+(?:pandemi|epidemi)\w*", "pandemic"),  # the temporary schedules of 2020–2021
 ]
 _SEASON_RE = re.compile(
     r"\b(?=[^\W\d_])(?:" + "|".join(f"(?P<s{i}>{p})" for i, (p, _) in enumerate(_SEASONS)) + ")", re.I
@@ -192,6 +193,7 @@ class BlockNotes:
     date: tuple[int | None, int, int] | None = None
     monthly: bool = False
     main_seen: bool = False  # a Mass time was read: a church heading from now on is another church
+    season_read: bool = False  # a time was read under the season heading: a new day heading ends it
 
     def read_heading(self, line: str) -> None:
         """A short line without hours: a church's name, a season, a date or a new topic."""
@@ -202,7 +204,7 @@ class BlockNotes:
             self.season = None
         season = season_in(line)
         if season is not None or _ALL_YEAR_RE.search(line):
-            self.season = season
+            self.season, self.season_read = season, False
         dates = dates_in(_PARENS_RE.sub(" ", line))  # "(odpust 16 listopada)" dates no heading
         if dates:
             self.date = dates[-1][2]

@@ -135,6 +135,8 @@ class _Block:
             if line_day or size > LABEL_DAY_LINE_CHARS or cued:
                 self.label_day = None
         if size <= PLACE_HEADING_CHARS:
+            if is_head and self.notes.season_read:
+                self.notes.season = None  # "W wakacje: 7:00" read, then "Msze w dzień powszedni:": all year
             self.notes.read_heading(line)
             channel = BROADCAST_RE.search(line) is not None
             if own or channel:  # "Msze św. w TV", or a channel's name in a listing: "TVP 1 i TVP Info"
@@ -189,7 +191,7 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
 
 
 # "18:00 (lato 19:00)": a summer variant in parentheses that hold the next hour
-_SUMMER_VARIANT_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakacj\w*|okres\w*\s+letni\w*)[\s:–-]*$", re.I)
+_SUMMER_VARIANT_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*)[\s:–-]*$", re.I)
 
 
 # where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
@@ -300,6 +302,7 @@ class _Walk:
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             own = before + " " + after
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
+            block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
             if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
             if r.season is None:
