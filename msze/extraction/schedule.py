@@ -88,9 +88,12 @@ class _Page:
         default_factory=lambda: defaultdict(set)
     )
 
-    def rank(self, key: tuple[str, str | None, str | None]) -> tuple[Any, ...]:
-        """Who wins a conflict: newer own dates, then a schedule page, then more times, then the first."""
-        return (self.date or "", self.role == SCHEDULE, len(self.stated[key]), -self.index)
+    def rank(self, key: tuple[str, str | None, str | None], support: Mapping[tuple, int]) -> tuple[Any, ...]:
+        """Who wins a conflict: newer own dates, then a schedule page, then the times more pages confirm, then
+        more times, then the first."""
+        times = self.stated[key]
+        confirmed = sum(support[(*key, time)] - 1 for time in times) / len(times)  # by other pages, per time
+        return (self.date or "", self.role == SCHEDULE, confirmed, len(self.stated[key]), -self.index)
 
 
 @dataclass
@@ -99,11 +102,14 @@ class _Entry:
     pages: set[str] = field(default_factory=set)
     evidence: list[dict[str, Any]] = field(default_factory=list)
     dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
+    valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
 
     def add(self, day: str | None, page: Mapping[str, Any], hour: Mapping[str, Any]) -> None:
         if day is not None:
             self.days.add(day)
             self.dated = True
+        if page_role(page) == ANNOUNCEMENTS:
+            self.valid_from = self.valid_from or starts_on(page.get("text") or "", hour)
         url = page.get("url") or ""
         if url not in self.pages and len(self.evidence) < EVIDENCE_KEPT:
             self.evidence.append(evidence(page, hour))
@@ -123,7 +129,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
         for hour in page.get("hours") or ():
             if hour.get("label") != "mass" or not hour.get("time"):
                 continue
-            if _is_weekly(p, hour):
+            if _is_weekly(p, page, hour):
                 weekly.append((p, page, hour))
                 for day in hour.get("days") or ():
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
@@ -144,9 +150,11 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     }
 
 
-def _is_weekly(p: _Page, hour: Mapping[str, Any]) -> bool:
-    """A regular Mass of the schedule; on announcements only when listed as a schedule or seasonal (Roraty
-    "od poniedziałku do soboty o 6:30")."""
+def _is_weekly(p: _Page, page: Mapping[str, Any], hour: Mapping[str, Any]) -> bool:
+    """A regular Mass of the schedule; on announcements only when listed as a schedule, seasonal (Roraty
+    "od poniedziałku do soboty o 6:30") or a new schedule from a date ("Od 1 lipca Msze św. w niedziele")."""
+    if p.role == ANNOUNCEMENTS and hour.get("days") and starts_on(page.get("text") or "", hour) is not None:
+        return True  # (its heading's date made it look like this week's)
     if hour.get("kind", "regular") != "regular":
         return False
     return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
@@ -188,10 +196,13 @@ def sentence_of(text: str, hour: Mapping[str, Any]) -> str:
 def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Page]:
     """For each (day, church, season) some page states, the page whose times stand."""
     by_key: dict[tuple[str, str | None, str | None], list[_Page]] = defaultdict(list)
+    support: dict[tuple, int] = defaultdict(int)  # (day, church, season, time): the pages stating it
     for p in said:
-        for key in p.stated:
+        for key, times in p.stated.items():
             by_key[key].append(p)
-    return {key: max(ps, key=lambda p: p.rank(key)) for key, ps in by_key.items()}
+            for time in times:
+                support[(*key, time)] += 1
+    return {key: max(ps, key=lambda p: p.rank(key, support)) for key, ps in by_key.items()}
 
 
 def _schedule(
@@ -268,9 +279,26 @@ def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
             e.days -= {day for day in e.days if time in year[(day, church)]}
 
 
+_FROM_RE = re.compile(r"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?", re.IGNORECASE)
+
+
+def starts_on(text: str, hour: Mapping[str, Any]) -> str | None:
+    """The date an announced schedule starts from, in the hour's sentence: "Od 1 lipca Msze św. w niedziele:
+    8:00" -> "07-01" (with the page's year when it writes one: "2025-07-01")."""
+    sentence = sentence_of(text, hour)
+    for m in _FROM_RE.finditer(sentence):
+        found = dates_in(sentence[m.end() : m.end() + 30], bounds=True)
+        if found and found[0][0] == 0:
+            year, month, day = found[0][2]
+            year = year or page_year(text)
+            return f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+    return None
+
+
 def _entry_dict(key: tuple[Any, ...], e: _Entry) -> dict[str, Any]:
     time, church, season, vigil = key
-    return {
+    extra = {"valid_from": e.valid_from} if e.valid_from else {}
+    return extra | {
         "time": time,
         "days": sorted(e.days, key=DAY_ORDER.__getitem__),
         "church": church,

@@ -138,3 +138,26 @@ def test_a_one_off_note_is_its_sentence():
     )
     [one] = result["one_off"]
     assert one["note"] == "W pierwsze piątki miesiąca dodatkowo Msza św. o 16:30 dla dzieci."
+
+
+def test_a_schedule_announced_from_a_date_is_weekly_from_that_date_and_overrides_the_old_one():
+    result = site(
+        ("https://parafia.test/msze", "<p>Porządek Mszy św.</p><p>Niedziela: 8:00, 10:00, 12:00</p>"),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia duszpasterskie 22.06.2025</h1>"
+            "<p>Od 1 lipca Msze św. w niedziele: 8:00 i 11:00.</p>",
+        ),
+    )
+    assert [(r[0], r[1]) for r in rows(result)] == [("08:00", ("sun",)), ("11:00", ("sun",))]
+    assert [s.get("valid_from") for s in result["schedule"]] == ["2025-07-01", "2025-07-01"]
+    assert {c["time"] for c in result["conflicts"]} == {"10:00", "12:00"}
+
+
+def test_times_more_pages_confirm_win_a_conflict_between_undated_schedule_pages():
+    result = site(
+        ("https://parafia.test/msze", "<p>Msze św.</p><p>Niedziela: 7:00, 9:00, 11:00</p>"),
+        ("https://parafia.test/porzadek", "<p>Msze św.</p><p>Niedziela: 8:00, 11:00</p>"),
+        ("https://parafia.test/nabozenstwa", "<p>Nabożeństwa</p><p>W niedziele Msze św. o 8:00 i 11:00.</p>"),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "11:00"]
