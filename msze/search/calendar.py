@@ -1,0 +1,166 @@
+"""Dated Masses from a parish's weekly schedule: the holy days of obligation in Poland, the seasons, and the
+start datetimes (Europe/Warsaw) of every Mass in a date range.
+
+A schedule row is what results.jsonl's `schedule` (spread over its days) and the search database hold: `day`
+(mon … sun, holiday), `time`, `church`, `season`, `vigil`. On a holy day the parish's `holiday` times apply,
+its Sunday times when it gives none; weekday times do not. A season is a tag with its usual range (summer
+July–August, the school year September–June, Advent and Lent from the liturgical calendar) or the date range
+the site gave ("MM-DD..MM-DD").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from zoneinfo import ZoneInfo
+
+WARSAW = ZoneInfo("Europe/Warsaw")
+WEEK = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+# fixed holy days of obligation (and 26 December, kept with a holiday schedule by Polish parishes)
+_FIXED_HOLY_DAYS = ((1, 1), (1, 6), (8, 15), (11, 1), (12, 25), (12, 26))
+# the usual range of a season tag, as (month, day) bounds, both inclusive
+_SEASON_RANGES = {
+    "summer": ((7, 1), (8, 31)),
+    "holidays": ((7, 1), (8, 31)),
+    "school-year": ((9, 1), (6, 30)),
+    "may": ((5, 1), (5, 31)),
+    "october": ((10, 1), (10, 31)),
+    "winter": ((11, 1), (3, 31)),
+}
+
+
+def easter(year: int) -> dt.date:
+    """Easter Sunday of the Gregorian calendar (the anonymous Gregorian algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = b // 4, b % 4
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = c // 4, c % 4
+    ell = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * ell) // 451
+    month, day = divmod(h + ell - 7 * m + 114, 31)
+    return dt.date(year, month, day + 1)
+
+
+@cache
+def holy_days(year: int) -> dict[dt.date, str]:
+    """The holy days of obligation in Poland in ``year`` (and 26 December), with their names."""
+    names = (
+        "Świętej Bożej Rodzicielki", "Objawienie Pańskie", "Wniebowzięcie NMP", "Wszystkich Świętych",
+        "Boże Narodzenie", "drugi dzień Bożego Narodzenia",
+    )  # fmt: skip
+    days = {dt.date(year, m, d): name for (m, d), name in zip(_FIXED_HOLY_DAYS, names, strict=True)}
+    sunday = easter(year)
+    days[sunday] = "Zmartwychwstanie Pańskie"
+    days[sunday + dt.timedelta(days=49)] = "Zesłanie Ducha Świętego"
+    days[sunday + dt.timedelta(days=60)] = "Boże Ciało"
+    return days
+
+
+def advent(year: int) -> tuple[dt.date, dt.date]:
+    """The first Sunday of Advent (the fourth Sunday before Christmas) to 24 December of ``year``."""
+    christmas = dt.date(year, 12, 25)
+    last_sunday = christmas - dt.timedelta(days=christmas.isoweekday() % 7 or 7)
+    return last_sunday - dt.timedelta(weeks=3), dt.date(year, 12, 24)
+
+
+def lent(year: int) -> tuple[dt.date, dt.date]:
+    """Ash Wednesday to Holy Thursday of ``year``."""
+    sunday = easter(year)
+    return sunday - dt.timedelta(days=46), sunday - dt.timedelta(days=3)
+
+
+def _within(day: dt.date, start: tuple[int, int], end: tuple[int, int]) -> bool:
+    md = (day.month, day.day)
+    return start <= md <= end if start <= end else md >= start or md <= end
+
+
+def in_season(day: dt.date, season: str | None) -> bool:
+    """Whether a time of ``season`` is held on ``day`` (None: all year; an unknown tag: never, as its dates
+    cannot be known)."""
+    if not season:
+        return True
+    if ".." in season:
+        try:
+            a, b = ((int(part[:2]), int(part[3:5])) for part in season.split("..", 1))
+        except ValueError:
+            return False
+        return _within(day, a, b)
+    if season == "not-summer":
+        return not _within(day, *_SEASON_RANGES["summer"])
+    if season == "advent":
+        start, end = advent(day.year)
+        return start <= day <= end
+    if season == "lent":
+        start, end = lent(day.year)
+        return start <= day <= end
+    bounds = _SEASON_RANGES.get(season)
+    return bounds is not None and _within(day, *bounds)
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """One Mass on one day."""
+
+    start: dt.datetime  # aware, Europe/Warsaw
+    row: Mapping[str, Any]  # the schedule row or one-off it comes from
+
+    @property
+    def church(self) -> str | None:
+        return self.row.get("church")
+
+
+def rows_for(day: dt.date, rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The weekly rows held on ``day``: on a holy day its church's holiday rows (its Sunday rows when it has
+    none), on other days the rows of that day of the week; each in its season."""
+    rows = [r for r in rows if in_season(day, r.get("season"))]
+    weekday = WEEK[day.weekday()]
+    if day not in holy_days(day.year):
+        return [r for r in rows if r.get("day") == weekday]
+    by_church: dict[Any, list[Mapping[str, Any]]] = {}
+    for r in rows:
+        by_church.setdefault(r.get("church"), []).append(r)
+    held: list[Mapping[str, Any]] = []
+    for church_rows in by_church.values():
+        holiday = [r for r in church_rows if r.get("day") == "holiday"]
+        sunday = [r for r in church_rows if r.get("day") == "sun" and not r.get("vigil")]
+        held += holiday or sunday
+        if weekday == "sun" and holiday:
+            held += [r for r in sunday if r["time"] not in {h["time"] for h in holiday}]
+    return held
+
+
+def occurrences(
+    rows: Iterable[Mapping[str, Any]],
+    start: dt.date,
+    end: dt.date,
+    one_offs: Iterable[Mapping[str, Any]] = (),
+) -> list[Occurrence]:
+    """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, and
+    the one-offs with a full date."""
+    rows = list(rows)
+    out = [Occurrence(_at(day, r["time"]), r) for day in _days(start, end) for r in rows_for(day, rows)]
+    for o in one_offs:
+        date = o.get("date")
+        if isinstance(date, str) and len(date) == 10:
+            day = dt.date.fromisoformat(date)
+            if start <= day <= end:
+                out.append(Occurrence(_at(day, o["time"]), o))
+    out.sort(key=lambda occ: (occ.start, occ.row.get("church") or ""))
+    return out
+
+
+def _days(start: dt.date, end: dt.date) -> Iterator[dt.date]:
+    day = start
+    while day <= end:
+        yield day
+        day += dt.timedelta(days=1)
+
+
+def _at(day: dt.date, hhmm: str) -> dt.datetime:
+    hours, minutes = (int(x) for x in hhmm.split(":"))
+    return dt.datetime(day.year, day.month, day.day, hours, minutes, tzinfo=WARSAW)
