@@ -143,13 +143,13 @@ def occurrences(
     """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, and
     the one-offs with a full date."""
     rows = list(rows)
-    out = [Occurrence(_at(day, r["time"]), r) for day in _days(start, end) for r in rows_for(day, rows)]
+    out = [Occurrence(at(day, r["time"]), r) for day in _days(start, end) for r in rows_for(day, rows)]
     for o in one_offs:
         date = o.get("date")
         if isinstance(date, str) and len(date) == 10:
             day = dt.date.fromisoformat(date)
             if start <= day <= end:
-                out.append(Occurrence(_at(day, o["time"]), o))
+                out.append(Occurrence(at(day, o["time"]), o))
     out.sort(key=lambda occ: (occ.start, occ.row.get("church") or ""))
     return out
 
@@ -161,6 +161,7 @@ def _days(start: dt.date, end: dt.date) -> Iterator[dt.date]:
         day += dt.timedelta(days=1)
 
 
-def _at(day: dt.date, hhmm: str) -> dt.datetime:
+def at(day: dt.date, hhmm: str) -> dt.datetime:
+    """``hhmm`` on ``day`` in Warsaw."""
     hours, minutes = (int(x) for x in hhmm.split(":"))
     return dt.datetime(day.year, day.month, day.day, hours, minutes, tzinfo=WARSAW)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from msze.search import query
+from msze.search.calendar import WARSAW
+from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
 from msze.search.web import conn, dioceses, freshness, public_url
 
@@ -56,6 +58,19 @@ def parish_page(parish_id: int) -> str:
         freshness=freshness(),
         today=datetime.now(UTC),
     )
+
+
+@bp.get("/parafia/<id:parish_id>.ics")
+def parish_ics(parish_id: int) -> Response:
+    """The parish's Mass times as an iCalendar feed to subscribe to (msze/search/ics.py)."""
+    parish = query.get_parish(conn(), parish_id)
+    if parish is None:
+        abort(404)
+    now = datetime.now(UTC)
+    body = parish_calendar(parish, now.astimezone(WARSAW).date(), now)
+    response = Response(body, mimetype="text/calendar")
+    response.headers["Content-Disposition"] = f'inline; filename="parafia-{parish_id}.ics"'
+    return response
 
 
 @bp.get("/healthz")

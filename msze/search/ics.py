@@ -1,0 +1,123 @@
+"""A parish's Mass times as an iCalendar feed (RFC 5545, written with the `icalendar` library), so that a
+person can subscribe to them in a phone calendar.
+
+Each regular Mass (a time at one church in one season) is a weekly event (`RRULE:FREQ=WEEKLY;BYDAY=…`) from
+the feed's first day; a seasonal one is an event per stretch of its season in the coming year, bounded by
+`UNTIL`; weekly events skip the holy days (`EXDATE`), which are events of their own with the times that hold
+on them (msze/search/calendar.py); a one-off with its date is a single event.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from icalendar import Calendar, Event
+
+from msze.search.calendar import WEEK, at, holy_days, in_season, rows_for
+
+HORIZON_DAYS = 366  # how far ahead seasons and holy days are written
+_BYDAY = {"mon": "MO", "tue": "TU", "wed": "WE", "thu": "TH", "fri": "FR", "sat": "SA", "sun": "SU"}
+
+
+def parish_calendar(parish: Mapping[str, Any], today: dt.date, stamp: dt.datetime) -> bytes:
+    """The .ics document of a parish dict from `query.get_parish` (its `times` and `one_off`)."""
+    cal = Calendar()
+    cal.add("prodid", "-//msze//Msze święte//PL")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", f"Msze święte: parafia {parish['name']}, {parish['city']}")
+    end = today + dt.timedelta(days=HORIZON_DAYS)
+    holy = sorted(d for year in {today.year, end.year} for d in holy_days(year) if today <= d <= end)
+    times = [t for t in parish.get("times", []) if t.get("day")]
+    for key, days in _weekly_groups(times).items():
+        time, church, season, _vigil, source = key
+        for first, last in _stretches(season, today, end):
+            start = _first_on(first, days)
+            if start is None or start > last:
+                continue
+            event = _event(parish, key, at(start, time), stamp, source)
+            rule: dict[str, Any] = {"freq": "weekly", "byday": [_BYDAY[d] for d in days]}
+            if season:
+                rule["until"] = at(last, "23:59").astimezone(dt.UTC)  # UTC, as RFC 5545 asks with a TZID
+            event.add("rrule", rule)
+            skipped = [at(d, time) for d in holy if first <= d <= last and WEEK[d.weekday()] in days]
+            if skipped:
+                event.add("exdate", skipped)
+            cal.add_component(event)
+    for day in holy:
+        for row in rows_for(day, times):
+            key = (row["time"], row.get("church"), row.get("season"), False, row.get("source_url"))
+            cal.add_component(_event(parish, key, at(day, row["time"]), stamp, row.get("source_url"), day))
+    for one in parish.get("one_off", []):
+        date = one.get("date")
+        if isinstance(date, str) and len(date) == 10 and date >= today.isoformat():
+            key = (one["time"], one.get("church"), None, False, one.get("source_url"))
+            event = _event(
+                parish, key, at(dt.date.fromisoformat(date), one["time"]), stamp, one.get("source_url")
+            )
+            event.add("description", one.get("note") or "")
+            cal.add_component(event)
+    cal.add_missing_timezones()
+    return cal.to_ical()
+
+
+def _weekly_groups(times: Sequence[Mapping[str, Any]]) -> dict[tuple, list[str]]:
+    """Weekly rows grouped by (time, church, season, vigil, source page) with their days of the week."""
+    groups: dict[tuple, list[str]] = {}
+    for t in times:
+        if t["day"] in _BYDAY:
+            key = (t["time"], t.get("church"), t.get("season"), bool(t.get("vigil")), t.get("source_url"))
+            groups.setdefault(key, []).append(t["day"])
+    return groups
+
+
+def _stretches(season: str | None, start: dt.date, end: dt.date) -> Iterator[tuple[dt.date, dt.date]]:
+    """The runs of days from ``start`` to ``end`` in ``season`` (the whole span when it holds all year)."""
+    if not season:
+        yield start, end
+        return
+    run: dt.date | None = None
+    day = start
+    while day <= end:
+        if in_season(day, season):
+            run = run or day
+        elif run is not None:
+            yield run, day - dt.timedelta(days=1)
+            run = None
+        day += dt.timedelta(days=1)
+    if run is not None:
+        yield run, end
+
+
+def _first_on(start: dt.date, days: Sequence[str]) -> dt.date | None:
+    for offset in range(7):
+        day = start + dt.timedelta(days=offset)
+        if WEEK[day.weekday()] in days:
+            return day
+    return None
+
+
+def _event(
+    parish: Mapping[str, Any],
+    key: tuple,
+    start: dt.datetime,
+    stamp: dt.datetime,
+    source: str | None,
+    on: dt.date | None = None,
+) -> Event:
+    time, church, season, vigil, _ = key
+    name = "Msza święta wigilijna" if vigil else "Msza święta"
+    event = Event()
+    uid = hashlib.sha256(repr((parish["id"], key, on)).encode()).hexdigest()[:24]
+    event.add("uid", f"{uid}-{parish['id']}@msze")
+    event.add("dtstamp", stamp)
+    event.add("dtstart", start)
+    event.add("duration", dt.timedelta(hours=1))
+    event.add("summary", f"{name}{f' ({church})' if church else ''}")
+    address = ", ".join(parish.get("address") or [])
+    event.add("location", f"{church}, {address}" if church else f"Parafia {parish['name']}, {address}")
+    if source:
+        event.add("url", source)
+    return event

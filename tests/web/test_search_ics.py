@@ -1,0 +1,92 @@
+"""The iCalendar feed of a parish (`/parafia/<id>.ics`), parsed back with the `icalendar` library."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from icalendar import Calendar
+from search_fixtures import load_database
+
+from msze.search.app import create_app
+from msze.search.ics import parish_calendar
+
+
+def feed(tmp_path) -> tuple[Calendar, str]:
+    client = create_app(load_database(tmp_path), config={"TESTING": True}).test_client()
+    pid = client.get("/api/parishes?q=józefa").get_json()["parishes"][0]["id"]
+    page = client.get(f"/parafia/{pid}").get_data(as_text=True)
+    assert f'href="/parafia/{pid}.ics"' in page
+    response = client.get(f"/parafia/{pid}.ics")
+    assert response.status_code == 200 and response.mimetype == "text/calendar"
+    assert client.get("/parafia/9999.ics").status_code == 404
+    return Calendar.from_ical(response.data), response.get_data(as_text=True)
+
+
+def events(cal: Calendar) -> list:
+    return [c for c in cal.walk("VEVENT")]
+
+
+def test_weekly_masses_are_weekly_rules_by_day(tmp_path):
+    cal, text = feed(tmp_path)
+    assert cal["version"] == "2.0" and "BEGIN:VTIMEZONE" in text and "TZID:Europe/Warsaw" in text
+    weekly = {
+        (e["dtstart"].dt.strftime("%H:%M"), tuple(e["rrule"]["BYDAY"]), str(e["summary"])): e
+        for e in events(cal)
+        if "rrule" in e
+    }
+    assert ("07:00", ("SU",), "Msza święta") in weekly
+    assert ("18:00", ("SU", "MO", "TU", "WE", "TH", "FR"), "Msza święta") in weekly  # one rule for both
+    assert ("19:00", ("SA",), "Msza święta wigilijna") in weekly
+    assert ("09:00", ("SU",), "Msza święta (Kaplica w Julianowie)") in weekly
+    sunday = weekly[("07:00", ("SU",), "Msza święta")]
+    assert (
+        sunday["dtstart"].dt.tzinfo is not None and str(sunday["dtstart"].params["TZID"]) == "Europe/Warsaw"
+    )
+    assert str(sunday["url"]) == "http://www.jozef-lodz.pl/porzadek-mszy"
+    assert "ul. Ogrodowa 22" in str(sunday["location"])
+
+
+def test_a_summer_time_is_bounded_and_holy_days_are_events_of_their_own(tmp_path):
+    cal, _ = feed(tmp_path)
+    [summer] = [e for e in events(cal) if "rrule" in e and e["dtstart"].dt.strftime("%H:%M") == "20:00"]
+    assert summer["dtstart"].dt.date().isoformat()[5:] >= "07-01"
+    assert summer["rrule"]["UNTIL"][0].date().isoformat()[5:] == "08-31"
+    [weekdays] = [e for e in events(cal) if "rrule" in e and e["dtstart"].dt.strftime("%H:%M") == "18:00"]
+    skipped = {d.dt.date().isoformat()[5:] for d in weekdays["exdate"].dts}
+    assert "12-25" in skipped or "12-26" in skipped  # no weekday Mass on Christmas: the holy-day times hold
+    christmas = [
+        e for e in events(cal) if "rrule" not in e and e["dtstart"].dt.date().isoformat()[5:] == "12-25"
+    ]
+    assert sorted(e["dtstart"].dt.strftime("%H:%M") for e in christmas) == [
+        "07:00",
+        "09:00",
+        "10:30",
+        "18:00",
+    ]
+
+
+def test_a_future_one_off_is_a_single_event():
+    parish = {
+        "id": 1,
+        "name": "Świętej Anny",
+        "city": "Zalesie",
+        "address": ["ul. Polna 1"],
+        "times": [],
+        "one_off": [
+            {
+                "date": "2026-12-10",
+                "time": "11:00",
+                "church": None,
+                "note": "Msza pogrzebowa",
+                "source_url": None,
+            },
+            {"date": "2026-11-10", "time": "11:00", "church": None, "note": "dawno", "source_url": None},
+        ],
+    }
+    now = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    cal = Calendar.from_ical(parish_calendar(parish, now.date(), now))
+    [one] = events(cal)
+    assert (
+        one["dtstart"].dt.isoformat() == "2026-12-10T11:00:00+01:00"
+        and str(one["description"]) == "Msza pogrzebowa"
+    )
