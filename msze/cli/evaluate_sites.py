@@ -17,11 +17,11 @@ over parishes (micro-averaged):
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from msze.archive.jsonl import read_numbered
 from msze.classifier.metrics import Confusion, set_confusion
 from msze.extraction.page import HourScorer
 from msze.extraction.rules.days import WEEK
@@ -34,17 +34,16 @@ def load_sites(paths: Sequence[str]) -> list[dict[str, Any]]:
     """The parishes of realsites-style files; ValueError naming the file and line of a broken one."""
     parishes = []
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    r = json.loads(line)
-                    if not isinstance(r["pages"], list) or not isinstance(r["masses"], list):
-                        raise ValueError("pages and masses must be lists")
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise ValueError(f"{path}:{n}: not a parish of the realsites format: {exc}") from exc
-                parishes.append(r)
+
+        def broken(n: int, _line: str, path: str = path) -> None:
+            raise ValueError(f"{path}:{n}: not a parish of the realsites format: not a JSON object")
+
+        for n, r in read_numbered(path, broken):
+            if not isinstance(r.get("pages"), list) or not isinstance(r.get("masses"), list):
+                raise ValueError(
+                    f"{path}:{n}: not a parish of the realsites format: pages and masses must be lists"
+                )
+            parishes.append(r)
     return parishes
 
 

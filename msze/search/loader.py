@@ -412,8 +412,7 @@ def _entries(result: CrawlResult) -> Iterator[tuple[dict, str | None, dict]]:
             if not isinstance(entry, dict):
                 yield entry, None, {}
                 continue
-            evidence = entry.get("evidence") or [{}]
-            first = evidence[0] if isinstance(evidence, list) and isinstance(evidence[0], dict) else {}
+            first = _first_evidence(entry)
             days = [d for d in entry.get("days") or () if d in DAYS] or [UNKNOWN_DAY]
             for day in days:
                 yield entry, day, first
@@ -471,14 +470,18 @@ def _short(value: object, limit: int) -> str | None:
     return clean_text(value)[:limit] or None if isinstance(value, str) else None
 
 
+def _first_evidence(entry: dict) -> dict:
+    """The first evidence of a schedule, one-off or confession entry ({} when it has none)."""
+    evidence = entry.get("evidence")
+    return evidence[0] if isinstance(evidence, list) and evidence and isinstance(evidence[0], dict) else {}
+
+
 def _one_off_rows(result: CrawlResult, parish_id: int) -> list[dict]:
     rows = []
     for o in result.one_off:
         time = normalize_time(o.get("time")) if isinstance(o, dict) else None
         if time is None:
             continue
-        evidence = o.get("evidence") or [{}]
-        url = evidence[0].get("url") if isinstance(evidence, list) and isinstance(evidence[0], dict) else None
         date = o.get("date") if isinstance(o.get("date"), str) and len(o["date"]) in (5, 10) else None
         rows.append(
             {
@@ -487,7 +490,7 @@ def _one_off_rows(result: CrawlResult, parish_id: int) -> list[dict]:
                 "time": time,
                 "church": _short(o.get("church"), 300),
                 "note": _short(o.get("note"), 500) or "",
-                "source_url": safe_url(url),
+                "source_url": safe_url(_first_evidence(o).get("url")),
             }
         )
     return rows
@@ -499,8 +502,6 @@ def _confession_rows(result: CrawlResult, parish_id: int) -> list[dict]:
         start = normalize_time(c.get("start")) if isinstance(c, dict) else None
         if start is None:
             continue
-        evidence = c.get("evidence") or [{}]
-        url = evidence[0].get("url") if isinstance(evidence, list) and isinstance(evidence[0], dict) else None
         days = [d for d in c.get("days") or () if d in DAYS]
         rows.append(
             {
@@ -510,7 +511,7 @@ def _confession_rows(result: CrawlResult, parish_id: int) -> list[dict]:
                 "end": normalize_time(c.get("end")),
                 "church": _short(c.get("church"), 300),
                 "season": _short(c.get("season"), 40),
-                "source_url": safe_url(url),
+                "source_url": safe_url(_first_evidence(c).get("url")),
             }
         )
     return rows

@@ -111,12 +111,17 @@ def servers(tmp_path):
     source.shutdown()
 
 
-def test_phone_search_sunday_evening_and_follow_a_time_to_its_source(servers, browser, artifacts):
-    app_url, site = servers
+def phone_page(browser):
+    """A page in a 360×640 touch context, Polish locale."""
     context = browser.new_context(
         viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale="pl-PL"
     )
-    page = context.new_page()
+    return context.new_page()
+
+
+def test_phone_search_sunday_evening_and_follow_a_time_to_its_source(servers, browser, artifacts):
+    app_url, site = servers
+    page = phone_page(browser)
     page.goto(app_url + "/")
     page.get_by_label("Miejscowość", exact=True).fill("Łódź")
     page.get_by_role("button", name="Szukaj").click()
@@ -152,10 +157,7 @@ def test_phone_search_sunday_evening_and_follow_a_time_to_its_source(servers, br
 
 def test_phone_parish_page_reads_by_day_with_the_vigil_a_chapel_and_summer(servers, browser, artifacts):
     app_url, _ = servers
-    context = browser.new_context(
-        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale="pl-PL"
-    )
-    page = context.new_page()
+    page = phone_page(browser)
     page.goto(app_url + "/?city=Łódź&q=Wojciecha")
     page.locator("article.parish a").first.tap()
     page.wait_for_url("**/parafia/*")
