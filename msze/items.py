@@ -60,3 +60,5 @@ class PlaceItem(ParishItem):
     place_id = scrapy.Field()  # Google place_id of the first result
     status = scrapy.Field()  # OK | AMBIGUOUS | NOT_FOUND
     query = scrapy.Field()  # the Text Search query that decided: "name street city" or fallback "name city"
+    lat = scrapy.Field()  # the first place's latitude (WGS 84), None when unknown
+    lng = scrapy.Field()  # its longitude

@@ -173,7 +173,7 @@ DEON_MAX_PAGES = 0  # listing pages to follow (0 = all, ~1 013); small values ta
 # Text Search + Place Details (two calls per parish).
 PLACES_API = "new"
 PLACES_NEW_URL = "https://places.googleapis.com/v1/places:searchText"
-PLACES_FIELD_MASK = "places.id,places.displayName,places.formattedAddress,places.websiteUri"
+PLACES_FIELD_MASK = "places.id,places.displayName,places.formattedAddress,places.websiteUri,places.location"
 PLACES_LEGACY_TEXTSEARCH_URL = "https://maps.googleapis.com/maps/api/place/textsearch/json"
 PLACES_LEGACY_DETAILS_URL = "https://maps.googleapis.com/maps/api/place/details/json"
 PLACES_LANGUAGE = "pl"  # results in Polish, as the parish names are

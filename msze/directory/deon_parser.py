@@ -41,6 +41,8 @@ PLACE_COLUMNS: list[tuple[str, str]] = [
     ("Województwo", "voivodeship"),
     ("place_id", "place_id"),
     ("status", "status"),
+    ("lat", "lat"),
+    ("lng", "lng"),
 ]
 ADDRESS_SEPARATOR = "|"
 # Listing cells after `td.temat`, in page order.

@@ -51,6 +51,16 @@ class Place:
     name: str = ""
     address: str = ""
     website: str | None = None  # None: not asked (legacy search); "": asked, the place has none
+    lat: float | None = None  # the place's coordinates (WGS 84), when the answer has them
+    lng: float | None = None
+
+
+def _coordinate(value: Any, low: float, high: float) -> float | None:
+    """A latitude or longitude in its range, else None (a string, NaN or 1e400 is no coordinate)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    return number if low <= number <= high else None
 
 
 @dataclass(frozen=True)
@@ -164,12 +174,20 @@ def parse_new_search(status: int, body: bytes | str) -> Answer:
                 name=str(display.get("text", "")) if isinstance(display, dict) else "",
                 address=str(item.get("formattedAddress") or ""),
                 website=str(item.get("websiteUri") or ""),
+                **_lat_lng(item.get("location"), "latitude", "longitude"),
             )
         )
     return Answer(FOUND, places) if places else Answer(ZERO)
 
 
 # --- Legacy Text Search + Place Details ----------------------------------------------------------------
+
+
+def _lat_lng(location: Any, lat: str = "lat", lng: str = "lng") -> dict[str, float | None]:
+    """{"lat", "lng"} of a `location`: {"latitude", "longitude"} in the new API, {"lat", "lng"} in the old."""
+    if not isinstance(location, dict):
+        return {"lat": None, "lng": None}
+    return {"lat": _coordinate(location.get(lat), -90, 90), "lng": _coordinate(location.get(lng), -180, 180)}
 
 
 def legacy_search_url(base_url: str, query: str, key: str, language: str = "pl", region: str = "pl") -> str:
@@ -213,6 +231,9 @@ def parse_legacy_search(status: int, body: bytes | str) -> Answer:
                 place_id=str(r["place_id"]),
                 name=str(r.get("name") or ""),
                 address=str(r.get("formatted_address") or ""),
+                **_lat_lng(
+                    (r.get("geometry") or {}).get("location") if isinstance(r.get("geometry"), dict) else None
+                ),
             )
             for r in data.get("results") or []
             if isinstance(r, dict) and r.get("place_id")
@@ -245,6 +266,8 @@ def place_record(
         place_id=places[0].place_id if places else "",
         status=outcome(places),
         query=query,
+        lat=places[0].lat if places else None,
+        lng=places[0].lng if places else None,
     )
     return record
 

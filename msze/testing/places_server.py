@@ -16,6 +16,7 @@ parish should get. `quota` limits how many searches succeed before every answer 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -39,7 +40,7 @@ def directory_for(
 
     Cases by row index i % 5: 0 found by the full query, 1 found only by the fallback "name city",
     2 two results (AMBIGUOUS, the first taken), 3 nothing (NOT_FOUND), 4 found but the place has no website.
-    Expected: {"key_row": row, "status", "url", "place_id", "query"}.
+    Expected: {"key_row": row, "status", "url", "place_id", "query"}. Every place has coordinates in Poland.
     """
     directory: dict[str, list[dict[str, str]]] = {}
     expected: list[dict[str, Any]] = []
@@ -55,6 +56,7 @@ def directory_for(
             "name": f"Parafia {row['name']}",
             "address": f"{row['city']}, Polska",
             "website": site,
+            **coordinates(row),
         }
         if case == 0:
             directory[queries[0]] = [place]
@@ -68,6 +70,7 @@ def directory_for(
                 "name": f"Kościół {row['name']}",
                 "address": "",
                 "website": site + "kosciol/",
+                **coordinates({"name": f"kościół {row['name']}", "city": row["city"]}),
             }
             directory[queries[0]] = [place, other]
             expected.append(
@@ -81,6 +84,14 @@ def directory_for(
             directory[queries[0]] = [dict(place, website="")]
             expected.append({"row": row, "status": OK, "url": "", "place_id": pid, "query": queries[0]})
     return directory, expected
+
+
+def coordinates(row: Mapping[str, Any]) -> dict[str, float]:
+    """Coordinates inside Poland (49.0–54.8 N, 14.1–24.1 E), the same for the same parish on every run."""
+    digest = hashlib.sha256(f"{row.get('name')}|{row.get('city')}".encode()).digest()
+    lat = 49.0 + int.from_bytes(digest[:4]) / 2**32 * 5.8
+    lng = 14.1 + int.from_bytes(digest[4:8]) / 2**32 * 10.0
+    return {"lat": round(lat, 6), "lng": round(lng, 6)}
 
 
 def _rpc_error(code: int, status: str, message: str, reason: str | None = None) -> dict[str, Any]:
@@ -184,6 +195,8 @@ class FakePlaces(FakeServer):
                 "displayName": {"text": p["name"], "languageCode": "pl"},
                 "formattedAddress": p["address"],
             }
+            if "lat" in p:
+                full["location"] = {"latitude": p["lat"], "longitude": p["lng"]}
             if p.get("website"):
                 full["websiteUri"] = p["website"]
             places.append({k: v for k, v in full.items() if "*" in fields or k in fields})
@@ -219,6 +232,7 @@ class FakePlaces(FakeServer):
                 "place_id": p["id"],
                 "name": p["name"],
                 "formatted_address": p["address"],
+                **({"geometry": {"location": {"lat": p["lat"], "lng": p["lng"]}}} if "lat" in p else {}),
                 "types": ["church", "place_of_worship", "point_of_interest", "establishment"],
             }
             for p in self.directory.get(params["query"], [])

@@ -142,6 +142,20 @@ def test_legacy_search_and_details():
     body = {"results": [{"place_id": "A", "name": "Parafia", "formatted_address": "Dębina"}], "status": "OK"}
     answer = parse_legacy_search(200, json.dumps(body))
     assert answer.kind == FOUND and answer.places[0].place_id == "A" and answer.places[0].website is None
+    assert (answer.places[0].lat, answer.places[0].lng) == (None, None)
+    body["results"][0]["geometry"] = {"location": {"lat": 52.2297, "lng": 21.0122}}
+    assert parse_legacy_search(200, json.dumps(body)).places[0].lat == 52.2297
+
+
+def test_coordinates_of_the_new_api_and_what_is_no_coordinate():
+    place = {"id": "A", "location": {"latitude": 50.06, "longitude": 19.94}}
+    [found] = parse_new_search(200, json.dumps({"places": [place]})).places
+    assert (found.lat, found.lng) == (50.06, 19.94)
+    for bad in ({"latitude": "50", "longitude": 19.9}, {"latitude": 91, "longitude": 19.9}, "x"):
+        [odd] = parse_new_search(200, json.dumps({"places": [{"id": "A", "location": bad}]})).places
+        assert odd.lat is None
+    record = place_record(PARISH, [found], "", "q")
+    assert (record["lat"], record["lng"]) == (50.06, 19.94)
     assert parse_legacy_details(200, '{"result": {"website": "http://w.example/"}, "status": "OK"}') == (
         parse_legacy_details(200, '{"result": {}, "status": "OK"}')[0],
         "http://w.example/",
@@ -263,6 +277,10 @@ def assert_resolved(records: list[dict[str, Any]], expected: list[dict[str, Any]
         assert (got["status"], got["url"], got["place_id"]) == (want["status"], want["url"], want["place_id"])
         for field in ("name", "city", "address", "diocese", "decanate", "voivodeship"):
             assert got[field] == want["row"][field]
+        if want["place_id"]:  # the place's coordinates, in Poland (TSV cells are text, JSONL numbers)
+            assert 49.0 <= float(got["lat"]) <= 54.8 and 14.1 <= float(got["lng"]) <= 24.1
+        else:
+            assert got["lat"] in (None, "") and got["lng"] in (None, "")
         if with_query:
             assert got["query"] == want["query"]
 
