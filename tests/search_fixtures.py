@@ -20,12 +20,12 @@ Matki Bożej Różańcowej\tŁódź\tMatki Bożej Różańcowej|ul. Kościelna 5
 Ducha Świętego\tZgierz\tDucha Świętego|ul. Długa 3|95-100 Zgierz\tłódzka\tZgierz\tłódzkie
 """
 
-# extended.tsv layout: the header has no name for the last (status) column, as in the thesis file.
-PLACES_TSV = """Parafia\tMiejscowość\turl\tAdres\tDiecezja\tDekanat\tWojewództwo\tplace_id
-Świętego Józefa\tŁódź\thttp://www.jozef-lodz.pl/\tŚwiętego Józefa|ul. Ogrodowa 22|91-065 Łódź\tłódzka\tŁódź-Bałuty\tłódzkie\tP1\tOK
-Matki Bożej Różańcowej\tŁódź\thttps://rozaniec.parafie.com.pl/start\tMatki Bożej Różańcowej|ul. Kościelna 5|93-100 Łódź\tłódzka\tŁódź-Górna\tłódzkie\tP2\tOK
-Świętej Trójcy\tOpole\thttp://trojca.opole.example/\tŚwiętej Trójcy|pl. Katedralny 1|45-005 Opole\topolska\tOpole\topolskie\tP3\tOK
-Ducha Świętego\tZgierz\t\tDucha Świętego|ul. Długa 3|95-100 Zgierz\tłódzka\tZgierz\tłódzkie\t\tNOT_FOUND
+# the places stage's layout (extended.tsv's columns, a named status, then the place's coordinates)
+PLACES_TSV = """Parafia\tMiejscowość\turl\tAdres\tDiecezja\tDekanat\tWojewództwo\tplace_id\tstatus\tlat\tlng
+Świętego Józefa\tŁódź\thttp://www.jozef-lodz.pl/\tŚwiętego Józefa|ul. Ogrodowa 22|91-065 Łódź\tłódzka\tŁódź-Bałuty\tłódzkie\tP1\tOK\t51.7795\t19.4497
+Matki Bożej Różańcowej\tŁódź\thttps://rozaniec.parafie.com.pl/start\tMatki Bożej Różańcowej|ul. Kościelna 5|93-100 Łódź\tłódzka\tŁódź-Górna\tłódzkie\tP2\tOK\t51.7370\t19.4690
+Świętej Trójcy\tOpole\thttp://trojca.opole.example/\tŚwiętej Trójcy|pl. Katedralny 1|45-005 Opole\topolska\tOpole\topolskie\tP3\tOK\t50.6675\t17.9253
+Ducha Świętego\tZgierz\t\tDucha Świętego|ul. Długa 3|95-100 Zgierz\tłódzka\tZgierz\tłódzkie\t\tNOT_FOUND\t\t
 """  # noqa: E501
 
 

@@ -71,6 +71,8 @@ parishes = Table(
     Column("attempted_at", DateTime(timezone=True)),  # the latest crawl loaded, finished or failed
     Column("crawl_status", String(20)),  # finished | failed | None (never crawled)
     Column("crawl_error", Text),
+    Column("lat", Float),  # the place's coordinates from the places stage (WGS 84), None when unknown
+    Column("lng", Float),
     UniqueConstraint("name", "city", "address", name="uq_parish_identity"),
 )
 Index("ix_parishes_city_key_name_key", parishes.c.city_key, parishes.c.name_key)

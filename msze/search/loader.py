@@ -98,6 +98,8 @@ class ParishRecord:
     diocese: str = ""
     voivodeship: str = ""
     website: str = ""
+    lat: float | None = None
+    lng: float | None = None
 
     @property
     def identity(self) -> tuple[str, str, str]:
@@ -175,6 +177,8 @@ _TSV_COLUMNS = {
     "Dekanat": "decanate",
     "Województwo": "voivodeship",
     "url": "website",
+    "lat": "lat",
+    "lng": "lng",
 }
 
 
@@ -268,7 +272,25 @@ def _record(item: dict, report: LoadReport) -> ParishRecord:
         diocese=_text(item, "diocese", "diocese"),
         voivodeship=_text(item, "voivodeship", "voivodeship"),
         website=_website(item, report),
+        **_coordinates(item),
     )
+
+
+def _coordinates(item: dict) -> dict[str, float | None]:
+    """lat/lng of a places record (numbers in JSONL, text in TSV); None for a missing or impossible one."""
+    out: dict[str, float | None] = {}
+    for key, limit in (("lat", 90.0), ("lng", 180.0)):
+        value = item.get(key)
+        try:
+            number = (
+                float(value) if isinstance(value, int | float | str) and not isinstance(value, bool) else None
+            )
+        except ValueError:
+            number = None
+        out[key] = number if number is not None and math.isfinite(number) and abs(number) <= limit else None
+    if out["lat"] is None or out["lng"] is None:
+        return {"lat": None, "lng": None}
+    return out
 
 
 def _row(record: ParishRecord) -> dict:
@@ -324,7 +346,7 @@ def load_websites(conn: Connection, records: Iterable[ParishRecord], report: Loa
         by_identity[(row.name, row.city, row.address)] = row.id
         by_name_city.setdefault((row.name, row.city), []).append(row.id)
     for record in records:
-        if not record.website:
+        if not record.website and record.lat is None:
             continue
         parish_id = by_identity.get(record.identity)
         if parish_id is None:
@@ -333,10 +355,11 @@ def load_websites(conn: Connection, records: Iterable[ParishRecord], report: Loa
         if parish_id is None:
             report.websites_unmatched += 1
             continue
-        conn.execute(
-            update(parishes).where(parishes.c.id == parish_id).values(**_website_row(record.website))
-        )
-        report.websites_set += 1
+        values = _website_row(record.website) if record.website else {}
+        if record.lat is not None:
+            values |= {"lat": record.lat, "lng": record.lng}
+        conn.execute(update(parishes).where(parishes.c.id == parish_id).values(**values))
+        report.websites_set += bool(record.website)
 
 
 @dataclass

@@ -8,6 +8,7 @@ assembled from input).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ MAX_PER_PAGE = 100
 DEFAULT_PER_PAGE = 20
 MAX_PAGE = 1_000_000  # (MAX_PAGE - 1) * MAX_PER_PAGE is still an offset every backend takes
 MAX_QUERY_LENGTH = 200
+DEFAULT_RADIUS_KM = 10.0
+MAX_RADIUS_KM = 100.0
+KM_PER_DEGREE = 111.32  # of latitude; of longitude times cos(latitude)
 
 DAY_LABELS = {
     "sun": "Niedziela",
@@ -95,6 +99,8 @@ class SearchParams:
     days: tuple[str, ...] = ()
     time_from: int | None = None  # minutes after midnight, inclusive
     time_to: int | None = None  # inclusive
+    near: tuple[float, float] | None = None  # (lat, lng): parishes within `radius` km, nearest first
+    radius: float = DEFAULT_RADIUS_KM
     page: int = 1
     per_page: int = DEFAULT_PER_PAGE
 
@@ -111,6 +117,8 @@ class SearchParams:
             "day": ",".join(self.days),
             "from": format_minute(self.time_from) if self.time_from is not None else "",
             "to": format_minute(self.time_to) if self.time_to is not None else "",
+            "near": f"{self.near[0]:.5f},{self.near[1]:.5f}" if self.near else "",
+            "radius": f"{self.radius:g}" if self.near and self.radius != DEFAULT_RADIUS_KM else "",
             "page": str(self.page) if self.page != 1 else "",
             "per_page": str(self.per_page) if self.per_page != DEFAULT_PER_PAGE else "",
         }
@@ -133,6 +141,46 @@ def parse_time(value: str, name: str) -> int | None:
             f"Parametr „{name}” musi być godziną w formacie GG:MM (np. 17:00), a jest: {value[:20]!r}"
         )
     return int(match.group(1)) * 60 + int(match.group(2) or 0)
+
+
+def parse_near(value: str) -> tuple[float, float] | None:
+    """ "52.2297,21.0122" -> (lat, lng); "" -> None; anything else -> InvalidQuery."""
+    value = value.strip()
+    if not value:
+        return None
+    parts = value.split(",")
+    try:
+        lat, lng = (float(p) for p in parts) if len(parts) == 2 and len(value) <= 40 else (None, None)
+    except ValueError:
+        lat = lng = None
+    if lat is None or lng is None or not (-90 <= lat <= 90 and -180 <= lng <= 180):
+        raise InvalidQuery(
+            f"Parametr „near” musi mieć postać SZEROKOŚĆ,DŁUGOŚĆ (np. 52.23,21.01), a jest: {value[:20]!r}"
+        )
+    return lat, lng
+
+
+def parse_radius(value: str) -> float:
+    """Kilometres, 0.1 to MAX_RADIUS_KM ("" -> the default)."""
+    value = value.strip()
+    if not value:
+        return DEFAULT_RADIUS_KM
+    try:
+        radius = float(value.replace(",", ".")) if len(value) <= 10 else -1.0
+    except ValueError:
+        radius = -1.0
+    if not 0.1 <= radius <= MAX_RADIUS_KM:
+        raise InvalidQuery(
+            f"Parametr „radius” to kilometry od 0,1 do {MAX_RADIUS_KM:g}, a jest: {value[:20]!r}"
+        )
+    return radius
+
+
+def distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle distance (haversine, Earth radius 6371 km)."""
+    lat1, lng1, lat2, lng2 = map(math.radians, (*a, *b))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lng2 - lng1) / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(h))
 
 
 def parse_days(value: str) -> tuple[str, ...]:
@@ -185,6 +233,8 @@ def parse_params(args: Mapping[str, str]) -> SearchParams:
         city=text("city"),
         diocese=text("diocese"),
         days=parse_days(args.get("day") or ""),
+        near=parse_near(args.get("near") or ""),
+        radius=parse_radius(args.get("radius") or ""),
         time_from=time_from,
         time_to=time_to,
         page=parse_int(args.get("page") or "", "page", 1, MAX_PAGE),
@@ -254,7 +304,18 @@ def _parish_conditions(params: SearchParams) -> list:
         conditions.append(
             exists().where(and_(mass_times.c.parish_id == parishes.c.id, *_time_conditions(params)))
         )
+    if params.near is not None:
+        conditions.append(_squared_km(params.near) <= params.radius**2)
     return conditions
+
+
+def _squared_km(near: tuple[float, float]):
+    """The squared distance in km from `near` as SQL arithmetic (equirectangular: within a 100 km radius it is
+    the great-circle distance to a few metres), for filtering and ordering in any backend."""
+    lat, lng = near
+    dy = (parishes.c.lat - lat) * KM_PER_DEGREE
+    dx = (parishes.c.lng - lng) * (KM_PER_DEGREE * math.cos(math.radians(lat)))
+    return dy * dy + dx * dx
 
 
 def _day_order(day: str) -> int:
@@ -348,6 +409,8 @@ def parish_dict(row) -> dict:
         "website": safe_url(row.website),
         "crawled_at": _aware(row.crawled_at),
         "crawl_status": row.crawl_status,
+        "lat": row.lat,
+        "lng": row.lng,
     }
 
 
@@ -362,6 +425,8 @@ _PARISH_COLUMNS = (
     parishes.c.website,
     parishes.c.crawled_at,
     parishes.c.crawl_status,
+    parishes.c.lat,
+    parishes.c.lng,
 )
 _TIME_COLUMNS = (
     mass_times.c.parish_id,
@@ -385,14 +450,20 @@ def search(conn: Connection, params: SearchParams) -> SearchResult:
     filter is given), ordered by city and name."""
     conditions = _parish_conditions(params)
     total = conn.execute(select(func.count()).select_from(parishes).where(*conditions)).scalar_one()
+    order = (parishes.c.city_key, parishes.c.name_key, parishes.c.id)
+    if params.near is not None:
+        order = (_squared_km(params.near), parishes.c.id)
     rows = conn.execute(
         select(*_PARISH_COLUMNS)
         .where(*conditions)
-        .order_by(parishes.c.city_key, parishes.c.name_key, parishes.c.id)
+        .order_by(*order)
         .limit(params.per_page)
         .offset((params.page - 1) * params.per_page)
     ).all()
     result = SearchResult(params=params, total=total, parishes=[parish_dict(row) for row in rows])
+    if params.near is not None:
+        for item in result.parishes:
+            item["distance_km"] = round(distance_km(params.near, (item["lat"], item["lng"])), 2)
     if not rows:
         return result
     by_id = {item["id"]: item for item in result.parishes}

@@ -17,7 +17,7 @@ from msze.search.jsonld import parish_jsonld, script_json
 from msze.search.web import conn, dioceses, freshness, public_url
 
 bp = Blueprint("views", __name__)
-SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to")
+SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
 
 
 @bp.get("/")

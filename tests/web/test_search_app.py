@@ -166,7 +166,7 @@ def test_openapi_describes_the_api(client):
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
     params = {p["name"] for p in spec["paths"]["/api/parishes"]["get"]["parameters"]}
-    assert params == {"q", "city", "diocese", "day", "from", "to", "page", "per_page"}
+    assert params == {"q", "city", "diocese", "day", "near", "radius", "from", "to", "page", "per_page"}
     assert "/api/parishes/{id}" in spec["paths"]
     assert "400" in spec["paths"]["/api/parishes"]["get"]["responses"]
 
@@ -537,3 +537,15 @@ def test_blueprint_modules_hold_no_sql():
             if isinstance(node, ast.ImportFrom) and module.startswith(("sqlalchemy", "msze.search.db")):
                 taken = {alias.name for alias in node.names}
                 assert taken <= allowed.get(module, set()), (name, module, taken)
+
+
+def test_near_me_lists_the_nearest_parishes_with_their_distance(client):
+    body = client.get("/api/parishes?near=51.7592,19.4560&radius=5").get_json()
+    assert [(p["name"], p["distance_km"]) for p in body["parishes"]] == [
+        ("Świętego Józefa", 2.3),
+        ("Matki Bożej Różańcowej", 2.63),
+    ]
+    page = client.get("/?near=51.7592,19.4560&radius=5").get_data(as_text=True)
+    assert page.index("Świętego Józefa") < page.index("Matki Bożej Różańcowej")
+    assert '<span class="distance">· 2,3 km</span>' in page
+    assert client.get("/api/parishes?near=nowhere").status_code == 400

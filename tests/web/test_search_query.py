@@ -192,3 +192,25 @@ def test_create_schema_adds_columns_an_older_database_lacks(tmp_path):
     assert "start_date" in {c["name"] for c in inspect(engine).get_columns("mass_times")}
     with engine.connect() as connection:
         assert search(connection, parse_params({"city": "Kraków"})).total == 1  # town_key filled in
+
+
+def test_near_lists_parishes_within_the_radius_nearest_first(conn):
+    centre = "51.7592,19.4560"  # Łódź, Piotrkowska
+    result = search(conn, parse_params({"near": centre, "radius": "10"}))
+    assert [(p["name"], p["distance_km"]) for p in result.parishes] == [
+        ("Świętego Józefa", 2.3),
+        ("Matki Bożej Różańcowej", 2.63),
+    ]
+    assert search(conn, parse_params({"near": centre, "radius": "2,4"})).total == 1
+    assert search(conn, parse_params({"near": "50.67,17.92", "radius": "100"})).parishes[0]["city"] == "Opole"
+    assert names(search(conn, parse_params({"near": centre, "day": "holiday"}))) == ["Matki Bożej Różańcowej"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [({"near": "52.2"}, "near"), ({"near": "95,20"}, "near"), ({"near": "a,b"}, "near"),
+     ({"near": "52,21", "radius": "500"}, "radius"), ({"near": "52,21", "radius": "x"}, "radius")],
+)  # fmt: skip
+def test_bad_near_and_radius_are_400_messages(args, message):
+    with pytest.raises(InvalidQuery, match=message):
+        parse_params(args)
