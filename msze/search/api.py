@@ -10,6 +10,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -45,6 +46,25 @@ def search() -> Response | tuple[Response, int]:
     if params.page < result.pages:
         body["next"] = public_url("api.search", **params.as_args(page=params.page + 1))
     return jsonify(body)
+
+
+@bp.get("/api/masses")
+def masses() -> Response | tuple[Response, int]:
+    """The next Masses near a point: `near`, `radius`, `from` (default now), `to` (default the next noon)."""
+    now = datetime.now(UTC)
+    try:
+        near = query.parse_near(request.args.get("near") or "")
+        if near is None:
+            raise query.InvalidQuery("Podaj parametr „near” (SZEROKOŚĆ,DŁUGOŚĆ)")
+        radius = query.parse_radius(request.args.get("radius") or "")
+        start = query.parse_moment(request.args.get("from") or "", "from", now)
+        end = query.parse_moment(request.args["to"], "to", now) if request.args.get("to") else None
+    except query.InvalidQuery as exc:
+        return jsonify(error=str(exc)), 400
+    found = query.next_masses(conn(), near, radius, start, end)
+    for item in found:
+        item["html_url"] = public_url("views.parish_page", parish_id=item["parish_id"])
+    return jsonify(masses=found[: query.MAX_PER_PAGE], total=len(found))
 
 
 @bp.get("/api/parishes/<id:parish_id>")

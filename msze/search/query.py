@@ -477,6 +477,64 @@ def search(conn: Connection, params: SearchParams) -> SearchResult:
     return result
 
 
+NEAREST_PARISHES = 50  # how many of the nearest parishes `next_masses` expands
+
+
+def parse_moment(value: str, name: str, now: datetime) -> datetime:
+    """ "now", "" (now) or an ISO date-time ("2026-12-24T16:00", Warsaw time unless it says otherwise)."""
+    from msze.search.calendar import WARSAW
+
+    value = value.strip()
+    if value in ("", "now", "teraz"):
+        return now.astimezone(WARSAW)
+    try:
+        moment = datetime.fromisoformat(value[:32])
+    except ValueError:
+        raise InvalidQuery(
+            f"Parametr „{name}” to data i godzina, np. 2026-12-24T16:00, a jest: {value[:20]!r}"
+        ) from None
+    return moment.replace(tzinfo=WARSAW) if moment.tzinfo is None else moment.astimezone(WARSAW)
+
+
+def next_masses(
+    conn: Connection, near: tuple[float, float], radius: float, start: datetime, end: datetime | None = None
+) -> list[dict]:
+    """The Masses of the parishes within `radius` km of `near` from `start` on, soonest first: by default for
+    the rest of that day and the next morning (to noon)."""
+    from msze.search.calendar import occurrences
+
+    if end is None:
+        end = datetime.combine(
+            start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo
+        ) + timedelta(hours=12)
+    params = SearchParams(near=near, radius=radius, per_page=NEAREST_PARISHES)
+    found = search(conn, params).parishes
+    ids = [p["id"] for p in found]
+    one_offs: dict[int, list[dict]] = {}
+    for r in conn.execute(select(one_off_masses).where(one_off_masses.c.parish_id.in_(ids))).mappings():
+        one_offs.setdefault(r["parish_id"], []).append(dict(r))
+    out = []
+    for parish in found:
+        rows = [t for t in parish["times"] if t["day"]]
+        for occ in occurrences(rows, start.date(), end.date(), one_offs.get(parish["id"], [])):
+            if start <= occ.start <= end:
+                out.append(
+                    {
+                        "start": occ.start.isoformat(),
+                        "time": occ.start.strftime("%H:%M"),
+                        "parish_id": parish["id"],
+                        "parish": parish["name"],
+                        "city": parish["city"],
+                        "church": occ.row.get("church"),
+                        "distance_km": parish["distance_km"],
+                        "source_url": safe_url(occ.row.get("source_url")),
+                        "context": occ.row.get("context") or occ.row.get("note"),
+                    }
+                )
+    out.sort(key=lambda m: (m["start"], m["distance_km"]))
+    return out
+
+
 def parish_exists(conn: Connection, parish_id: int) -> bool:
     """Whether a parish with this id exists (a report for any other is a 404)."""
     return conn.execute(select(parishes.c.id).where(parishes.c.id == parish_id)).first() is not None

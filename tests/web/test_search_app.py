@@ -549,3 +549,22 @@ def test_near_me_lists_the_nearest_parishes_with_their_distance(client):
     assert page.index("Świętego Józefa") < page.index("Matki Bożej Różańcowej")
     assert '<span class="distance">· 2,3 km</span>' in page
     assert client.get("/api/parishes?near=nowhere").status_code == 400
+
+
+def test_the_next_masses_near_a_point_soonest_first(client):
+    # Saturday 5 December 2026, 17:00 in Łódź: Józef's vigil at 19:00, then Sunday morning
+    got = client.get("/api/masses?near=51.7592,19.4560&radius=5&from=2026-12-05T17:00").get_json()
+    starts = [(m["start"], m["parish"], m["church"]) for m in got["masses"]]
+    assert starts[0] == ("2026-12-05T19:00:00+01:00", "Świętego Józefa", None)
+    assert starts == sorted(starts)
+    assert ("2026-12-06T08:00:00+01:00", "Matki Bożej Różańcowej", None) in starts
+    assert ("2026-12-06T09:00:00+01:00", "Świętego Józefa", "Kaplica w Julianowie") in starts
+    assert all(s < "2026-12-06T12:00:01+01:00" for s, _, _ in starts)  # up to the next noon
+    first = got["masses"][0]
+    assert first["distance_km"] == 2.3 and first["source_url"] == "http://www.jozef-lodz.pl/porzadek-mszy"
+    # Christmas Day: the holy-day times (Józef gives none: its Sunday ones), no weekday 18:00
+    christmas = client.get("/api/masses?near=51.7592,19.4560&from=2026-12-25T06:00&to=2026-12-25T23:00")
+    times = sorted(m["time"] for m in christmas.get_json()["masses"] if m["parish"] == "Świętego Józefa")
+    assert times == ["07:00", "09:00", "10:30", "18:00"]
+    assert client.get("/api/masses?radius=5").status_code == 400
+    assert client.get("/api/masses?near=51,19&from=jutro").status_code == 400
