@@ -60,7 +60,7 @@ BASE_URL = ""
 MAX_ID = 2**31 - 1  # the ids are INTEGER columns (32 bits on PostgreSQL): a larger one cannot exist
 BLUEPRINTS = (views.bp, api.bp, corrections.bp)
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
 )
 DAY_CHOICES = [

@@ -30,6 +30,13 @@ def index() -> tuple[str, int]:
         params = query.parse_params(request.args)
     except query.InvalidQuery as exc:
         error = str(exc)
+    upcoming = None
+    if error is None and params.near is not None and request.args.get("when"):
+        try:
+            moment = query.parse_moment(request.args["when"], "when", datetime.now(UTC))
+            upcoming = query.next_masses(conn(), params.near, params.radius, moment)[: query.MAX_PER_PAGE]
+        except query.InvalidQuery as exc:
+            error = str(exc)
     if error is None and any(request.args.get(key) for key in SEARCH_KEYS):
         result = query.search(conn(), params)
     html = render_template(
@@ -37,6 +44,7 @@ def index() -> tuple[str, int]:
         params=params,
         args=request.args,
         result=result,
+        upcoming=upcoming,
         error=error,
         dioceses=dioceses(),
         freshness=freshness(),

@@ -1,5 +1,5 @@
 """Real browser, phone viewport: search a city, filter Sunday evening, open a time's sentence, follow it to
-its source page.
+its source page; read a parish page; find the next Masses near the phone's location.
 
 Debian's chromium through Playwright (never a downloaded browser). The search app and a fake parish site both
 run in threads on 127.0.0.1:0; the Mass times in the fixture database point at the fake site's page.
@@ -64,6 +64,8 @@ def servers(tmp_path):
                 "city": "Łódź",
                 "address": ["Świętego Wojciecha", "ul. Lipowa 4", "90-001 Łódź"],
                 "url": site + "/",
+                "lat": 51.7687,
+                "lng": 19.4570,
             },
             ensure_ascii=False,
         )
@@ -177,3 +179,27 @@ def test_phone_parish_page_reads_by_day_with_the_vigil_a_chapel_and_summer(serve
     assert width <= 360  # nothing wider than the phone
     page.screenshot(path=str(artifacts / "parish-phone.png"), full_page=True)
     assert (artifacts / "parish-phone.png").stat().st_size > 5000
+
+
+def test_phone_my_location_then_now_lists_the_next_masses_with_distances(servers, browser, artifacts):
+    app_url, site = servers
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale="pl-PL",
+        geolocation={"latitude": 51.7592, "longitude": 19.4560}, permissions=["geolocation"],
+    )  # fmt: skip
+    page = context.new_page()
+    page.goto(app_url + "/")
+    page.get_by_role("button", name="Użyj mojej lokalizacji").tap()
+    page.wait_for_url("**near=51.75920%2C19.45600**")
+    cards = page.locator("article.parish")
+    assert cards.count() == 1 and "1,1 km" in cards.first.inner_text()  # the one Łódź parish with a place
+    page.get_by_role("button", name="Teraz: najbliższe Msze").tap()
+    page.wait_for_url("**when=now**")
+    items = page.locator("ol.upcoming li")
+    assert items.count() >= 2
+    texts = items.all_inner_texts()
+    assert all("1,1 km · par. Świętego Wojciecha" in t for t in texts)
+    page.screenshot(path=str(artifacts / "near-now-phone.png"), full_page=True)
+    items.first.get_by_role("link", name="źródło").tap()
+    page.wait_for_url(f"{site}/**")
+    assert (artifacts / "near-now-phone.png").stat().st_size > 5000
