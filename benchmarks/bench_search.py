@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from msze.search.db import create_schema, make_engine  # noqa: E402
-from msze.search.demo.generate import CITIES, bulk_insert  # noqa: E402
+from msze.search.demo.generate import CENTRES, CITIES, bulk_insert  # noqa: E402
 
 
 def build_db(path: Path, parishes: int, times_per_parish: int) -> int:
@@ -61,6 +61,12 @@ def query_kinds(parishes: int, rng: random.Random) -> dict[str, list[str]]:
             f"/?city={c}&day=sunday&from={f}&to={t}" for c in cities for f, t in evenings
         ],
         "html parish page": [f"/parafia/{rng.randint(1, parishes)}" for _ in range(50)],
+        # near a city's centre, now (the next Masses, dated by msze/search/calendar.py) and at a set moment
+        "api masses near+now": [f"/api/masses?near={lat},{lng}&radius=5" for lat, lng in CENTRES.values()],
+        "api masses near+when": [
+            f"/api/masses?near={lat},{lng}&radius=5&from=2026-12-24T16:00" for lat, lng in CENTRES.values()
+        ],
+        "html near+now": [f"/?near={lat},{lng}&radius=5&when=now" for lat, lng in CENTRES.values()],
         "api parish detail": [f"/api/parishes/{rng.randint(1, parishes)}" for _ in range(50)],
     }
 

@@ -85,6 +85,7 @@ Index(
     parishes.c.name_key,
 )
 Index("ix_parishes_domain", parishes.c.domain)
+Index("ix_parishes_lat_lng", parishes.c.lat, parishes.c.lng)
 
 mass_times = Table(
     "mass_times",

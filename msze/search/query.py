@@ -305,6 +305,14 @@ def _parish_conditions(params: SearchParams) -> list:
             exists().where(and_(mass_times.c.parish_id == parishes.c.id, *_time_conditions(params)))
         )
     if params.near is not None:
+        lat, lng = params.near
+        dlat = params.radius / KM_PER_DEGREE
+        dlng = params.radius / (KM_PER_DEGREE * max(math.cos(math.radians(lat)), 0.01))
+        # the box first (the (lat, lng) index narrows it), the circle within it
+        conditions += [
+            parishes.c.lat.between(lat - dlat, lat + dlat),
+            parishes.c.lng.between(lng - dlng, lng + dlng),
+        ]
         conditions.append(_squared_km(params.near) <= params.radius**2)
     return conditions
 
@@ -507,32 +515,56 @@ def next_masses(
         end = datetime.combine(
             start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo
         ) + timedelta(hours=12)
-    params = SearchParams(near=near, radius=radius, per_page=NEAREST_PARISHES)
-    found = search(conn, params).parishes
-    ids = [p["id"] for p in found]
+    from msze.search.calendar import WEEK, holy_days
+
+    params = SearchParams(near=near, radius=radius)
+    nearest = conn.execute(
+        select(parishes.c.id, parishes.c.name, parishes.c.city, parishes.c.lat, parishes.c.lng)
+        .where(*_parish_conditions(params))
+        .order_by(_squared_km(near), parishes.c.id)
+        .limit(NEAREST_PARISHES)
+    ).all()
+    ids = [p.id for p in nearest]
+    # only the rows the days from `start` to `end` can use: their days of the week, Sunday and holy days
+    dates = _dates(start, end)
+    days = {WEEK[d.weekday()] for d in dates}
+    days |= {"sun", "holiday"} if any(d in holy_days(d.year) for d in dates) else set()
+    times: dict[int, list[dict]] = {}
+    m = mass_times.c
+    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
+    for r in conn.execute(
+        select(*columns).where(mass_times.c.parish_id.in_(ids), mass_times.c.day.in_(sorted(days)))
+    ).mappings():
+        times.setdefault(r["parish_id"], []).append(r)
     one_offs: dict[int, list[dict]] = {}
     for r in conn.execute(select(one_off_masses).where(one_off_masses.c.parish_id.in_(ids))).mappings():
         one_offs.setdefault(r["parish_id"], []).append(dict(r))
     out = []
-    for parish in found:
-        rows = [t for t in parish["times"] if t["day"]]
-        for occ in occurrences(rows, start.date(), end.date(), one_offs.get(parish["id"], [])):
+    for parish in nearest:
+        distance = round(distance_km(near, (parish.lat, parish.lng)), 2)
+        for occ in occurrences(
+            times.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
+        ):
             if start <= occ.start <= end:
                 out.append(
                     {
                         "start": occ.start.isoformat(),
                         "time": occ.start.strftime("%H:%M"),
-                        "parish_id": parish["id"],
-                        "parish": parish["name"],
-                        "city": parish["city"],
+                        "parish_id": parish.id,
+                        "parish": parish.name,
+                        "city": parish.city,
                         "church": occ.row.get("church"),
-                        "distance_km": parish["distance_km"],
+                        "distance_km": distance,
                         "source_url": safe_url(occ.row.get("source_url")),
                         "context": occ.row.get("context") or occ.row.get("note"),
                     }
                 )
     out.sort(key=lambda m: (m["start"], m["distance_km"]))
     return out
+
+
+def _dates(start: datetime, end: datetime) -> list:
+    return [start.date() + timedelta(days=n) for n in range((end.date() - start.date()).days + 1)]
 
 
 def parish_exists(conn: Connection, parish_id: int) -> bool:

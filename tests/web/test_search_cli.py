@@ -64,6 +64,11 @@ def test_serve_without_db_serves_the_demo_data():
             body = json.load(r)
         assert body["total"] == 10
         assert all(t["day"] == "sun" for p in body["parishes"] for t in p["times"])
+        with urllib.request.urlopen(
+            match.group(1) + "api/parishes?near=50.0614,19.9366&radius=10", timeout=10
+        ) as r:
+            near = json.load(r)  # the demo's parishes stand in their towns: Kraków's ten, no other
+        assert near["total"] == 10 and {p["city"] for p in near["parishes"]} == {"Kraków"}
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, insert
 
-from msze.search.db import mass_times, minute_of, parishes, town_key
+from msze.search.db import LEGACY_DAYS, mass_times, minute_of, parishes, town_key
 from msze.utils.text import fold
 
 DEDICATIONS = [
@@ -47,6 +47,13 @@ DEDICATIONS = [
     "Chrystusa Króla",
 ]
 # (city, diocese, voivodeship, postcode prefix)
+# the cities' centres (WGS 84): a demo parish stands within about 4 km of its city's
+CENTRES = {
+    "Warszawa": (52.2297, 21.0122), "Kraków": (50.0614, 19.9366), "Łódź": (51.7592, 19.4560),
+    "Wrocław": (51.1079, 17.0385), "Poznań": (52.4064, 16.9252), "Gdańsk": (54.3520, 18.6466),
+    "Lublin": (51.2465, 22.5684), "Białystok": (53.1325, 23.1688), "Kielce": (50.8661, 20.6286),
+    "Opole": (50.6751, 17.9213), "Zielona Góra": (51.9356, 15.5062), "Tarnów": (50.0121, 20.9858),
+}  # fmt: skip
 CITIES = [
     ("Warszawa", "warszawska", "mazowieckie", "00"),
     ("Kraków", "krakowska", "małopolskie", "30"),
@@ -115,6 +122,8 @@ class DemoParish:
     website: str
     crawled_at: str
     masses: list[dict]
+    lat: float = 0.0
+    lng: float = 0.0
 
 
 def parishes_iter(count: int, seed: int = 8, times_per_parish: int | None = None) -> Iterator[DemoParish]:
@@ -158,7 +167,19 @@ def parishes_iter(count: int, seed: int = 8, times_per_parish: int | None = None
             website=website,
             crawled_at=crawled.isoformat().replace("+00:00", "Z"),
             masses=masses,
+            **_near_centre(city, index, seed),
         )
+
+
+def _near_centre(city: str, index: int, seed: int) -> dict[str, float]:
+    """A point within about 4 km of the city's centre, drawn apart from the schedules (which stay as they
+    were generated before the demo had coordinates)."""
+    rng = random.Random(f"{seed}-{index}")
+    lat, lng = CENTRES[city]
+    return {
+        "lat": round(lat + rng.uniform(-0.035, 0.035), 5),
+        "lng": round(lng + rng.uniform(-0.055, 0.055), 5),
+    }
 
 
 def _masses(rng: random.Random, days: dict[str, list[str]], page: str) -> list[dict]:
@@ -210,13 +231,16 @@ def write_files(out_dir: str | Path, count: int, seed: int = 8) -> dict[str, Pat
         paths["results"].open("w", encoding="utf-8") as results,
     ):
         deon.write("Parafia\tMiejscowość\tAdres\tDiecezja\tDekanat\tWojewództwo\n")
-        places.write("Parafia\tMiejscowość\turl\tAdres\tDiecezja\tDekanat\tWojewództwo\tplace_id\tstatus\n")
+        places.write(
+            "Parafia\tMiejscowość\turl\tAdres\tDiecezja\tDekanat\tWojewództwo\tplace_id\tstatus\tlat\tlng\n"
+        )
         for index, parish in enumerate(parishes_iter(count, seed)):
             address = "|".join(parish.address)
             common = [parish.name, parish.city]
             tail = [parish.diocese, parish.decanate, parish.voivodeship]
             deon.write("\t".join([*common, address, *tail]) + "\n")
-            places.write("\t".join([*common, parish.website, address, *tail, f"demo-{index}", "OK"]) + "\n")
+            place = [f"demo-{index}", "OK", str(parish.lat), str(parish.lng)]
+            places.write("\t".join([*common, parish.website, address, *tail, *place]) + "\n")
             host = parish.website.split("/")[2]
             result = {
                 "start_url": parish.website,
@@ -250,13 +274,20 @@ def _parish_row(parish_id: int, parish: DemoParish, crawled: datetime) -> dict:
         "diocese_key": fold(parish.diocese),
         "crawled_at": crawled,
         "crawl_status": "finished",
+        "lat": parish.lat,
+        "lng": parish.lng,
     }
 
 
-def _time_row(parish_id: int, mass: dict, crawled: datetime) -> dict:
+def _time_rows(parish_id: int, mass: dict, crawled: datetime) -> list[dict]:
+    """The `mass_times` rows of one demo mass: its day category spread over the days of the week."""
+    return [_time_row(parish_id, mass, crawled, day) for day in LEGACY_DAYS[mass["day"]]]
+
+
+def _time_row(parish_id: int, mass: dict, crawled: datetime, day: str) -> dict:
     return {
         "parish_id": parish_id,
-        "day": mass["day"],
+        "day": day,
         "minute": minute_of(mass["time"]),
         "time": mass["time"],
         "source_url": mass["url"],
@@ -275,7 +306,7 @@ def bulk_insert(engine: Engine, count: int, times_per_parish: int, seed: int = 8
         for parish_id, parish in enumerate(parishes_iter(count, seed, times_per_parish), 1):
             crawled = datetime.fromisoformat(parish.crawled_at.replace("Z", "+00:00"))
             parish_rows.append(_parish_row(parish_id, parish, crawled))
-            time_rows.extend(_time_row(parish_id, mass, crawled) for mass in parish.masses)
+            time_rows.extend(row for mass in parish.masses for row in _time_rows(parish_id, mass, crawled))
             if len(parish_rows) >= 2000:  # a batch at a time: the benchmark's database has 100 000 times
                 conn.execute(insert(parishes), parish_rows)
                 conn.execute(insert(mass_times), time_rows)
