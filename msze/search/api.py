@@ -50,7 +50,8 @@ def search() -> Response | tuple[Response, int]:
 
 @bp.get("/api/masses")
 def masses() -> Response | tuple[Response, int]:
-    """The next Masses near a point: `near`, `radius`, `from` (default now), `to` (default the next noon)."""
+    """The next Masses (`service=confession`: confession times) near a point: `near`, `radius`, `from`
+    (default now), `to` (default the next noon)."""
     now = datetime.now(UTC)
     try:
         near = query.parse_near(request.args.get("near") or "")
@@ -59,9 +60,12 @@ def masses() -> Response | tuple[Response, int]:
         radius = query.parse_radius(request.args.get("radius") or "")
         start = query.parse_moment(request.args.get("from") or "", "from", now)
         end = query.parse_moment(request.args["to"], "to", now) if request.args.get("to") else None
+        service = request.args.get("service") or "mass"
+        if service not in query.SERVICES:
+            raise query.InvalidQuery(f"Parametr „service” to mass albo confession, a jest: {service[:20]!r}")
     except query.InvalidQuery as exc:
         return jsonify(error=str(exc)), 400
-    found = query.next_masses(conn(), near, radius, start, end)
+    found = query.next_masses(conn(), near, radius, start, end, service)
     for item in found:
         item["html_url"] = public_url("views.parish_page", parish_id=item["parish_id"])
     return jsonify(masses=found[: query.MAX_PER_PAGE], total=len(found))

@@ -504,23 +504,28 @@ def parse_moment(value: str, name: str, now: datetime) -> datetime:
     return moment.replace(tzinfo=WARSAW) if moment.tzinfo is None else moment.astimezone(WARSAW)
 
 
+SERVICES = ("mass", "confession")
+
+
 def next_masses(
-    conn: Connection, near: tuple[float, float], radius: float, start: datetime, end: datetime | None = None
+    conn: Connection,
+    near: tuple[float, float],
+    radius: float,
+    start: datetime,
+    end: datetime | None = None,
+    service: str = "mass",
 ) -> list[dict]:
-    """The Masses of the parishes within `radius` km of `near` from `start` on, soonest first: by default for
-    the rest of that day and the next morning (to noon)."""
-    from msze.search.calendar import occurrences
+    """The Masses (or, with service "confession", the confession times) of the parishes within `radius` km of
+    `near` from `start` on, soonest first: by default for the rest of that day and the next morning (to
+    noon)."""
+    from msze.search.calendar import WEEK, holy_days, occurrences
 
     if end is None:
-        end = datetime.combine(
-            start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo
-        ) + timedelta(hours=12)
-    from msze.search.calendar import WEEK, holy_days
-
-    params = SearchParams(near=near, radius=radius)
+        next_day = datetime.combine(start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo)
+        end = next_day + timedelta(hours=12)
     nearest = conn.execute(
         select(parishes.c.id, parishes.c.name, parishes.c.city, parishes.c.lat, parishes.c.lng)
-        .where(*_parish_conditions(params))
+        .where(*_parish_conditions(SearchParams(near=near, radius=radius)))
         .order_by(_squared_km(near), parishes.c.id)
         .limit(NEAREST_PARISHES)
     ).all()
@@ -529,27 +534,23 @@ def next_masses(
     dates = _dates(start, end)
     days = {WEEK[d.weekday()] for d in dates}
     days |= {"sun", "holiday"} if any(d in holy_days(d.year) for d in dates) else set()
-    times: dict[int, list[dict]] = {}
-    m = mass_times.c
-    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
-    for r in conn.execute(
-        select(*columns).where(mass_times.c.parish_id.in_(ids), mass_times.c.day.in_(sorted(days)))
-    ).mappings():
-        times.setdefault(r["parish_id"], []).append(r)
-    one_offs: dict[int, list[dict]] = {}
-    for r in conn.execute(select(one_off_masses).where(one_off_masses.c.parish_id.in_(ids))).mappings():
-        one_offs.setdefault(r["parish_id"], []).append(dict(r))
+    if service == "confession":
+        rows, one_offs = _confession_rows(conn, ids, days), {}
+    else:
+        rows, one_offs = _mass_rows(conn, ids, days), _one_off_rows(conn, ids)
     out = []
     for parish in nearest:
         distance = round(distance_km(near, (parish.lat, parish.lng)), 2)
         for occ in occurrences(
-            times.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
+            rows.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
         ):
             if start <= occ.start <= end:
                 out.append(
                     {
                         "start": occ.start.isoformat(),
                         "time": occ.start.strftime("%H:%M"),
+                        "end": occ.row.get("end"),
+                        "service": service,
                         "parish_id": parish.id,
                         "parish": parish.name,
                         "city": parish.city,
@@ -561,6 +562,32 @@ def next_masses(
                 )
     out.sort(key=lambda m: (m["start"], m["distance_km"]))
     return out
+
+
+def _mass_rows(conn: Connection, ids: list[int], days: set[str]) -> dict[int, list]:
+    m = mass_times.c
+    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
+    rows: dict[int, list] = {}
+    for r in conn.execute(select(*columns).where(m.parish_id.in_(ids), m.day.in_(sorted(days)))).mappings():
+        rows.setdefault(r["parish_id"], []).append(r)
+    return rows
+
+
+def _one_off_rows(conn: Connection, ids: list[int]) -> dict[int, list]:
+    rows: dict[int, list] = {}
+    for r in conn.execute(select(one_off_masses).where(one_off_masses.c.parish_id.in_(ids))).mappings():
+        rows.setdefault(r["parish_id"], []).append(dict(r))
+    return rows
+
+
+def _confession_rows(conn: Connection, ids: list[int], days: set[str]) -> dict[int, list]:
+    """Confession times as schedule rows (one per day they are held on)."""
+    rows: dict[int, list] = {}
+    for r in conn.execute(select(confession_times).where(confession_times.c.parish_id.in_(ids))).mappings():
+        for day in r["days"].split(","):
+            if day in days:
+                rows.setdefault(r["parish_id"], []).append({**dict(r), "day": day, "time": r["start"]})
+    return rows
 
 
 def _dates(start: datetime, end: datetime) -> list:

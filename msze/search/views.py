@@ -34,7 +34,9 @@ def index() -> tuple[str, int]:
     if error is None and params.near is not None and request.args.get("when"):
         try:
             moment = query.parse_moment(request.args["when"], "when", datetime.now(UTC))
-            upcoming = query.next_masses(conn(), params.near, params.radius, moment)[: query.MAX_PER_PAGE]
+            service = "confession" if request.args.get("service") == "confession" else "mass"
+            found = query.next_masses(conn(), params.near, params.radius, moment, service=service)
+            upcoming = found[: query.MAX_PER_PAGE]
         except query.InvalidQuery as exc:
             error = str(exc)
     if error is None and any(request.args.get(key) for key in SEARCH_KEYS):

@@ -193,7 +193,7 @@ def test_phone_my_location_then_now_lists_the_next_masses_with_distances(servers
     page.wait_for_url("**near=51.75920%2C19.45600**")
     cards = page.locator("article.parish")
     assert cards.count() == 1 and "1,1 km" in cards.first.inner_text()  # the one Łódź parish with a place
-    page.get_by_role("button", name="Teraz: najbliższe Msze").tap()
+    page.get_by_role("button", name="Teraz", exact=True).tap()
     page.wait_for_url("**when=now**")
     items = page.locator("ol.upcoming li")
     assert items.count() >= 2

@@ -568,3 +568,15 @@ def test_the_next_masses_near_a_point_soonest_first(client):
     assert times == ["07:00", "09:00", "10:30", "18:00"]
     assert client.get("/api/masses?radius=5").status_code == 400
     assert client.get("/api/masses?near=51,19&from=jutro").status_code == 400
+
+
+def test_the_next_confession_near_a_point(client):
+    got = client.get("/api/masses?near=51.7592,19.4560&from=2026-12-05T09:00&service=confession").get_json()
+    assert [(m["start"], m["end"], m["parish"], m["service"]) for m in got["masses"]] == [
+        ("2026-12-05T17:00:00+01:00", "18:00", "Świętego Józefa", "confession")
+    ]
+    page = client.get("/?near=51.7592,19.4560&when=2026-12-05T09:00&service=confession").get_data(
+        as_text=True
+    )
+    assert "Najbliższa spowiedź" in page and "<b>17:00–18:00</b>" in page
+    assert client.get("/api/masses?near=51,19&service=chrzest").status_code == 400
