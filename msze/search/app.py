@@ -39,6 +39,7 @@ DEFAULTS = {
     "CORRECTIONS_WINDOW_SECONDS": 3600,  # [MSZE_SEARCH_CORRECTIONS_WINDOW_SECONDS]
     "CSV_MAX_PARISHES": 5000,  # [MSZE_SEARCH_CSV_MAX_PARISHES] one export never walks more parishes than this
     "PROXY_HOPS": 0,  # [MSZE_SEARCH_PROXY_HOPS] reverse proxies in front: X-Forwarded-For hops to trust
+    "STALE_DAYS": 90,  # [MSZE_SEARCH_STALE_DAYS] a parish whose pages were read longer ago is shown a warning
     "FRESHNESS_CACHE_SECONDS": 60,  # the freshness note aggregates all parishes: once a minute
     # [MSZE_SEARCH_MAX_CONTENT_LENGTH] the largest request body: a report is a few kB (1000-character comment
     # percent-encoded); `search serve` refuses a longer Content-Length before reading any of the body.

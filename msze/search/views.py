@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from msze.search import query
 from msze.search.calendar import WARSAW
@@ -67,7 +67,16 @@ def parish_page(parish_id: int) -> str:
         jsonld=script_json(parish_jsonld(parish, public_url("views.parish_page", parish_id=parish_id))),
         freshness=freshness(),
         today=datetime.now(UTC),
+        stale=_stale(parish.get("crawled_at"), current_app.config["STALE_DAYS"]),
     )
+
+
+def _stale(crawled_at: str | None, days: int) -> int | None:
+    """How many days ago the parish's pages were read, when that is more than `days`; else None."""
+    if not crawled_at:
+        return None
+    age = (datetime.now(UTC) - datetime.fromisoformat(crawled_at.replace("Z", "+00:00"))).days
+    return age if age > days else None
 
 
 @bp.get("/parafia/<id:parish_id>.ics")

@@ -580,3 +580,17 @@ def test_the_next_confession_near_a_point(client):
     )
     assert "Najbliższa spowiedź" in page and "<b>17:00–18:00</b>" in page
     assert client.get("/api/masses?near=51,19&service=chrzest").status_code == 400
+
+
+def test_a_parish_page_says_how_fresh_its_times_are_and_warns_when_they_are_old(tmp_path):
+    db = load_database(tmp_path)
+    fresh = create_app(db, config={"TESTING": True, "STALE_DAYS": 100_000}).test_client()  # whatever today is
+    pid = jozef_id(fresh)
+    page = fresh.get(f"/parafia/{pid}").get_data(as_text=True)
+    assert 'class="warning"' not in page and "Godziny ostatnio się zmieniły: 20 listopada 2026" in page
+    assert page.count("zgłoś błędną godzinę") == page.count('<details class="time">') > 0
+    old = create_app(db, config={"TESTING": True, "STALE_DAYS": 5}).test_client()
+    warned = old.get(f"/parafia/{pid}").get_data(as_text=True)
+    assert re.search(
+        r'<p class="warning" role="status">Uwaga: godziny odczytano ze strony parafii \d+ dni temu', warned
+    )
