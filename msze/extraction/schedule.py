@@ -96,6 +96,16 @@ class _Page:
         return (self.date or "", self.role == SCHEDULE, confirmed, len(self.stated[key]), -self.index)
 
 
+@dataclass(frozen=True, slots=True)
+class _Weekly:
+    """A weekly hour: its page's say, the page, the hour, and the day an announced schedule starts."""
+
+    said: _Page
+    page: Mapping[str, Any]
+    hour: Mapping[str, Any]
+    valid_from: str | None
+
+
 @dataclass
 class _Entry:
     days: set[str] = field(default_factory=set)
@@ -104,15 +114,14 @@ class _Entry:
     dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
     valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
 
-    def add(self, day: str | None, page: Mapping[str, Any], hour: Mapping[str, Any]) -> None:
+    def add(self, day: str | None, w: _Weekly) -> None:
         if day is not None:
             self.days.add(day)
             self.dated = True
-        if page_role(page) == ANNOUNCEMENTS:
-            self.valid_from = self.valid_from or starts_on(page.get("text") or "", hour)
-        url = page.get("url") or ""
+        self.valid_from = self.valid_from or w.valid_from
+        url = w.page.get("url") or ""
         if url not in self.pages and len(self.evidence) < EVIDENCE_KEPT:
-            self.evidence.append(evidence(page, hour))
+            self.evidence.append(evidence(w.page, w.hour))
         self.pages.add(url)
 
 
@@ -120,17 +129,22 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     """The parish's ``schedule`` (weekly Masses), ``one_off`` Masses, ``confession`` times and ``conflicts``
     from its processed pages (PageItem dicts with hours; the text and URL give each page's role and date)."""
     said: list[_Page] = []
-    weekly: list[tuple[_Page, Mapping[str, Any], Mapping[str, Any]]] = []
+    weekly: list[_Weekly] = []
     one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
         p = _Page(i, page.get("url") or "", page_role(page), page_date(page))
         said.append(p)
+        text = page.get("text") or ""
+        year = (
+            page_year(text) if p.role == ANNOUNCEMENTS else None
+        )  # read once, for every hour's "od 1 lipca"
         for hour in page.get("hours") or ():
             if hour.get("label") != "mass" or not hour.get("time"):
                 continue
-            if _is_weekly(p, page, hour):
-                weekly.append((p, page, hour))
+            valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
+            if _is_weekly(p, hour, valid_from):
+                weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
             else:
@@ -150,10 +164,10 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     }
 
 
-def _is_weekly(p: _Page, page: Mapping[str, Any], hour: Mapping[str, Any]) -> bool:
+def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> bool:
     """A regular Mass of the schedule; on announcements only when listed as a schedule, seasonal (Roraty
     "od poniedziałku do soboty o 6:30") or a new schedule from a date ("Od 1 lipca Msze św. w niedziele")."""
-    if p.role == ANNOUNCEMENTS and hour.get("days") and starts_on(page.get("text") or "", hour) is not None:
+    if p.role == ANNOUNCEMENTS and hour.get("days") and valid_from is not None:
         return True  # (its heading's date made it look like this week's)
     if hour.get("kind", "regular") != "regular":
         return False
@@ -206,24 +220,25 @@ def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Pag
 
 
 def _schedule(
-    weekly: list[tuple[_Page, Mapping[str, Any], Mapping[str, Any]]],
+    weekly: list[_Weekly],
     winners: dict[tuple[str, str | None, str | None], _Page],
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Weekly entries by (time, church, season, vigil) with their days, and the times that lost a conflict."""
     entries: dict[tuple[Any, ...], _Entry] = defaultdict(_Entry)
     lost: dict[tuple[Any, ...], _Entry] = defaultdict(_Entry)
-    for p, page, hour in weekly:
+    for w in weekly:
+        hour = w.hour
         church, season, time = hour.get("church"), hour.get("season"), hour["time"]
         key = (time, church, season, bool(hour.get("vigil")))
         days = hour.get("days") or []
         if not days:
-            entries[key].add(None, page, hour)
+            entries[key].add(None, w)
         for day in days:
             winner = winners[(day, church, season)]
-            if winner is p or time in winner.stated[(day, church, season)]:
-                entries[key].add(day, page, hour)
+            if winner is w.said or time in winner.stated[(day, church, season)]:
+                entries[key].add(day, w)
             else:
-                lost[(day, *key)].add(day, page, hour)
+                lost[(day, *key)].add(day, w)
     _summer_complement(entries)
     _vigil_once(entries)
     schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]
@@ -282,15 +297,14 @@ def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
 _FROM_RE = re.compile(r"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?", re.IGNORECASE)
 
 
-def starts_on(text: str, hour: Mapping[str, Any]) -> str | None:
+def starts_on(sentence: str, page_year: int | None) -> str | None:
     """The date an announced schedule starts from, in the hour's sentence: "Od 1 lipca Msze św. w niedziele:
     8:00" -> "07-01" (with the page's year when it writes one: "2025-07-01")."""
-    sentence = sentence_of(text, hour)
     for m in _FROM_RE.finditer(sentence):
         found = dates_in(sentence[m.end() : m.end() + 30], bounds=True)
         if found and found[0][0] == 0:
             year, month, day = found[0][2]
-            year = year or page_year(text)
+            year = year or page_year
             return f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
     return None
 
