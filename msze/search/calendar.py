@@ -11,14 +11,18 @@ the site gave ("MM-DD..MM-DD").
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from msze.extraction.rules.days import WEEK
+
 WARSAW = ZoneInfo("Europe/Warsaw")
-WEEK = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+# a season the site gave as dates: "07-01..08-31"
+_SEASON_RANGE_RE = re.compile(r"^([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)$")
 # fixed holy days of obligation (and 26 December, kept with a holiday schedule by Polish parishes)
 _FIXED_HOLY_DAYS = ((1, 1), (1, 6), (8, 15), (11, 1), (12, 25), (12, 26))
 # the usual range of a season tag, as (month, day) bounds, both inclusive
@@ -79,17 +83,20 @@ def _within(day: dt.date, start: tuple[int, int], end: tuple[int, int]) -> bool:
     return start <= md <= end if start <= end else md >= start or md <= end
 
 
+def season_range(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The (month, day) bounds of a season given as dates ("07-01..08-31"), None for a tag or none."""
+    m = _SEASON_RANGE_RE.match(season or "")
+    return ((int(m[1]), int(m[2])), (int(m[3]), int(m[4]))) if m else None
+
+
 def in_season(day: dt.date, season: str | None) -> bool:
     """Whether a time of ``season`` is held on ``day`` (None: all year; an unknown tag: never, as its dates
     cannot be known)."""
     if not season:
         return True
     if ".." in season:
-        try:
-            a, b = ((int(part[:2]), int(part[3:5])) for part in season.split("..", 1))
-        except ValueError:
-            return False
-        return _within(day, a, b)
+        bounds = season_range(season)
+        return bounds is not None and _within(day, *bounds)
     if season == "not-summer":
         return not _within(day, *_SEASON_RANGES["summer"])
     if season == "advent":
@@ -143,7 +150,9 @@ def occurrences(
     """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, and
     the one-offs with a full date."""
     rows = list(rows)
-    out = [Occurrence(at(day, r["time"]), r) for day in _days(start, end) for r in rows_for(day, rows)]
+    out = [
+        Occurrence(at(day, r["time"]), r) for day in dates_between(start, end) for r in rows_for(day, rows)
+    ]
     for o in one_offs:
         date = o.get("date")
         if isinstance(date, str) and len(date) == 10:
@@ -154,11 +163,9 @@ def occurrences(
     return out
 
 
-def _days(start: dt.date, end: dt.date) -> Iterator[dt.date]:
-    day = start
-    while day <= end:
-        yield day
-        day += dt.timedelta(days=1)
+def dates_between(start: dt.date, end: dt.date) -> list[dt.date]:
+    """The days from ``start`` to ``end``, both included."""
+    return [start + dt.timedelta(days=n) for n in range((end - start).days + 1)]
 
 
 def at(day: dt.date, hhmm: str) -> dt.datetime:

@@ -16,7 +16,7 @@ from typing import Any
 
 from icalendar import Calendar, Event
 
-from msze.search.calendar import WEEK, at, holy_days, in_season, rows_for
+from msze.search.calendar import WEEK, at, dates_between, holy_days, in_season, rows_for
 
 HORIZON_DAYS = 366  # how far ahead seasons and holy days are written
 _BYDAY = {"mon": "MO", "tue": "TU", "wed": "WE", "thu": "TH", "fri": "FR", "sat": "SA", "sun": "SU"}
@@ -79,14 +79,12 @@ def _stretches(season: str | None, start: dt.date, end: dt.date) -> Iterator[tup
         yield start, end
         return
     run: dt.date | None = None
-    day = start
-    while day <= end:
+    for day in dates_between(start, end):
         if in_season(day, season):
             run = run or day
         elif run is not None:
             yield run, day - dt.timedelta(days=1)
             run = None
-        day += dt.timedelta(days=1)
     if run is not None:
         yield run, end
 

@@ -12,8 +12,8 @@ its date is a dated `Event`. Only absolute http(s) URLs are written into
 from __future__ import annotations
 
 import json
-import re
 
+from msze.search.calendar import season_range
 from msze.search.query import season_label
 from msze.search.urls import safe_url
 
@@ -28,7 +28,6 @@ BY_DAY = {
     "fri": _SCHEMA + "Friday",
     "sat": _SCHEMA + "Saturday",
 }
-_SEASON_RANGE_RE = re.compile(r"^([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)$")
 
 
 def schedule(
@@ -48,9 +47,9 @@ def schedule(
         "scheduleTimezone": TIMEZONE,
         "byDay": [BY_DAY[d] for d in days if d in BY_DAY],
     }
-    match = _SEASON_RANGE_RE.match(season or "")
-    if match and year and not any(dates):
-        start, end = f"{match[1]}-{match[2]}", f"{match[3]}-{match[4]}"
+    bounds = season_range(season)
+    if bounds and year and not any(dates):
+        start, end = (f"{month:02d}-{day:02d}" for month, day in bounds)
         dates = (f"{year}-{start}", f"{year + (end < start)}-{end}")
     if dates[0]:
         item["startDate"] = dates[0]

@@ -518,7 +518,7 @@ def next_masses(
     """The Masses (or, with service "confession", the confession times) of the parishes within `radius` km of
     `near` from `start` on, soonest first: by default for the rest of that day and the next morning (to
     noon)."""
-    from msze.search.calendar import WEEK, holy_days, occurrences
+    from msze.search.calendar import WEEK, dates_between, holy_days, occurrences
 
     if end is None:
         next_day = datetime.combine(start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo)
@@ -531,7 +531,7 @@ def next_masses(
     ).all()
     ids = [p.id for p in nearest]
     # only the rows the days from `start` to `end` can use: their days of the week, Sunday and holy days
-    dates = _dates(start, end)
+    dates = dates_between(start.date(), end.date())
     days = {WEEK[d.weekday()] for d in dates}
     days |= {"sun", "holiday"} if any(d in holy_days(d.year) for d in dates) else set()
     if service == "confession":
@@ -588,10 +588,6 @@ def _confession_rows(conn: Connection, ids: list[int], days: set[str]) -> dict[i
             if day in days:
                 rows.setdefault(r["parish_id"], []).append({**dict(r), "day": day, "time": r["start"]})
     return rows
-
-
-def _dates(start: datetime, end: datetime) -> list:
-    return [start.date() + timedelta(days=n) for n in range((end.date() - start.date()).days + 1)]
 
 
 def parish_exists(conn: Connection, parish_id: int) -> bool:
