@@ -123,7 +123,7 @@ _EXCEPT_AFTER_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątk
 _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.–pt.", "od wtorku do piątku"
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
-_PARENS_RE = re.compile(r"\([^()\n]*\)")
+PARENS_RE = re.compile(r"\([^()\n]*\)")
 # "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday
 _VIGIL_NOTE_RE = re.compile(r"niedzieln\w*|wigilijn\w*", re.IGNORECASE)
 _HEADING_FILLER_RE = re.compile(
@@ -215,18 +215,17 @@ class LineDays:
         self.line = line
         self.days = _day_matches(line)
         self.day_starts = [d[0] for d in self.days]
-        self.parens = [m.span() for m in _PARENS_RE.finditer(line)]
+        self.parens = [m.span() for m in PARENS_RE.finditer(line)]
         self.paren_starts = [p[0] for p in self.parens]
 
-    def paren_season(self, s: int) -> str | None:
-        """The season named at the start of the parenthesis an hour stands in: "(lipiec, sierpień: 6.00)"."""
-        from msze.extraction.rules.reading import season_in
-
+    def paren_head(self, s: int) -> str | None:
+        """The words that open the parenthesis an hour stands in, up to its colon (or 30 characters):
+        "lipiec, sierpień" of "(lipiec, sierpień: 6.00)"; None outside a parenthesis."""
         i = bisect_left(self.paren_starts, s) - 1
         if i < 0 or not (self.parens[i][0] < s < self.parens[i][1]):
             return None
         head = self.line[self.parens[i][0] + 1 : s]
-        return season_in(head[: max(head.find(":"), 0) or 30])
+        return head[: max(head.find(":"), 0) or 30]
 
     def excepted_after(self, e: int) -> Days | None:
         """The days an exception right after an hour takes out of its days: "18.00 oprócz wtorku i

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
-from msze.extraction.rules.days import WEEK, Days, days_of
+from msze.extraction.rules.days import PARENS_RE, WEEK, Days, days_of
 
 _MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
 _ROMAN = {
@@ -33,7 +33,6 @@ DATE_RE = re.compile(
     r"|(?<!\d)(?P<d3>[0-3]?\d)\s*(?P<mr>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)\b(?:\s+(?P<y3>(?:19|20)\d\d))?",
     re.IGNORECASE,
 )
-_PARENS_RE = re.compile(r"\([^()\n]*\)")
 _YEAR_RE = re.compile(r"(?<!\d)(20[0-3]\d)(?!\d)")
 # "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass
 _BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|[-–])\s*(?:dnia\s+)?$", re.IGNORECASE)
@@ -205,7 +204,7 @@ class BlockNotes:
         season = season_in(line)
         if season is not None or _ALL_YEAR_RE.search(line):
             self.season, self.season_read = season, False
-        dates = dates_in(_PARENS_RE.sub(" ", line))  # "(odpust 16 listopada)" dates no heading
+        dates = dates_in(PARENS_RE.sub(" ", line))  # "(odpust 16 listopada)" dates no heading
         if dates:
             self.date = dates[-1][2]
         elif church is None:

@@ -41,6 +41,7 @@ from msze.extraction.rules.reading import (
     Reading,
     finish,
     read,
+    season_in,
 )
 from msze.extraction.rules.verdict import HourContext, LineContext, RuleDecision, is_bare, verdict
 
@@ -306,7 +307,8 @@ class _Walk:
             if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
             if r.season is None:
-                r.season = line_days.paren_season(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
+                opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
+                r.season = season_in(opening) if opening is not None else None
             r.days = c.day
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
