@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from msze.archive.jsonl import read_objects
+from msze.extraction.rules.reading import season_range
 from msze.extraction.schedule import consolidate
 
 DAY_ORDER = {"sunday": 0, "holiday": 1, "saturday": 2, "weekday": 3, None: 4}
@@ -155,8 +156,9 @@ def export_jsonl(summaries: Iterable[dict[str, Any]], path: str | os.PathLike[st
 
 def season_label(season: str) -> str:
     """A season as people write it: "lato", "rok szkolny", a range "01.07–31.08"."""
-    if ".." in season:
-        a, b = (f"{part[3:]}.{part[:2]}" for part in season.split(".."))
+    bounds = season_range(season)
+    if bounds is not None:
+        a, b = (f"{day:02d}.{month:02d}" for month, day in bounds)
         return f"{a}–{b}"
     return SEASON_LABELS.get(season, season)
 

@@ -55,12 +55,13 @@ class Place:
     lng: float | None = None
 
 
-def _coordinate(value: Any, low: float, high: float) -> float | None:
-    """A latitude or longitude in its range, else None (a string, NaN or 1e400 is no coordinate)."""
+def coordinate(value: Any, limit: float) -> float | None:
+    """A latitude (limit 90) or longitude (limit 180) within ±limit, else None (a string, NaN or 1e400 is no
+    coordinate)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     number = float(value)
-    return number if low <= number <= high else None
+    return number if -limit <= number <= limit else None
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ def _lat_lng(location: Any, lat: str = "lat", lng: str = "lng") -> dict[str, flo
     """{"lat", "lng"} of a `location`: {"latitude", "longitude"} in the new API, {"lat", "lng"} in the old."""
     if not isinstance(location, dict):
         return {"lat": None, "lng": None}
-    return {"lat": _coordinate(location.get(lat), -90, 90), "lng": _coordinate(location.get(lng), -180, 180)}
+    return {"lat": coordinate(location.get(lat), 90), "lng": coordinate(location.get(lng), 180)}
 
 
 def legacy_search_url(base_url: str, query: str, key: str, language: str = "pl", region: str = "pl") -> str:

@@ -11,7 +11,6 @@ the site gave ("MM-DD..MM-DD").
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -19,10 +18,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from msze.extraction.rules.days import WEEK
+from msze.extraction.rules.reading import season_range
 
 WARSAW = ZoneInfo("Europe/Warsaw")
-# a season the site gave as dates: "07-01..08-31"
-_SEASON_RANGE_RE = re.compile(r"^([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)$")
 # fixed holy days of obligation (and 26 December, kept with a holiday schedule by Polish parishes)
 _FIXED_HOLY_DAYS = ((1, 1), (1, 6), (8, 15), (11, 1), (12, 25), (12, 26))
 # the usual range of a season tag, as (month, day) bounds, both inclusive
@@ -81,12 +79,6 @@ def lent(year: int) -> tuple[dt.date, dt.date]:
 def _within(day: dt.date, start: tuple[int, int], end: tuple[int, int]) -> bool:
     md = (day.month, day.day)
     return start <= md <= end if start <= end else md >= start or md <= end
-
-
-def season_range(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The (month, day) bounds of a season given as dates ("07-01..08-31"), None for a tag or none."""
-    m = _SEASON_RANGE_RE.match(season or "")
-    return ((int(m[1]), int(m[2])), (int(m[3]), int(m[4]))) if m else None
 
 
 def in_season(day: dt.date, season: str | None) -> bool:

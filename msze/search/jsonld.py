@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from msze.search.calendar import season_range
+from msze.extraction.rules.reading import season_range
 from msze.search.query import season_label
 from msze.search.urls import safe_url
 

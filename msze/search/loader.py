@@ -28,6 +28,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
+from msze.directory.places_api import coordinate
 from msze.search.db import (
     DAYS,
     LEGACY_DAYS,
@@ -281,13 +282,12 @@ def _coordinates(item: dict) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     for key, limit in (("lat", 90.0), ("lng", 180.0)):
         value = item.get(key)
-        try:
-            number = (
-                float(value) if isinstance(value, int | float | str) and not isinstance(value, bool) else None
-            )
-        except ValueError:
-            number = None
-        out[key] = number if number is not None and math.isfinite(number) and abs(number) <= limit else None
+        if isinstance(value, str):  # a TSV cell
+            try:
+                value = float(value)
+            except ValueError:
+                value = None
+        out[key] = coordinate(value, limit)
     if out["lat"] is None or out["lng"] is None:
         return {"lat": None, "lng": None}
     return out

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import BigInteger, Connection, and_, exists, func, insert, literal, or_, select
 
+from msze.extraction.rules.reading import season_range
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
@@ -353,8 +354,9 @@ def season_label(season: str | None) -> str:
     """ "latem", "w roku szkolnym", "od 01.07 do 31.08"; "" for all year."""
     if not season:
         return ""
-    if ".." in season:
-        a, b = (f"{part[3:]}.{part[:2]}" for part in season.split("..", 1))
+    bounds = season_range(season)
+    if bounds is not None:
+        a, b = (f"{day:02d}.{month:02d}" for month, day in bounds)
         return f"od {a} do {b}"
     return SEASON_LABELS.get(season, season)
 
