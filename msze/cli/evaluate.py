@@ -19,9 +19,8 @@ from typing import Any
 from msze.classifier.metrics import Confusion, set_confusion
 from msze.cli.extract import load_classifier
 from msze.extraction.hours import Hour, find_hours, find_hours_thesis
-from msze.extraction.page import HourScorer
+from msze.extraction.page import HourScorer, classifier_labels
 from msze.extraction.rules import RuleDecision, decide
-from msze.extraction.rules.verdict import UNCUED
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -117,17 +116,11 @@ def classifier_pred(threshold: float) -> Predictor:
     return lambda p, i: p.scores is not None and p.scores[i] >= threshold
 
 
-def union_pred(threshold: float) -> Predictor:
-    """The page steps with CLASSIFIER_ROLE "all": the rules, and the classifier on every hour they did not
-    confirm."""
+def union_pred(threshold: float, role: str = "all") -> Predictor:
+    """What the page steps do with CLASSIFIER_ROLE ``role``: the rules, and the classifier on the hours the
+    role lets it label ("all": every hour the rules did not confirm; "uncued": those without a cue)."""
     clf = classifier_pred(threshold)
-    return lambda p, i: rules_pred(p, i) or clf(p, i)
-
-
-def uncued_pred(threshold: float) -> Predictor:
-    """CLASSIFIER_ROLE "uncued": the rules, and the classifier on the hours they found no cue for."""
-    clf = classifier_pred(threshold)
-    return lambda p, i: rules_pred(p, i) or (p.decisions[i].reason == UNCUED and clf(p, i))
+    return lambda p, i: rules_pred(p, i) or (classifier_labels(role, p.decisions[i].reason) and clf(p, i))
 
 
 @dataclass
@@ -387,7 +380,7 @@ def run(args: argparse.Namespace) -> int:
     if threshold is not None:
         preds["classifier"] = classifier_pred(threshold)
         preds["rules ∪ classifier"] = union_pred(threshold)
-        preds["rules ∪ classifier (no cue)"] = uncued_pred(threshold)
+        preds["rules ∪ classifier (no cue)"] = union_pred(threshold, "uncued")
     systems = {name: score(pages, pred) for name, pred in preds.items()}
     if args.plot and threshold is not None:
         plot_curve(threshold_curve(pages), threshold, args.plot)

@@ -283,10 +283,12 @@ class PageSteps:
         self.tally("classifier/pages")
 
     def _labels(self, hour: dict[str, Any]) -> bool:
-        """Whether the role lets the classifier label this hour (not only score it)."""
-        if self.classifier_role == "all":
-            return True
-        return self.classifier_role == "uncued" and hour.get("reason") == UNCUED
+        return classifier_labels(self.classifier_role, hour.get("reason"))
+
+
+def classifier_labels(role: str, reason: str | None) -> bool:
+    """Whether a classifier in ``role`` labels an hour the rules left with ``reason`` (not only scores it)."""
+    return role == "all" or (role == "uncued" and reason == UNCUED)
 
 
 @dataclass
