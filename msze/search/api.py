@@ -48,6 +48,9 @@ def search() -> Response | tuple[Response, int]:
     return jsonify(body)
 
 
+_MASSES_ARGS = ("near", "radius", "from", "to", "service", "per_page")  # what a `next` link carries over
+
+
 @bp.get("/api/masses")
 def masses() -> Response | tuple[Response, int]:
     """The next Masses (`service=confession`: confession times) near a point: `near`, `radius`, `from`
@@ -63,12 +66,19 @@ def masses() -> Response | tuple[Response, int]:
         service = request.args.get("service") or "mass"
         if service not in query.SERVICES:
             raise query.InvalidQuery(f"Parametr „service” to mass albo confession, a jest: {service[:20]!r}")
+        page, per_page = query.parse_paging(request.args)
     except query.InvalidQuery as exc:
         return jsonify(error=str(exc)), 400
     found = query.next_masses(conn(), near, radius, start, end, service)
-    for item in found:
+    pages = max(1, -(-len(found) // per_page))
+    shown = found[(page - 1) * per_page : page * per_page]
+    for item in shown:
         item["html_url"] = public_url("views.parish_page", parish_id=item["parish_id"])
-    return jsonify(masses=found[: query.MAX_PER_PAGE], total=len(found))
+    body = {"total": len(found), "page": page, "per_page": per_page, "pages": pages, "masses": shown}
+    if page < pages:
+        kept = {name: request.args[name] for name in _MASSES_ARGS if request.args.get(name)}
+        body["next"] = public_url("api.masses", **kept, page=str(page + 1))
+    return jsonify(body)
 
 
 @bp.get("/api/parishes/<id:parish_id>")

@@ -29,8 +29,9 @@ def openapi_document(server: str) -> dict:
     spec = json.loads(_spec_text())  # a fresh copy per call: callers may change it
     spec["servers"] = [{"url": server}]
     search = spec["paths"]["/api/parishes"]["get"]
-    parameters = {parameter["name"]: parameter for parameter in search["parameters"]}
-    parameters["per_page"]["schema"].update(maximum=query.MAX_PER_PAGE, default=query.DEFAULT_PER_PAGE)
+    for path in ("/api/parishes", "/api/masses"):
+        parameters = {parameter["name"]: parameter for parameter in spec["paths"][path]["get"]["parameters"]}
+        parameters["per_page"]["schema"].update(maximum=query.MAX_PER_PAGE, default=query.DEFAULT_PER_PAGE)
     spec["components"]["schemas"]["MassTime"]["properties"]["day"]["enum"] = [*DAYS, None]
     spec["paths"]["/eksport.csv"]["get"]["parameters"] = [
         parameter for parameter in search["parameters"] if parameter["name"] not in _NOT_FOR_CSV

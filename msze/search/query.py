@@ -229,6 +229,7 @@ def parse_params(args: Mapping[str, str]) -> SearchParams:
     time_to = parse_time(args.get("to") or "", "to")
     if time_from is not None and time_to is not None and time_from > time_to:
         raise InvalidQuery("Godzina „from” jest późniejsza niż „to”")
+    page, per_page = parse_paging(args)
     return SearchParams(
         q=text("q"),
         city=text("city"),
@@ -238,10 +239,16 @@ def parse_params(args: Mapping[str, str]) -> SearchParams:
         radius=parse_radius(args.get("radius") or ""),
         time_from=time_from,
         time_to=time_to,
-        page=parse_int(args.get("page") or "", "page", 1, MAX_PAGE),
-        per_page=parse_int(
-            args.get("per_page") or "", "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE, clamp=True
-        ),
+        page=page,
+        per_page=per_page,
+    )
+
+
+def parse_paging(args: Mapping[str, str]) -> tuple[int, int]:
+    """(page, per_page) of a request: a page number from 1, and a page size clamped to MAX_PER_PAGE."""
+    return (
+        parse_int(args.get("page") or "", "page", 1, MAX_PAGE),
+        parse_int(args.get("per_page") or "", "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE, clamp=True),
     )
 
 

@@ -570,6 +570,21 @@ def test_the_next_masses_near_a_point_soonest_first(client):
     assert client.get("/api/masses?near=51,19&from=jutro").status_code == 400
 
 
+def test_the_next_masses_come_page_by_page(client):
+    url = "/api/masses?near=51.7592,19.4560&radius=5&from=2026-12-05T17:00"
+    whole = client.get(url).get_json()
+    assert whole["pages"] == 1 and "next" not in whole and whole["total"] == len(whole["masses"]) > 3
+    seen, link = [], url + "&per_page=2&x=<script>"
+    while link:
+        page = client.get(link).get_json()
+        assert page["total"] == whole["total"] and page["per_page"] == 2 and len(page["masses"]) <= 2
+        seen += page["masses"]
+        link = page.get("next")
+        assert link is None or ("x=" not in link and "from=2026-12-05T17" in link)
+    assert seen == whole["masses"]
+    assert client.get(url + "&page=0").status_code == 400
+
+
 def test_the_next_confession_near_a_point(client):
     got = client.get("/api/masses?near=51.7592,19.4560&from=2026-12-05T09:00&service=confession").get_json()
     assert [(m["start"], m["end"], m["parish"], m["service"]) for m in got["masses"]] == [
