@@ -62,3 +62,10 @@ class PlaceItem(ParishItem):
     query = scrapy.Field()  # the Text Search query that decided: "name street city" or fallback "name city"
     lat = scrapy.Field()  # the first place's latitude (WGS 84), None when unknown
     lng = scrapy.Field()  # its longitude
+
+
+class ChurchPlaceItem(PlaceItem):
+    """Another church of a parish, looked up by the address its site gives (name: the church's name)."""
+
+    start_url = scrapy.Field()  # the parish crawl's start URL (results.jsonl)
+    church = scrapy.Field()  # the church's name as the schedule gives it

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from msze.archive.jsonl import read_objects
+from msze.extraction.churches import church_addresses
 from msze.extraction.rules.reading import season_range
 from msze.extraction.schedule import consolidate
 
@@ -66,7 +67,8 @@ def summarize(
     Every hour labelled "mass" on any page counts. A site repeats its sidebar schedule on many pages, so each
     (time, day) appears once, with the evidence of highest score (rules before classifier on a tie, then the
     first page crawled). `bytes_` defaults to the UTF-8 size of the pages' HTML. `schedule`, `one_off`,
-    `confession` and `conflicts` are the parish's consolidated schedule (msze.extraction.schedule).
+    `confession` and `conflicts` are the parish's consolidated schedule (msze.extraction.schedule);
+    `churches` the addresses its pages give for its other churches (msze.extraction.churches).
     """
     best: dict[tuple[str, str | None], dict[str, Any]] = {}
     n_pages = 0
@@ -91,6 +93,7 @@ def summarize(
             old = best.get(key)
             if old is None or _better(mass, old):
                 best[key] = mass
+    schedule = consolidate(pages)
     return {
         "start_url": start_url,
         "domain": domain,
@@ -100,7 +103,8 @@ def summarize(
         "bytes": n_bytes if bytes_ is None else bytes_,
         "crawled_at": crawled_at,
         "masses": sorted(best.values(), key=_mass_key),
-        **consolidate(pages),
+        **schedule,
+        "churches": church_addresses(pages, {e["church"] for e in schedule["schedule"] if e["church"]}),
     }
 
 

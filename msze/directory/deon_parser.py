@@ -44,6 +44,7 @@ PLACE_COLUMNS: list[tuple[str, str]] = [
     ("lat", "lat"),
     ("lng", "lng"),
 ]
+CHURCH_COLUMNS: list[tuple[str, str]] = [*PLACE_COLUMNS, ("start_url", "start_url"), ("church", "church")]
 ADDRESS_SEPARATOR = "|"
 # Listing cells after `td.temat`, in page order.
 LISTING_CELLS = ("city", "voivodeship", "diocese", "decanate")
@@ -162,7 +163,10 @@ def parish_record(row: ListingRow, address: list[str], deon_url: str | None = No
 
 
 def columns_for(record: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The thesis layout for a record: extended.tsv when it has places fields, else deon.fixed.tsv."""
+    """The thesis layout for a record: extended.tsv when it has places fields, else deon.fixed.tsv; a
+    church's places record adds its parish's start_url and its name."""
+    if record.get("church"):
+        return CHURCH_COLUMNS
     return PLACE_COLUMNS if any(k in record for k in ("url", "place_id", "status")) else PARISH_COLUMNS
 
 
@@ -200,7 +204,7 @@ def write_tsv(path: str | Path, records: Iterable[Mapping[str, Any]], columns: l
 
 
 def _record_from_cells(header: list[str], cells: list[str]) -> dict[str, Any]:
-    titles = {title: key for title, key in PLACE_COLUMNS}
+    titles = {title: key for title, key in CHURCH_COLUMNS}
     record: dict[str, Any] = {}
     for i, title in enumerate(header):
         key = titles.get(title)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -100,17 +100,34 @@ def street_of(record: Mapping[str, Any]) -> str:
 def queries_for(record: Mapping[str, Any]) -> list[str]:
     """The Text Search queries for a parish, in order: "name street city", then the fallback "name city".
 
-    The fallback is dropped when it equals the first query (no street known).
+    The fallback is dropped when it equals the first query (no street known). A church record
+    (church_records) falls back to its address alone.
     """
     name = _squeeze(str(record.get("name") or ""))
     city = _squeeze(str(record.get("city") or ""))
     street = street_of(record)
     result: list[str] = []
-    for parts in ((name, street, city), (name, city)):
+    # a church: its name and address, then the address alone (its name alone may be anywhere in Poland)
+    fallback = (street,) if record.get("church") else (name, city)
+    for parts in ((name, street, city), fallback):
         query = " ".join(p for p in parts if p)
         if query and query not in result:
             result.append(query)
     return result
+
+
+def church_records(results: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The lookups for a crawl's other churches: each church a site gives an address for (results.jsonl's
+    `churches`), shaped as a parish record (its name and address) with its parish's `start_url`."""
+    for result in results:
+        for church in result.get("churches") or ():
+            name, address = (
+                _squeeze(str(church.get("name") or "")),
+                _squeeze(str(church.get("address") or "")),
+            )
+            if name and address:
+                yield {"name": name, "city": "", "address": [address], "church": name,
+                       "start_url": result.get("start_url") or ""}  # fmt: skip
 
 
 def outcome(places: Sequence[Place]) -> str:
@@ -260,8 +277,9 @@ def place_record(
 ) -> dict[str, Any]:
     """The PlaceItem fields: the parish's own fields plus url, place_id, status and the query that decided."""
     record = {k: parish.get(k) for k in ("name", "city", "address", "diocese", "decanate", "voivodeship")}
-    if parish.get("deon_url"):
-        record["deon_url"] = parish["deon_url"]
+    for key in ("deon_url", "start_url", "church"):
+        if parish.get(key):
+            record[key] = parish[key]
     record.update(
         url=website or "",
         place_id=places[0].place_id if places else "",

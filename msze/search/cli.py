@@ -64,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     load.add_argument("--parishes", help="deon stage output: TSV (thesis layout) or JSONL of ParishItem")
     load.add_argument("--places", help="places stage output: TSV like extended.tsv or JSONL of PlaceItem")
     load.add_argument("--results", help="batch results.jsonl (one object per parish crawl)")
+    load.add_argument(
+        "--churches", help="other churches located by `scrapy crawl places -a churches=results.jsonl`"
+    )
     load.add_argument("--db", default=DEFAULT_DB, help=f"database URL or SQLite path (default {DEFAULT_DB})")
 
     corr = sub.add_parser("corrections", help="print visitors' corrections as JSONL training labels")
@@ -180,14 +183,14 @@ def _serve(args: argparse.Namespace) -> int:
 def _load(args: argparse.Namespace) -> int:
     from msze.search.loader import load
 
-    if not (args.parishes or args.places or args.results):
-        raise Refused("give at least one of --parishes, --places, --results")
-    for path in (args.parishes, args.places, args.results):
+    if not (args.parishes or args.places or args.results or args.churches):
+        raise Refused("give at least one of --parishes, --places, --results, --churches")
+    for path in (args.parishes, args.places, args.results, args.churches):
         if path and not Path(path).is_file():
             raise Refused(f"no such file: {path}")
     engine = open_database(args.db, create=True)
     try:
-        report = load(engine, args.parishes, args.places, args.results)
+        report = load(engine, args.parishes, args.places, args.results, churches_path=args.churches)
     except (ValueError, OSError) as exc:  # a TSV without its columns, a file that cannot be read
         print(f"search load: {exc} (nothing was changed)", file=sys.stderr)
         return 1

@@ -162,6 +162,18 @@ confession_times = Table(
     Column("source_url", Text),
 )
 
+churches = Table(
+    "churches",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("name", Text, nullable=False),  # as the parish's times name it (mass_times.church)
+    Column("address", Text, nullable=False, default=""),
+    Column("lat", Float, nullable=False),
+    Column("lng", Float, nullable=False),
+    UniqueConstraint("parish_id", "name"),
+)
+
 
 def _upgrade_days(conn) -> None:
     """Times a database of the first version stored by day category ("weekday") become days of the week."""

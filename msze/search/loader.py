@@ -33,6 +33,7 @@ from msze.search.db import (
     DAYS,
     LEGACY_DAYS,
     UNKNOWN_DAY,
+    churches,
     clean_text,
     confession_times,
     mass_times,
@@ -101,6 +102,8 @@ class ParishRecord:
     website: str = ""
     lat: float | None = None
     lng: float | None = None
+    church: str = ""  # another church of the parish at `start_url` (scrapy crawl places -a churches=)
+    start_url: str = ""
 
     @property
     def identity(self) -> tuple[str, str, str]:
@@ -122,6 +125,8 @@ class LoadReport:
     times_loaded: int = 0
     times_skipped: int = 0  # masses without a valid time
     history_rows: int = 0
+    churches_located: int = 0  # other churches given their own coordinates
+    churches_unmatched: int = 0  # located churches of a start URL no parish has
     urls_dropped: int = 0  # websites and source URLs that are not absolute http(s) URLs: never published
     lines_ok: int = 0  # input lines read and accepted (bad ones are listed in bad_lines)
     bad_lines: list[str] = field(default_factory=list)  # "file:line: reason", one per skipped line
@@ -180,6 +185,8 @@ _TSV_COLUMNS = {
     "url": "website",
     "lat": "lat",
     "lng": "lng",
+    "start_url": "start_url",
+    "church": "church",
 }
 
 
@@ -263,7 +270,10 @@ def _json_record(line: str, report: LoadReport) -> ParishRecord:
 
 def _record(item: dict, report: LoadReport) -> ParishRecord:
     name, city = _text(item, "name", "name"), _text(item, "city", "city")
-    if not name or not city:
+    church, start_url = _text(item, "church"), _text(item, "start_url")
+    if church and not start_url:
+        raise BadLine("a church without its parish's start_url")
+    if not name or not (city or church):
         raise BadLine("no parish name or city")
     return ParishRecord(
         name=name,
@@ -274,6 +284,8 @@ def _record(item: dict, report: LoadReport) -> ParishRecord:
         voivodeship=_text(item, "voivodeship", "voivodeship"),
         website=_website(item, report),
         **_coordinates(item),
+        church=church,
+        start_url=start_url,
     )
 
 
@@ -552,27 +564,15 @@ def _iso_date(value) -> str | None:
 
 def load_results(conn: Connection, results: Iterable[CrawlResult], report: LoadReport, now: datetime) -> None:
     """Replace the times of each matched parish with those of a newer crawl, recording what changed."""
-    by_host: dict[str, list[int]] = {}
-    by_domain: dict[str, list[int]] = {}
+    sites = _Sites(conn)
     stored: dict[int, datetime | None] = {}  # latest crawl loaded per parish (finished or failed)
     times_from: dict[int, datetime | None] = {}  # the crawl the stored times came from
-    for row in conn.execute(
-        select(
-            parishes.c.id,
-            parishes.c.website,
-            parishes.c.domain,
-            parishes.c.attempted_at,
-            parishes.c.crawled_at,
-        ).where(parishes.c.website.is_not(None))
-    ):
-        by_host.setdefault(_stored_host(row.website), []).append(row.id)
-        if row.domain:
-            by_domain.setdefault(row.domain, []).append(row.id)
+    for row in sites.rows:
         stored[row.id] = _aware(row.attempted_at)
         times_from[row.id] = _aware(row.crawled_at)
 
     for result in results:
-        parish_ids = (result.host and by_host.get(result.host)) or by_domain.get(result.domain) or []
+        parish_ids = sites.parish_ids(result.host, result.domain)
         if not parish_ids:
             report.results_unmatched += 1
             continue
@@ -598,6 +598,46 @@ def load_results(conn: Connection, results: Iterable[CrawlResult], report: LoadR
                 continue
             _replace_times(conn, parish_id, result, crawled_at, times_from.get(parish_id), report, now)
             times_from[parish_id] = crawled_at
+
+
+class _Sites:
+    """The parishes with a website, found by a crawl's host, else its registered domain."""
+
+    def __init__(self, conn: Connection) -> None:
+        p = parishes.c
+        self.rows = conn.execute(
+            select(p.id, p.website, p.domain, p.attempted_at, p.crawled_at).where(p.website.is_not(None))
+        ).all()
+        self.by_host: dict[str, list[int]] = {}
+        self.by_domain: dict[str, list[int]] = {}
+        for row in self.rows:
+            self.by_host.setdefault(_stored_host(row.website), []).append(row.id)
+            if row.domain:
+                self.by_domain.setdefault(row.domain, []).append(row.id)
+
+    def parish_ids(self, host: str, domain: str) -> list[int]:
+        return (host and self.by_host.get(host)) or self.by_domain.get(domain) or []
+
+
+def load_churches(conn: Connection, records: Iterable[ParishRecord], report: LoadReport) -> None:
+    """Each located church of `scrapy crawl places -a churches=` beside its parish (the one crawled from its
+    `start_url`), replacing what an earlier lookup stored for it; parish records are not churches."""
+    sites = _Sites(conn)
+    for record in records:
+        if not record.church or record.lat is None:
+            continue
+        try:
+            host = host_of(record.start_url)
+            parish_ids = sites.parish_ids(host, registered_domain(host))
+        except ValueError:
+            parish_ids = []
+        report.churches_unmatched += not parish_ids
+        for parish_id in parish_ids:
+            where = (churches.c.parish_id == parish_id) & (churches.c.name == record.church)
+            conn.execute(delete(churches).where(where))
+            values = {"name": record.church, "address": record.address, "lat": record.lat, "lng": record.lng}
+            conn.execute(insert(churches).values(parish_id=parish_id, **values))
+            report.churches_located += 1
 
 
 def _stored_host(website: str) -> str:
@@ -668,6 +708,7 @@ def load(
     places_path: str | Path | None = None,
     results_path: str | Path | None = None,
     now: datetime | None = None,
+    churches_path: str | Path | None = None,
 ) -> LoadReport:
     """Load whichever inputs are given, in one transaction. A malformed line is skipped and listed in
     `bad_lines`; a file that cannot be read or is not what it was said to be (OSError, ValueError) leaves the
@@ -678,11 +719,13 @@ def load(
         if parishes_path:
             load_parishes(conn, read_parish_file(parishes_path, report), report)
         if places_path:
-            records = list(read_parish_file(places_path, report))
+            records = [r for r in read_parish_file(places_path, report) if not r.church]
             if not parishes_path:
                 # The places file carries the deon columns too: it can create the parishes on its own.
                 load_parishes(conn, records, report)
             load_websites(conn, records, report)
         if results_path:
             load_results(conn, _read_results(results_path, report), report, now)
+        if churches_path:
+            load_churches(conn, read_parish_file(churches_path, report), report)
     return report

@@ -20,6 +20,7 @@ from msze.extraction.rules.reading import season_range
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
+    churches,
     clean_text,
     confession_times,
     corrections,
@@ -547,13 +548,16 @@ def next_masses(
         rows, one_offs = _confession_rows(conn, ids, days), {}
     else:
         rows, one_offs = _mass_rows(conn, ids, days), _one_off_rows(conn, ids)
+    located = _church_places(conn, ids)
     out = []
     for parish in nearest:
-        distance = round(distance_km(near, (parish.lat, parish.lng)), 2)
         for occ in occurrences(
             rows.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
         ):
-            if start <= occ.start <= end:
+            # a church with its own address stands where it stands, else where its parish does
+            where = located.get((parish.id, occ.row.get("church")), (parish.lat, parish.lng))
+            distance = round(distance_km(near, where), 2)
+            if start <= occ.start <= end and distance <= radius:
                 out.append(
                     {
                         "start": occ.start.isoformat(),
@@ -571,6 +575,13 @@ def next_masses(
                 )
     out.sort(key=lambda m: (m["start"], m["distance_km"]))
     return out
+
+
+def _church_places(conn: Connection, ids: list[int]) -> dict[tuple[int, str], tuple[float, float]]:
+    """(parish id, church name) -> the church's own coordinates, for the churches located apart."""
+    c = churches.c
+    found = conn.execute(select(c.parish_id, c.name, c.lat, c.lng).where(c.parish_id.in_(ids)))
+    return {(r.parish_id, r.name): (r.lat, r.lng) for r in found}
 
 
 def _mass_rows(conn: Connection, ids: list[int], days: set[str]) -> dict[int, list]:

@@ -2,11 +2,17 @@
 
     GOOGLE_MAPS_API_KEY=... scrapy crawl places -a parishes=parishes.tsv -o places.tsv:tsv -o places.jsonl
 
+    GOOGLE_MAPS_API_KEY=... scrapy crawl places -a churches=results.jsonl -o churches.tsv:tsv
+
 Input: the deon output (TSV or JSONL). Per parish: Text Search "name street city", then "name city" when
 nothing is found; the first result is taken (AMBIGUOUS when there were several). PLACES_API=new (default) asks
 Places API (New) `places:searchText` with a field mask holding `websiteUri`: one request per parish;
 PLACES_API=legacy runs the thesis's Text Search + Place Details. Everything goes through Scrapy requests (the
 `googlemaps` client is blocking `requests`, wrong inside the reactor).
+
+With `-a churches=` the input is a crawl's results.jsonl instead: each other church its site gives an address
+for (`churches`) is looked up by "name address", then by the address alone, for its coordinates; `search load
+--churches` places it there.
 
 Resume: parishes already in an existing local output file of FEEDS (use `-o`, which appends, not `-O`) are
 skipped; the exporters flush every item, so a crash loses nothing answered. Quota exhausted (429
@@ -35,6 +41,7 @@ from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
+from msze.archive.jsonl import read_objects
 from msze.crawling.backoff import backoff_delay, should_give_up
 from msze.directory.deon_parser import parish_key, read_records
 from msze.directory.places_api import (
@@ -49,6 +56,7 @@ from msze.directory.places_api import (
     ZERO,
     Answer,
     Place,
+    church_records,
     legacy_details_url,
     legacy_search_url,
     new_search_body,
@@ -59,7 +67,7 @@ from msze.directory.places_api import (
     queries_for,
     redact,
 )
-from msze.items import PlaceItem
+from msze.items import ChurchPlaceItem, PlaceItem
 from msze.spiders.deon import BACKOFF_MIDDLEWARES
 
 KEY_ENV = "GOOGLE_MAPS_API_KEY"
@@ -133,20 +141,27 @@ class PlacesSpider(scrapy.Spider):
         },
     }
 
-    def __init__(self, parishes: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, parishes: str | None = None, churches: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.parishes_file = parishes
+        self.churches_file = churches
         self.stopping = False
         self._first_answer: asyncio.Future[None] | None = None
         self._filter: RedactFilter | None = None
 
     @classmethod
-    def check_arguments(cls, parishes: str | None = None, **kwargs: Any) -> str | None:
+    def check_arguments(
+        cls, parishes: str | None = None, churches: str | None = None, **kwargs: Any
+    ) -> str | None:
         """Usage errors before the crawl starts (msze.commands.crawl calls this): exit status 2."""
-        if not parishes:
-            return "places: give the deon output with -a parishes=FILE (TSV or JSONL)"
-        if not Path(parishes).is_file():
-            return f"places: parishes file not found: {parishes}"
+        if bool(parishes) == bool(churches):
+            return (
+                "places: give the deon output with -a parishes=FILE (TSV or JSONL), or a crawl's results "
+                "with -a churches=results.jsonl"
+            )
+        name, path = ("parishes", parishes) if parishes else ("churches", churches)
+        if not Path(str(path)).is_file():
+            return f"places: {name} file not found: {path}"
         if not os.environ.get(KEY_ENV, "").strip():
             return f"places: set the API key in the environment variable {KEY_ENV}"
         return None
@@ -155,7 +170,7 @@ class PlacesSpider(scrapy.Spider):
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> PlacesSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
-        error = cls.check_arguments(spider.parishes_file)
+        error = cls.check_arguments(spider.parishes_file, spider.churches_file)
         if error:
             raise NotConfigured(error)
         spider.key = os.environ.get(KEY_ENV, "").strip()
@@ -223,7 +238,11 @@ class PlacesSpider(scrapy.Spider):
         if done:
             self.logger.info("Resuming: %d parishes already resolved in the output are skipped", len(done))
         first = True
-        for parish in read_records(self.parishes_file):
+        if self.churches_file:
+            records = church_records(read_objects(self.churches_file))
+        else:
+            records = read_records(self.parishes_file)
+        for parish in records:
             if self.stopping:
                 return
             key = parish_key(parish)
@@ -304,7 +323,7 @@ class PlacesSpider(scrapy.Spider):
         """One search answer: an item, the fallback query, a details request, a retry, or a stop."""
         self._inc(f"answers/{answer.kind}")
         if answer.kind == FOUND:
-            if self.api == API_NEW:
+            if self.api == API_NEW or parish.get("church"):  # a church's website is its parish's
                 yield self.item(parish, answer.places, answer.places[0].website or "", queries[index])
             else:
                 yield self.details_request(parish, answer.places, queries[index])
@@ -390,7 +409,7 @@ class PlacesSpider(scrapy.Spider):
     def item(self, parish: dict[str, Any], places: list[Place], website: str, query: str) -> PlaceItem:
         record = place_record(parish, places, website, query)
         self._inc(f"status/{record['status']}")
-        return PlaceItem(**record)
+        return ChurchPlaceItem(**record) if record.get("church") else PlaceItem(**record)
 
     def _failed(self, parish: dict[str, Any], message: str) -> None:
         """Left out of the output, so the next run asks again."""

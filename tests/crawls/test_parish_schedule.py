@@ -50,6 +50,12 @@ def test_the_weekly_schedule_is_the_schedule_pages(summary):
     }
 
 
+def test_the_chapel_keeps_the_address_its_page_gives(summary):
+    assert summary["churches"] == [
+        {"name": "Kaplica w Borkach", "address": "ul. Leśna 5, 62-010 Borki", "url": f"{SITE}porzadek-mszy/"}
+    ]
+
+
 def test_the_sidebar_repeated_on_every_page_is_read_once(summary):
     [eight] = [e for e in summary["schedule"] if e["time"] == "08:00"]
     urls = {ev["url"] for ev in eight["evidence"]}

@@ -32,6 +32,7 @@ from msze.directory.places_api import (
     TRANSIENT,
     ZERO,
     Place,
+    church_records,
     outcome,
     parse_legacy_details,
     parse_legacy_search,
@@ -221,11 +222,17 @@ def outputs(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 
 def places_command(
-    tmp_path: Path, fake: FakePlaces, parishes: Path, *settings: str, key: str = VALID_KEY, api: str = "new"
+    tmp_path: Path,
+    fake: FakePlaces,
+    parishes: Path,
+    *settings: str,
+    key: str = VALID_KEY,
+    api: str = "new",
+    given: str = "parishes",
 ) -> tuple[list[str], dict[str, str]]:
     """`scrapy crawl places` against the fake, appending to tmp_path/places.{tsv,jsonl}, and its env."""
     out_tsv, out_jsonl, stats_file = outputs(tmp_path)
-    command = [sys.executable, "-m", "scrapy", "crawl", "places", "-a", f"parishes={parishes}"]
+    command = [sys.executable, "-m", "scrapy", "crawl", "places", "-a", f"{given}={parishes}"]
     command += ["-o", f"{out_tsv}:tsv", "-o", f"{out_jsonl}:jsonl"]
     for setting in (
         *FAST,
@@ -243,11 +250,17 @@ def places_command(
 
 
 def crawl_places(
-    tmp_path: Path, fake: FakePlaces, parishes: Path, *settings: str, key: str = VALID_KEY, api: str = "new"
+    tmp_path: Path,
+    fake: FakePlaces,
+    parishes: Path,
+    *settings: str,
+    key: str = VALID_KEY,
+    api: str = "new",
+    given: str = "parishes",
 ) -> Run:
     out_tsv, out_jsonl, stats_file = outputs(tmp_path)
     stats_file.unlink(missing_ok=True)
-    command, env = places_command(tmp_path, fake, parishes, *settings, key=key, api=api)
+    command, env = places_command(tmp_path, fake, parishes, *settings, key=key, api=api, given=given)
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
     tsv = list(read_records(out_tsv)) if out_tsv.is_file() else []
@@ -413,6 +426,46 @@ def test_killed_run_loses_nothing_and_rerun_completes(tmp_path, sample, parishes
     assert run.stats["msze/places/skipped_done"] == len(killed_jsonl)
     assert_resolved(run.jsonl, expected, with_query=True)
     assert_resolved(run.tsv, expected, with_query=False)
+
+
+CHURCHES = [
+    {"name": "Kaplica w Borkach", "address": "ul. Leśna 5, 62-010 Borki", "url": "http://p.test/msze"},
+    {"name": "Kaplica w Woli", "address": "Wola 12", "url": "http://p.test/msze"},
+    {"name": "Kaplica w Lesie", "address": "ul. Nieznana 1", "url": "http://p.test/msze"},
+]
+
+
+def test_church_queries_fall_back_to_the_address_alone():
+    [borki, *_] = church_records([{"start_url": "http://p.test/", "churches": CHURCHES}])
+    assert borki["church"] == "Kaplica w Borkach" and borki["start_url"] == "http://p.test/"
+    assert queries_for(borki) == ["Kaplica w Borkach ul. Leśna 5, 62-010 Borki", "ul. Leśna 5, 62-010 Borki"]
+    assert list(church_records([{"start_url": "http://p.test/", "churches": None}])) == []
+
+
+@pytest.mark.parametrize("api", ["new", "legacy"])
+def test_a_parish_s_other_churches_are_located_by_their_addresses(tmp_path, api):
+    results = tmp_path / "results.jsonl"
+    lines = [{"start_url": "http://p.test/", "churches": CHURCHES}, {"start_url": "http://q.test/"}]
+    results.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    place = {"name": "Kaplica", "address": "", "website": "", "lat": 52.1, "lng": 17.2}
+    directory = {
+        "Kaplica w Borkach ul. Leśna 5, 62-010 Borki": [{**place, "id": "B"}],
+        "Wola 12": [{**place, "id": "W", "lat": 52.3}],  # found by the address alone
+    }
+    with FakePlaces(directory) as fake:
+        run = crawl_places(tmp_path, fake, results, api=api, given="churches")
+        asked = [r.get("query") for r in fake.requests]
+        paths = {r["path"] for r in fake.requests}
+        again = crawl_places(tmp_path, fake, results, api=api, given="churches")
+    assert run.returncode == 0, run.log[-3000:]
+    for records in (run.jsonl, run.tsv):
+        got = {r["church"]: (r["status"], r["place_id"], r["lat"] and float(r["lat"])) for r in records}
+        assert got == {"Kaplica w Borkach": (OK, "B", 52.1), "Kaplica w Woli": (OK, "W", 52.3),
+                       "Kaplica w Lesie": (NOT_FOUND, "", None if records is run.jsonl else "")}  # fmt: skip
+        assert {r["start_url"] for r in records} == {"http://p.test/"}
+    assert "Kaplica w Lesie" not in asked  # never the name alone
+    assert not any("details" in path for path in paths)  # no website asked for a church
+    assert again.stats.get("msze/places/skipped_done") == 3 and len(again.jsonl) == 3
 
 
 def test_missing_key_or_input_is_a_clear_error(tmp_path):

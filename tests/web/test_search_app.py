@@ -16,6 +16,7 @@ from msze.search.api import csv_cell
 from msze.search.app import create_app
 from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
 from msze.search.loader import load
+from msze.search.query import distance_km
 from msze.search.urls import safe_url
 
 
@@ -568,6 +569,24 @@ def test_the_next_masses_near_a_point_soonest_first(client):
     assert times == ["07:00", "09:00", "10:30", "18:00"]
     assert client.get("/api/masses?radius=5").status_code == 400
     assert client.get("/api/masses?near=51,19&from=jutro").status_code == 400
+
+
+def test_a_chapel_located_apart_is_as_far_as_it_stands(app, tmp_path):
+    located = tmp_path / "churches.jsonl"
+    chapel = {"name": "Kaplica w Julianowie", "city": "", "address": ["ul. Julianowska 3"], "status": "OK",
+              "lat": 51.8, "lng": 19.45, "church": "Kaplica w Julianowie", "start_url": "http://jozef-lodz.pl/",
+              "url": "", "place_id": "J", "query": "Kaplica w Julianowie ul. Julianowska 3"}  # fmt: skip
+    elsewhere = {**chapel, "start_url": "http://nobody.test/"}
+    located.write_text(json.dumps(chapel) + "\n" + json.dumps(elsewhere) + "\n", encoding="utf-8")
+    report = load(make_engine(tmp_path / "app.sqlite"), churches_path=located)
+    assert (report.churches_located, report.churches_unmatched) == (1, 1)
+    url = "/api/masses?near=51.7592,19.4560&radius={}&from=2026-12-06T08:30&to=2026-12-06T11:00"
+    client = app.test_client()
+    got = {(m["time"], m["church"]): m["distance_km"] for m in client.get(url.format(5)).get_json()["masses"]}
+    assert got[("09:00", "Kaplica w Julianowie")] == round(distance_km((51.7592, 19.456), (51.8, 19.45)), 2)
+    assert got[("09:00", "Kaplica w Julianowie")] > 4 > got[("10:30", None)] == 2.3  # the parish church
+    near = {(m["time"], m["church"]) for m in client.get(url.format(3)).get_json()["masses"]}
+    assert ("09:00", "Kaplica w Julianowie") not in near and ("10:30", None) in near
 
 
 def test_the_next_masses_come_page_by_page(client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import urllib.request
@@ -12,6 +13,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from search_fixtures import write_inputs
+
+from msze.directory.deon_parser import CHURCH_COLUMNS, write_tsv
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
@@ -34,6 +37,30 @@ def test_load_prints_a_report_and_is_repeatable(tmp_path):
 
     labels = run("corrections", "--db", str(db))
     assert labels.returncode == 0 and labels.stdout == ""
+
+
+def test_load_takes_the_churches_the_places_spider_located_as_tsv(tmp_path):
+    paths = write_inputs(tmp_path / "in")
+    db = tmp_path / "results.sqlite"
+    chapel = {"name": "Kaplica w Julianowie", "city": "", "address": ["ul. Julianowska 3"], "url": "",
+              "place_id": "J", "status": "OK", "lat": 51.8, "lng": 19.45, "church": "Kaplica w Julianowie",
+              "start_url": "http://jozef-lodz.pl/"}  # fmt: skip
+    located = tmp_path / "churches.tsv"
+    write_tsv(
+        located, [chapel, {**chapel, "lat": None, "place_id": "", "status": "NOT_FOUND"}], CHURCH_COLUMNS
+    )
+    args = ["load", "--parishes", str(paths["parishes"]), "--places", str(paths["places"])]
+    done = run(*args, "--results", str(paths["results"]), "--churches", str(located), "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["churches_located"], report["churches_unmatched"], report["parishes_inserted"]) == (
+        1,
+        0,
+        4,
+    )
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("select name, address, lat, lng from churches").fetchall()
+    assert rows == [("Kaplica w Julianowie", "ul. Julianowska 3", 51.8, 19.45)]
 
 
 def test_load_reports_missing_files_and_bad_headers(tmp_path):
