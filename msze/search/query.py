@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import BigInteger, Connection, and_, exists, func, insert, literal, or_, select
@@ -549,14 +550,19 @@ def next_masses(
     else:
         rows, one_offs = _mass_rows(conn, ids, days), _one_off_rows(conn, ids)
     located = _church_places(conn, ids)
+    url_of = cache(safe_url)  # a parish's Masses share a few source pages
     out = []
     for parish in nearest:
+        # a church with its own address stands where it stands, else where its parish does
+        distances = {None: round(distance_km(near, (parish.lat, parish.lng)), 2)}
         for occ in occurrences(
             rows.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
         ):
-            # a church with its own address stands where it stands, else where its parish does
-            where = located.get((parish.id, occ.row.get("church")), (parish.lat, parish.lng))
-            distance = round(distance_km(near, where), 2)
+            church = occ.row.get("church")
+            if church not in distances:
+                where = located.get((parish.id, church), (parish.lat, parish.lng))
+                distances[church] = round(distance_km(near, where), 2)
+            distance = distances[church]
             if start <= occ.start <= end and distance <= radius:
                 out.append(
                     {
@@ -569,7 +575,7 @@ def next_masses(
                         "city": parish.city,
                         "church": occ.row.get("church"),
                         "distance_km": distance,
-                        "source_url": safe_url(occ.row.get("source_url")),
+                        "source_url": url_of(occ.row.get("source_url")),
                         "context": occ.row.get("context") or occ.row.get("note"),
                     }
                 )
@@ -587,9 +593,10 @@ def _church_places(conn: Connection, ids: list[int]) -> dict[tuple[int, str], tu
 def _mass_rows(conn: Connection, ids: list[int], days: set[str]) -> dict[int, list]:
     m = mass_times.c
     columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
+    names = [column.name for column in columns]
     rows: dict[int, list] = {}
-    for r in conn.execute(select(*columns).where(m.parish_id.in_(ids), m.day.in_(sorted(days)))).mappings():
-        rows.setdefault(r["parish_id"], []).append(r)
+    for r in conn.execute(select(*columns).where(m.parish_id.in_(ids), m.day.in_(sorted(days)))):
+        rows.setdefault(r.parish_id, []).append(dict(zip(names, r, strict=True)))  # plain dicts: read often
     return rows
 
 

@@ -39,7 +39,8 @@ def index() -> tuple[str, int]:
             upcoming = found[: query.MAX_PER_PAGE]
         except query.InvalidQuery as exc:
             error = str(exc)
-    if error is None and any(request.args.get(key) for key in SEARCH_KEYS):
+    if error is None and upcoming is None and any(request.args.get(key) for key in SEARCH_KEYS):
+        # with `when` the page is the next Masses alone: a phone need not load every nearby schedule
         result = query.search(conn(), params)
     html = render_template(
         "index.html",

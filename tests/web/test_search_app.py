@@ -613,6 +613,8 @@ def test_the_next_confession_near_a_point(client):
         as_text=True
     )
     assert "Najbliższa spowiedź" in page and "<b>17:00–18:00</b>" in page
+    # the next times alone, with a way back to the nearby parishes and their schedules
+    assert 'class="parish"' not in page and 'href="/?near=51.75920,19.45600">Parafie w pobliżu' in page
     assert client.get("/api/masses?near=51,19&service=chrzest").status_code == 400
 
 
