@@ -12,8 +12,8 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from datetime import UTC, datetime, timedelta
+from functools import cache
 
 from sqlalchemy import BigInteger, Connection, and_, exists, func, insert, literal, or_, select
 
