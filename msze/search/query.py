@@ -529,7 +529,7 @@ def next_masses(
     """The Masses (or, with service "confession", the confession times) of the parishes within `radius` km of
     `near` from `start` on, soonest first: by default for the rest of that day and the next morning (to
     noon)."""
-    from msze.search.calendar import WEEK, dates_between, holy_days, occurrences
+    from msze.search.calendar import occurrences
 
     if end is None:
         next_day = datetime.combine(start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo)
@@ -541,14 +541,11 @@ def next_masses(
         .limit(NEAREST_PARISHES)
     ).all()
     ids = [p.id for p in nearest]
-    # only the rows the days from `start` to `end` can use: their days of the week, Sunday and holy days
-    dates = dates_between(start.date(), end.date())
-    days = {WEEK[d.weekday()] for d in dates}
-    days |= {"sun", "holiday"} if any(d in holy_days(d.year) for d in dates) else set()
+    windows = row_windows(start, end)
     if service == "confession":
-        rows, one_offs = _confession_rows(conn, ids, days), {}
+        rows, one_offs = _confession_rows(conn, ids, set(windows)), {}
     else:
-        rows, one_offs = _mass_rows(conn, ids, days), _one_off_rows(conn, ids)
+        rows, one_offs = _mass_rows(conn, ids, windows), _one_off_rows(conn, ids)
     located = _church_places(conn, ids)
     url_of = cache(safe_url)  # a parish's Masses share a few source pages
     out = []
@@ -590,12 +587,34 @@ def _church_places(conn: Connection, ids: list[int]) -> dict[tuple[int, str], tu
     return {(r.parish_id, r.name): (r.lat, r.lng) for r in found}
 
 
-def _mass_rows(conn: Connection, ids: list[int], days: set[str]) -> dict[int, list]:
+def row_windows(start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
+    """Per day of a schedule row (mon … sun, holiday), the minutes of the day its rows can be held at from
+    `start` to `end` (Warsaw time): the rest of the first day, the whole days between, the last day up to
+    `end`. A holy day reads its Sunday and holiday rows whole: a church's Sunday rows stand in for holiday
+    rows it lacks, which a cut-off window would make look missing."""
+    from msze.search.calendar import WEEK, dates_between, holy_days
+
+    windows: dict[str, tuple[int, int]] = {}
+    for day in dates_between(start.date(), end.date()):
+        low = start.hour * 60 + start.minute if day == start.date() else 0
+        high = end.hour * 60 + end.minute if day == end.date() else 24 * 60 - 1
+        if day in holy_days(day.year):
+            spans = {"sun": (0, 24 * 60 - 1), "holiday": (0, 24 * 60 - 1)}
+        else:
+            spans = {WEEK[day.weekday()]: (low, high)}
+        for code, (a, b) in spans.items():
+            old = windows.get(code, (a, b))
+            windows[code] = (min(old[0], a), max(old[1], b))
+    return windows
+
+
+def _mass_rows(conn: Connection, ids: list[int], windows: dict[str, tuple[int, int]]) -> dict[int, list]:
     m = mass_times.c
     columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
     names = [column.name for column in columns]
+    held = or_(*(and_(m.day == day, m.minute.between(low, high)) for day, (low, high) in windows.items()))
     rows: dict[int, list] = {}
-    for r in conn.execute(select(*columns).where(m.parish_id.in_(ids), m.day.in_(sorted(days)))):
+    for r in conn.execute(select(*columns).where(m.parish_id.in_(ids), held)):
         rows.setdefault(r.parish_id, []).append(dict(zip(names, r, strict=True)))  # plain dicts: read often
     return rows
 

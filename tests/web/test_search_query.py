@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
 from search_fixtures import write_inputs
 from sqlalchemy import inspect, select
@@ -214,3 +216,20 @@ def test_near_lists_parishes_within_the_radius_nearest_first(conn):
 def test_bad_near_and_radius_are_400_messages(args, message):
     with pytest.raises(InvalidQuery, match=message):
         parse_params(args)
+
+
+def test_the_next_masses_read_only_the_rows_their_window_can_hold():
+    from msze.search.calendar import WARSAW
+    from msze.search.query import row_windows
+
+    saturday = datetime(2026, 12, 5, 17, 0, tzinfo=WARSAW)
+    assert row_windows(saturday, saturday + timedelta(hours=19)) == {"sat": (1020, 1439), "sun": (0, 720)}
+    # Christmas Eve to Christmas noon: the holy day's Sunday and holiday rows whole, not cut at noon
+    eve = datetime(2026, 12, 24, 16, 0, tzinfo=WARSAW)
+    assert row_windows(eve, eve + timedelta(hours=20)) == {
+        "thu": (960, 1439),
+        "sun": (0, 1439),
+        "holiday": (0, 1439),
+    }
+    week = row_windows(saturday, saturday + timedelta(days=8))
+    assert week["sat"] == (0, 1439) and week["sun"] == (0, 1439) and len(week) == 7
