@@ -15,7 +15,8 @@ Three parts, each best of --rounds passes (the machine is shared):
 3. the time ratio of extract() on a 5 MB text to a 0.5 MB one built from the part-1 texts (≈ 10: linear);
 4. with --against REV (a git revision, e.g. the commit before a change to the rules): extract() without a
    classifier on the part-1 texts and on the part-2 pages' texts, by this tree and by REV's (exported with
-   `git archive` to a temporary folder), each in a child process, alternately; the time ratio per page.
+   `git archive` to a temporary folder, benchmarks/revision.py), each in a child process, alternately; the
+   time ratio per page.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from fakeweb import generated_pages  # noqa: E402
+from revision import exported_tree  # noqa: E402
+
 from msze.classifier.features import page_features  # noqa: E402
 from msze.extraction.hours import find_hours, find_hours_thesis  # noqa: E402
 from msze.extraction.page import extract  # noqa: E402
@@ -49,21 +53,6 @@ def load_texts(paths: list[str]) -> list[str]:
         with open(path, encoding="utf-8") as f:
             texts += [json.loads(line)["text"] for line in f if line.strip()]
     return texts
-
-
-def generated_pages(count: int) -> list[str]:
-    """The HTML of the first ``count`` pages of the fake web's sites, in site order."""
-    import fakeweb
-
-    pages: list[str] = []
-    n = 1
-    while len(pages) < count:
-        for path in fakeweb.site_spec(n).pages:
-            html = fakeweb.page_html(n, path)
-            if html is not None and len(pages) < count:
-                pages.append(html.decode("utf-8"))
-        n += 1
-    return pages
 
 
 def best_time(fn: Callable[[Any], object], items: Sequence[Any], rounds: int) -> float:
@@ -199,13 +188,7 @@ def _child_seconds(tree: Path, texts_file: str, rounds: int) -> float:
 
 def against(rev: str, sets: dict[str, list[str]], rounds: int) -> None:
     """extract() per page, this tree vs ``rev``'s (see the module docstring, part 4)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        old.mkdir()
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", rev, "msze"], capture_output=True, check=True
-        )
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+    with exported_tree(rev) as old, tempfile.TemporaryDirectory() as tmp:
         print(f"extract() without a classifier, this tree vs {rev} (child processes, best of {rounds} x 3):")
         for name, texts in sets.items():
             path = Path(tmp) / f"{name}.json"

@@ -174,6 +174,19 @@ def page_html(n: int, path: str) -> bytes | None:
     return html.encode("utf-8")
 
 
+def generated_pages(count: int) -> list[str]:
+    """The HTML of the first ``count`` pages of the fake web's sites from site 1, in site order."""
+    pages: list[str] = []
+    n = 1
+    while len(pages) < count:
+        for path in site_spec(n).pages:
+            html = page_html(n, path)
+            if html is not None and len(pages) < count:
+                pages.append(html.decode("utf-8"))
+        n += 1
+    return pages
+
+
 def site_number(hostname: str) -> int | None:
     name = hostname.lower().removeprefix("www.")
     if name.startswith("parafia-") and name.endswith(".test"):
