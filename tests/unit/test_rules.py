@@ -218,3 +218,47 @@ def test_each_rule_gives_its_reason(text, expected):
     """The reason names the rule that decided (evaluation reports list it per mistake), first rule first."""
     hours = find_hours(text)
     assert [(d.is_mass, d.reason) for d in decide(text, hours)] == expected
+
+
+def test_lowercased_cue_scan_matches_the_ignorecase_regexes():
+    """_cues scans a lowercased line with case-sensitive regexes: every character that str.lower() changes
+    keeps its regex classes, and the letters of the cue words match the same characters both ways."""
+    import re
+    import sys
+
+    from msze.extraction.rules import cues
+
+    classes = [re.compile(p) for p in (r"\w", r"\d", r"\s", r"[^\W\d_]", r"[^\W\d]")]
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        low = ch.lower()
+        if low == ch or ch in cues._LOWER_MISMATCH:
+            continue
+        assert len(low) == 1, ch
+        assert [bool(c.fullmatch(ch)) for c in classes] == [bool(c.fullmatch(low)) for c in classes], ch
+    letters = sorted(
+        set("".join(cues._MASS_CUES + tuple(cues._OTHER_CUES))) & set("aąbcćdeęfghijklłmnńoóprsśtuwyzźż")
+    )
+    any_letter = re.compile("[" + "".join(letters) + "]", re.IGNORECASE)
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        if any_letter.fullmatch(ch) and ch not in cues._LOWER_MISMATCH:
+            same = [x for x in letters if re.fullmatch(x, ch, re.IGNORECASE)]
+            assert [ch.lower()] == same, ch
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "MSZE ŚWIĘTE w niedziele: 8:00, SPOWIEDŹ przed Mszą, POZA godzinami Mszy kancelaria",
+        "Rozkład Nabożeństw; ADORACJA z nowenną; Heilige Messe; HOLY MASS, Pasterka",
+        "ſuma 10:00, ıntencje, İNTENCJE mszalne",  # the characters lowercasing maps differently
+    ],
+)
+def test_cues_of_the_lowercased_line_are_those_of_the_ignorecase_regexes(line, monkeypatch):
+    from msze.extraction.rules import cues
+
+    found = cues._cues(line)
+    monkeypatch.setattr(cues, "_scanned", lambda line: (line, cues.MASS_CUE_RE, cues.OTHER_CUE_RE))
+    assert found == cues._cues(line)
+    assert len(found) >= 3

@@ -236,11 +236,12 @@ class _Walk:
         self.block = _Block()
 
     def run(self) -> list[RuleDecision]:
-        """Every non-blank line in order, each either updating the block or deciding its hours; then the
-        schedule is read as a whole (reading.finish)."""
+        """Every non-blank line in order up to the last line with hours (the block state after it decides
+        nothing), each either updating the block or deciding its hours; then the schedule is read as a whole
+        (reading.finish)."""
         bounds = line_bounds(self.text)
         by_line = _hours_by_line(bounds, self.hours)
-        for li, (line_start, line_end) in enumerate(bounds):
+        for li, (line_start, line_end) in enumerate(bounds[: max(by_line) + 1]):
             line = self.text[line_start:line_end]
             if not line.strip():
                 continue
