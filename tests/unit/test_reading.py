@@ -417,3 +417,36 @@ def test_a_season_heading_ends_at_the_next_day_heading_once_its_times_are_read()
 def test_a_pandemic_schedule_is_seasonal():
     got = readings("W okresie pandemii dodatkowe Msze św. sprawujemy w tygodniu o godz. 18.00.")
     assert [(t, r["season"]) for t, r in got] == [("18:00", "pandemic")]
+
+
+TRICKY_DATES = (
+    "1.05 11.05.2025 .3.04 12:1.05 121.05 7 listopada 2025, 07 XI 2025 8XII 3 IX20251 18.00 21.10.20255 "
+    "od 1 lipca do 31 sierpnia; 2024 12024 x2023 20245 2031-2032 1.1.2001"
+)
+
+
+def test_date_matches_are_those_of_the_whole_regex():
+    from msze.extraction.rules.reading import DATE_RE, _date_matches
+
+    expected = [m.span() for m in DATE_RE.finditer(TRICKY_DATES)]
+    assert [m.span() for m in _date_matches(TRICKY_DATES)] == expected
+    assert len(expected) >= 8
+
+
+def test_page_year_counts_years_not_inside_longer_numbers():
+    from msze.extraction.rules.reading import page_year
+
+    assert page_year("2024 12024 2024x 20245 x2023 2023 a2023") == 2023
+    assert page_year("2024 w 2024 r., 12025 20251 2025") == 2024
+    assert page_year("1999 3000") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123. :-XIV2lipca", max_size=40))
+def test_date_matches_and_years_agree_with_the_plain_regexes(text):
+    import re
+
+    from msze.extraction.rules.reading import _YEAR_RE, DATE_RE, _date_matches
+
+    assert [m.span() for m in _date_matches(text)] == [m.span() for m in DATE_RE.finditer(text)]
+    assert _YEAR_RE.findall(text) == re.findall(r"(?<!\d)(20[0-3]\d)(?!\d)", text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -33,7 +33,11 @@ DATE_RE = re.compile(
     r"|(?<!\d)(?P<d3>[0-3]?\d)\s*(?P<mr>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)\b(?:\s+(?P<y3>(?:19|20)\d\d))?",
     re.IGNORECASE,
 )
-_YEAR_RE = re.compile(r"(?<!\d)(20[0-3]\d)(?!\d)")
+# every date starts where a number does: DATE_RE is tried there only (_date_matches)
+_NUMBER_RE = re.compile(r"\d+")
+# "2025", not in a longer number; the "no digit before" is checked after the "2" so that the regex engine can
+# skip to the next "2" (a look-behind first makes it try every position)
+_YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
 # "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass
 _BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|[-–])\s*(?:dnia\s+)?$", re.IGNORECASE)
 _RANGE_RE = re.compile(
@@ -285,11 +289,24 @@ def tags_in(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _date_matches(text: str) -> Iterator[re.Match[str]]:
+    """DATE_RE.finditer(text), tried only where a number starts (every date does), which is ~10x faster on
+    a long page than letting the regex try every position."""
+    end = 0
+    for number in _NUMBER_RE.finditer(text):
+        if number.start() < end:
+            continue
+        m = DATE_RE.match(text, number.start())
+        if m is not None:
+            end = m.end()
+            yield m
+
+
 def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int | None, int, int]]]:
     """The dates in ``text`` as (start, end, (year or None, month, day)); season bounds ("od 1 lipca") only
     with ``bounds``."""
     out = []
-    for m in DATE_RE.finditer(text):
+    for m in _date_matches(text):
         if m["d"] is not None:
             day, month, year = int(m["d"]), int(m["m"]), m["y"]
         elif m["d2"] is not None:
