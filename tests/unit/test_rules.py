@@ -1,6 +1,8 @@
 """The rule-based Mass extractor on short pages written in the styles parish sites use."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from msze.extraction.hours import find_hours
 from msze.extraction.rules import decide, mass_times
@@ -262,3 +264,43 @@ def test_cues_of_the_lowercased_line_are_those_of_the_ignorecase_regexes(line, m
     monkeypatch.setattr(cues, "_scanned", lambda line: (line, cues.MASS_CUE_RE, cues.OTHER_CUE_RE))
     assert found == cues._cues(line)
     assert len(found) >= 3
+
+
+_CUE_WORDS = [
+    "Msza",
+    "św.",
+    "po",
+    "Mszy",
+    "poza",
+    "godzinami",
+    "z",
+    "nowenną",
+    "spowiedź",
+    "Adoracja",
+    "rozkład",
+]
+_CUE_WORDS += [
+    "nabożeństw",
+    "różaniec",
+    "ze",
+    "Koronką",
+    "wraz",
+    "kancelaria",
+    "i",
+    "Pasterka",
+    "parafia",
+    ".",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_CUE_WORDS), max_size=25).map(" ".join))
+def test_topic_cues_tell_what_all_own_cues_tell(line):
+    """What the walk reads of a line without hours (any Mass cue, the last cue) is the same from
+    topic_cues as from every own cue of the line."""
+    from msze.extraction.rules.cues import LineCues, topic_cues
+
+    own, some = LineCues(line).own, topic_cues(line)
+    assert some == [c for c in own if c in some]  # a subsequence, in order
+    assert [c for c in own if c.mass] == [c for c in some if c.mass]
+    assert own[-1:] == some[-1:]

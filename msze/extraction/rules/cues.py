@@ -157,11 +157,11 @@ def _scanned(line: str) -> tuple[str, re.Pattern[str], re.Pattern[str]]:
     return line.lower(), _MASS_CUE_LOWER_RE, _OTHER_CUE_LOWER_RE
 
 
-def _cues(line: str) -> list[Cue]:
-    """The line's cues in order; they never overlap."""
-    scanned, mass_re, other_re = _scanned(line)
+def _mass_cues(line: str, scanned: str, mass_re: re.Pattern[str]) -> list[Cue]:
+    """The line's negated Mass cues ("poza godzinami Mszy") and its Mass cues outside them, in order."""
+    lowered = scanned if mass_re is _MASS_CUE_LOWER_RE else line.lower()
     # the regex starts with "poza", which only "poza" in any case matches: most lines are spared the search
-    negated = [m.span() for m in NEGATED_MASS_RE.finditer(line)] if "poza" in line.lower() else []
+    negated = [m.span() for m in NEGATED_MASS_RE.finditer(line)] if "poza" in lowered else []
     negated_starts = [a for a, _ in negated]
     cues = [Cue(a, b, False, False) for a, b in negated]
     for m in mass_re.finditer(scanned):
@@ -169,16 +169,50 @@ def _cues(line: str) -> list[Cue]:
             continue
         ref = bool(_REFERENCE_BEFORE_RE.search(line, max(0, m.start() - LOOKBEHIND), m.start()))
         cues.append(Cue(m.start(), m.end(), True, ref))
-    taken = sorted((c.start, c.end) for c in cues)
-    taken_starts = [a for a, _ in taken]
-    for m in other_re.finditer(scanned):
-        if taken and _overlaps(taken, taken_starts, m.start(), m.end()):
-            continue  # "rozkład nabożeństw" is a Mass header, not a devotion
-        if held_with(line, m.start()):
-            continue  # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
-        cues.append(Cue(m.start(), m.end(), False, False))
     cues.sort(key=attrgetter("start"))
     return cues
+
+
+class _OtherCueFilter:
+    """Which matches of OTHER_CUE_RE are cues: not inside a Mass cue, not held with the Mass."""
+
+    def __init__(self, line: str, mass_cues: list[Cue]) -> None:
+        self.line = line
+        self.taken = [(c.start, c.end) for c in mass_cues]
+        self.starts = [c.start for c in mass_cues]
+
+    def kept(self, start: int, end: int) -> bool:
+        if self.taken and _overlaps(self.taken, self.starts, start, end):
+            return False  # "rozkład nabożeństw" is a Mass header, not a devotion
+        # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
+        return not held_with(self.line, start)
+
+
+def _cues(line: str) -> list[Cue]:
+    """The line's cues in order; they never overlap."""
+    scanned, mass_re, other_re = _scanned(line)
+    cues = _mass_cues(line, scanned, mass_re)
+    others = _OtherCueFilter(line, cues)
+    cues += [Cue(*m.span(), False, False) for m in other_re.finditer(scanned) if others.kept(*m.span())]
+    cues.sort(key=attrgetter("start"))
+    return cues
+
+
+def topic_cues(line: str) -> list[Cue]:
+    """What a line without hours tells the lines below (walk._topic_after): its own cues (no "po Mszy"), of
+    which only the Mass and negated ones and the last one, in order. The other cues before the last all say
+    "not a Mass" there, so a long line's many cues are spared their checks."""
+    scanned, mass_re, other_re = _scanned(line)
+    cues = _mass_cues(line, scanned, mass_re)
+    own = [c for c in cues if not c.reference]
+    others = _OtherCueFilter(line, cues)
+    for start, end in reversed([m.span() for m in other_re.finditer(scanned)]):
+        if own and start < own[-1].start:
+            break
+        if others.kept(start, end):
+            own.append(Cue(start, end, False, False))
+            break
+    return own
 
 
 class LineCues:

@@ -22,6 +22,7 @@ from msze.extraction.rules.cues import (
     UNIT_AFTER_RE,
     Cue,
     LineCues,
+    topic_cues,
 )
 from msze.extraction.rules.days import (
     DAY_ANY_RE,
@@ -114,13 +115,12 @@ class _Block:
     notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
     broadcast: bool = False  # under "Msze święte w telewizji", "Program TV": times of broadcasts
 
-    def read_hourless(self, line: str, cues: LineCues) -> None:
+    def read_hourless(self, line: str, own: list[Cue]) -> None:
         """A line without hours: a header, a day heading, a note or prose, each changing the block its way.
 
         A day heading (or a short header with a day) gives its day to the lines below; other lines end it,
-        but a short note ("w okresie zimowym") keeps the day for the labels.
+        but a short note ("w okresie zimowym") keeps the day for the labels. ``own``: cues.topic_cues(line).
         """
-        own = cues.own
         is_head = is_day_heading(line)
         self.section = _topic_after(line, own, is_head, self.section)
         size, cued = len(line.strip()), bool(own)
@@ -159,8 +159,9 @@ def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None)
     """The block's topic after a line without hours: a header with a cue sets it, a church's name or a long
     line of prose ends it."""
     size = len(line.strip())
-    # searched only when one of the branches below asks
-    place = bool((own or section is False) and PLACE_HEADING_RE.search(line))
+    # searched only when one of the branches below asks: with a cue, only a short line's place matters
+    asks = size <= PLACE_HEADING_CHARS if own else section is False
+    place = bool(asks and PLACE_HEADING_RE.search(line))
     mass = bool(own) and any(c.mass for c in own)
     if own and mass and (is_head or size <= HEADER_CHARS):
         return True  # "Msze św. i nabożeństwa" is a Mass schedule header
@@ -245,12 +246,11 @@ class _Walk:
             line = self.text[line_start:line_end]
             if not line.strip():
                 continue
-            cues = LineCues(line)
             idxs = by_line.get(li)
             if idxs is None:
-                self.block.read_hourless(line, cues)
+                self.block.read_hourless(line, topic_cues(line))
             else:
-                self._hour_line(line_start, line, cues, idxs)
+                self._hour_line(line_start, line, LineCues(line), idxs)
         facts = [
             HourFacts(h.time, v[0], own)
             for h, v, own in zip(self.hours, self.verdicts, self.owns, strict=True)
