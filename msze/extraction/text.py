@@ -20,6 +20,9 @@ _SUP_MINUTES_RE = re.compile(
     r"(?<=\d)\s*<(su[pb])\b[^>]*>(?:\s|<[^>]+>)*([0-5]\d|oo)(?:\s|<[^>]+>)*</\1\s*>",
     re.IGNORECASE,
 )
+# what every _SUP_MINUTES_RE match holds: the regex starts with a look-behind, which makes the regex engine
+# try every position of the page, so the page is searched for this first (most pages have no <sup>)
+_SUP_OPEN_RE = re.compile(r"<su[pb]\b", re.IGNORECASE)
 # html2text numbers ordered-list items ("1. "); the thesis removed list marks, so every list is rendered
 # unordered with an empty mark.
 _OL_TAG_RE = re.compile(r"<(/?)ol\b", re.IGNORECASE)
@@ -57,7 +60,8 @@ def _converter() -> html2text.HTML2Text:
 
 def preprocess_html(html: str) -> str:
     """Rewrite what html2text would lose for extraction (superscript minutes, ordered lists)."""
-    html = _SUP_MINUTES_RE.sub(r":\2", html)
+    if _SUP_OPEN_RE.search(html):
+        html = _SUP_MINUTES_RE.sub(r":\2", html)
     return _OL_TAG_RE.sub(r"<\1ul", html)
 
 
