@@ -85,7 +85,8 @@ _SPACES_RE = re.compile(r"[ \t\r\f\v\xa0]+")
 def _html2text(html: str) -> str:
     text = _converter().handle(preprocess_html(html))
     text = text.replace("\xa0", " ")
-    text = _HEADING_MARK_RE.sub("", text)
+    if "#" in text:  # most pages have no heading marks: spared a search of every line
+        text = _HEADING_MARK_RE.sub("", text)
     # html2text leaves the list indentation plus the (empty) mark: "   Msza"; keep lines flush left.
     return "\n".join(line.strip() for line in text.splitlines()).strip() + "\n"
 
@@ -149,8 +150,8 @@ def _lost_tail(text: str, html: str) -> bool:
     if closed >= 0:
         chunk = chunk[chunk.find(">", closed) + 1 :]
     tail = _stripped_text(chunk).split()[-3:]
-    words = set(text.split())
-    return any(w not in words and w.strip("*_#[]()") not in text for w in tail)
+    # a word of the text is in it, and so is that word stripped of Markdown marks: the one search decides
+    return any(w.strip("*_#[]()") not in text for w in tail)
 
 
 def _close_comment(html: str) -> str:
