@@ -11,16 +11,14 @@ pages and ``min_share`` of the pages seen so far is reported as *template* (menu
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-_SPACE_RE = re.compile(r"\s+")
 MIN_BLOCK_CHARS = 4  # shorter lines ("•", "A A A") are ignored: too common to mean anything
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per line of every page, and frozen is slower to build
 class Block:
     start: int
     end: int
@@ -45,7 +43,7 @@ def iter_blocks(text: str) -> Iterator[Block]:
     pos = 0
     for line in text.split("\n"):
         end = pos + len(line)
-        norm = _SPACE_RE.sub(" ", line).strip()
+        norm = " ".join(line.split())  # whitespace runs → one space, ends stripped (faster than a regex)
         if len(norm) >= MIN_BLOCK_CHARS:
             lead = len(line) - len(line.lstrip())
             trail = len(line) - len(line.rstrip())

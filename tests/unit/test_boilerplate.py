@@ -76,3 +76,14 @@ def test_site_templates_keep_one_model_per_site_and_drop_the_least_recently_used
     templates.observe("c.pl", menu)  # a third site: b.pl, the least recently used, is dropped
     assert templates.evicted == 1 and list(templates.sites) == ["a.pl", "c.pl"]
     assert templates.observe("b.pl", menu + "Kontakt").repeated == []  # b.pl starts again from nothing
+
+
+def test_blocks_are_compared_with_whitespace_collapsed_as_a_regex_would():
+    """iter_blocks collapses whitespace with str.split(): the same characters as the regex "\\s"."""
+    import re
+    import sys
+
+    space = re.compile(r"\s")
+    assert all(bool(space.fullmatch(chr(c))) == chr(c).isspace() for c in range(sys.maxunicode + 1))
+    a, b = iter_blocks("  Msze\u00a0 święte:\t7:00 \n"), iter_blocks("Msze święte: 7:00")
+    assert [x.key for x in a] == [y.key for y in b]
