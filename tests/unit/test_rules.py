@@ -304,3 +304,23 @@ def test_topic_cues_tell_what_all_own_cues_tell(line):
     assert some == [c for c in own if c in some]  # a subsequence, in order
     assert [c for c in own if c.mass] == [c for c in some if c.mass]
     assert own[-1:] == some[-1:]
+
+
+_LINE_WORDS = _CUE_WORDS + ["7:00", "18.00", "o", "godz.", "Niedziela:", "sobota", "w", "dni", "powszednie"]
+_LINE_WORDS += ["TVP", "transmisja", "kaplica", "wakacje", "1", "lipca", "tel.", "od", "do", "Kościół"]
+_LINE_WORDS += ["zapraszamy", "wszystkich", "parafian", "serdecznie", "na", "wspólną", "modlitwę", "-"]
+_LINES = st.lists(st.sampled_from(_LINE_WORDS), max_size=60).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, min_size=1, max_size=12).map("\n".join))
+def test_lines_with_overwritten_cues_change_no_decision(text):
+    """The walk skips the cues of long lines that a later line of prose overwrites: every decision is the
+    one of a walk that reads every line's cues."""
+    from msze.extraction.rules import walk
+
+    hours = find_hours(text)
+    skipping = decide(text, hours, 2025)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(walk, "_cues_overwritten", lambda *_: set())
+        assert skipping == decide(text, hours, 2025)

@@ -105,6 +105,27 @@ def _hours_by_line(bounds: list[tuple[int, int]], hours: Sequence[Hour]) -> dict
     return by_line
 
 
+def _cues_overwritten(text: str, bounds: list[tuple[int, int]], by_line: dict[int, list[int]]) -> set[int]:
+    """The lines without hours whose cues decide nothing, so they are not searched: longer than
+    PLACE_HEADING_CHARS and followed, before the next line with hours, by a line of prose (over
+    PROSE_LINE_CHARS, no day heading). That line sets the block's topic and days anew from its own cues
+    (_Block.read_hourless), and what a long line's cues set lasts no further (the broadcast flag is set by
+    short lines only)."""
+    overwritten: set[int] = set()
+    prose_below = False
+    for li in range(len(bounds) - 1, -1, -1):
+        if li in by_line:
+            prose_below = False
+            continue
+        line = text[bounds[li][0] : bounds[li][1]]
+        size = len(line.strip())
+        if prose_below and size > PLACE_HEADING_CHARS:
+            overwritten.add(li)
+        if size > PROSE_LINE_CHARS and not is_day_heading(line):
+            prose_below = True
+    return overwritten
+
+
 @dataclass(slots=True)
 class _Block:
     """What the lines above tell the next line: the block's topic and the day heading over it."""
@@ -242,13 +263,15 @@ class _Walk:
         (reading.finish)."""
         bounds = line_bounds(self.text)
         by_line = _hours_by_line(bounds, self.hours)
+        overwritten = _cues_overwritten(self.text, bounds, by_line)
         for li, (line_start, line_end) in enumerate(bounds[: max(by_line) + 1]):
             line = self.text[line_start:line_end]
             if not line.strip():
                 continue
             idxs = by_line.get(li)
             if idxs is None:
-                self.block.read_hourless(line, topic_cues(line))
+                # a line whose cues are overwritten is read as if it had none: the same block results
+                self.block.read_hourless(line, [] if li in overwritten else topic_cues(line))
             else:
                 self._hour_line(line_start, line, LineCues(line), idxs)
         facts = [
