@@ -175,10 +175,13 @@ print(best)
 
 
 def _child_seconds(tree: Path, texts_file: str, rounds: int) -> float:
+    """The child's seconds with ``tree``'s msze: run in ``tree``, as `python -c` puts the working folder
+    before PYTHONPATH on sys.path (from the repository root both children would import this tree)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, texts_file, str(rounds)],
         env=env,
+        cwd=tree,
         capture_output=True,
         text=True,
         check=True,
