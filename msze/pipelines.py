@@ -223,7 +223,8 @@ class ParishJsonlWriterPipeline:
             self.started.add(domain)
         else:
             self.files.move_to_end(domain)
-        out.write(json.dumps(adapter.asdict(), ensure_ascii=False, default=str) + "\n")
+        # the item's own fields: its values are plain JSON already (asdict's deep copy gave the same line)
+        out.write(json.dumps(dict(adapter), ensure_ascii=False, default=str) + "\n")
         out.flush()
         self.crawler.stats.inc_value("msze/storage/pages")
         return item
