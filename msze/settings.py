@@ -22,6 +22,10 @@ DOWNLOAD_DELAY = 0  # AutoThrottle's minimum delay
 # Many requests may be in flight for one site; AutoThrottle decides how fast they go out.
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
+# Scrapy hands each response's output (an item, its links) to this many asyncio tasks, created for every
+# response however few outputs it has; the pipelines are synchronous, so 100 (Scrapy's default) only costs
+# task switches: 8 takes a quarter off a crawl's CPU per page (docs/benchmarks.md) with the same items.
+CONCURRENT_ITEMS = 8
 # The whole download, headers to last byte: a parish page (under 1 MB) comes in seconds even from a slow host,
 # and a server dripping bytes costs at most this x BACKOFF_REPEAT_LIMIT a page (PARISH_MAX_SECONDS a site).
 DOWNLOAD_TIMEOUT = 30
