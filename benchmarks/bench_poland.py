@@ -7,10 +7,11 @@ The fake web is benchmarks/fakeweb.py's realistic mode (latency, timeouts, dropp
 gzip, archive-sized sites; its distributions are in `fakeweb.realistic_spec`), served once for the largest
 size; each size crawls the first N of its sites in its own child process. Settings are the project's
 (AutoThrottle 5/300/1, robots.txt, backoff retries, every pipeline): only output paths change, plus `-s`
-extras for experiments. Per size: wall time, pages, pages/s, CPU-s per page, peak RSS of the crawl process
-(procmem.MemorySampler), CPU-s / wall-s (the rest is waiting), and the share of requests that timed out or
-were retried (Scrapy stats). Wall time and peak RSS are fitted against site count by least squares and
-projected to --target sites; the target is < 2 h and < 1 GB.
+extras for experiments. Per size: wall time, pages, pages/s (and "steady": between 10 % and 90 % of the
+pages, from the 60 s LogStats lines, so without the slowest sites' tail), CPU-s per page, peak RSS of the
+crawl process (procmem.MemorySampler), CPU-s / wall-s (the rest is waiting), and the share of requests that
+timed out or were retried (Scrapy stats). Wall time and peak RSS are fitted against site count by least
+squares and projected to --target sites; the target is < 2 h and < 1 GB.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fakeweb  # noqa: E402
+from bench_crawl import steady_rate  # noqa: E402
 from procmem import MemorySampler, children_cpu_seconds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +57,8 @@ def crawl(sites: int, env: dict[str, str], work: Path, extra: list[str]) -> dict
     if proc.returncode != 0:
         print(f"  ! exit status {proc.returncode}; see {out / 'crawl.log'}", file=sys.stderr)
     stats = json.loads(stats_file.read_text()) if stats_file.exists() else {}
-    return figures(sites, wall, cpu, sampler.peak.total_kb, stats)
+    steady = steady_rate((out / "crawl.log").read_text(errors="replace"))
+    return figures(sites, wall, cpu, sampler.peak.total_kb, stats) | {"steady_pages_per_s": round(steady, 1)}
 
 
 def figures(sites: int, wall: float, cpu: float, peak_kb: int, stats: dict) -> dict:
@@ -99,10 +102,11 @@ def projection(rows: list[dict], target: int) -> dict:
 
 
 def print_table(rows: list[dict], proj: dict) -> None:
-    print(f"\n{'sites':>5} {'wall s':>7} {'pages':>6} {'pages/s':>7} {'CPU-s/page':>10} {'CPU/wall':>8} "
-          f"{'peak MB':>7} {'wall s/site':>11} {'timeouts':>8} {'retries':>7}")  # fmt: skip
+    print(f"\n{'sites':>5} {'wall s':>7} {'pages':>6} {'pages/s':>7} {'steady':>6} {'CPU-s/page':>10} "
+          f"{'CPU/wall':>8} {'peak MB':>7} {'wall s/site':>11} {'timeouts':>8} {'retries':>7}")  # fmt: skip
     for r in rows:
         print(f"{r['sites']:>5} {r['wall_s']:>7.1f} {r['pages']:>6} {r['pages_per_s']:>7.1f} "
+              f"{r.get('steady_pages_per_s', 0):>6.1f} "
               f"{r['cpu_s_per_page']:>10.4f} {r['cpu_share']:>8.2f} {r['peak_rss_mb']:>7.1f} "
               f"{r['wall_s_per_site']:>11.3f} {r['timeout_share']:>8.1%} "
               f"{r['retry_share']:>7.1%}")  # fmt: skip
