@@ -88,16 +88,22 @@ def fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
 
 def projection(rows: list[dict], target: int) -> dict:
     """Wall time and peak RSS at `target` sites from lines fitted over the measured sizes, and how far from
-    linear the per-site wall time is (max / min over the sizes)."""
+    linear the per-site wall time is (max / min over the sizes) and the wall time each added site costs
+    between one size and the next (a constant tail of slow sites shows as a falling per-site time, not as a
+    falling marginal cost)."""
     xs = [r["sites"] for r in rows]
     wall_a, wall_b = fit(xs, [r["wall_s"] for r in rows])
     rss_a, rss_b = fit(xs, [r["peak_rss_mb"] for r in rows])
     per_site = [r["wall_s_per_site"] for r in rows]
+    marginal = [
+        round((b["wall_s"] - a["wall_s"]) / (b["sites"] - a["sites"]), 3)
+        for a, b in zip(rows, rows[1:], strict=False)
+    ]
     wall, rss = wall_a + wall_b * target, rss_a + rss_b * target
     return {"target_sites": target, "wall_s": round(wall), "wall_h": round(wall / 3600, 2),
             "wall_fit": [round(wall_a, 1), round(wall_b, 3)], "rss_mb": round(rss),
             "rss_fit": [round(rss_a, 1), round(rss_b, 4)],
-            "per_site_spread": round(max(per_site) / min(per_site), 2),
+            "per_site_spread": round(max(per_site) / min(per_site), 2), "marginal_s_per_site": marginal,
             "meets_time": wall < TARGET_SECONDS, "meets_memory": rss < TARGET_MB}  # fmt: skip
 
 
@@ -114,7 +120,7 @@ def print_table(rows: list[dict], proj: dict) -> None:
     linear = "linear" if p["per_site_spread"] <= 1.25 else "NOT linear"
     print(f"\nwall = {p['wall_fit'][0]} s + {p['wall_fit'][1]} s/site; peak RSS = {p['rss_fit'][0]} MB + "
           f"{p['rss_fit'][1]} MB/site; per-site wall time max/min over the sizes = {p['per_site_spread']} "
-          f"({linear})")  # fmt: skip
+          f"({linear}); wall s per added site between sizes: {p['marginal_s_per_site']}")  # fmt: skip
     print(
         f"projected for {p['target_sites']} sites: {p['wall_s']} s = {p['wall_h']} h "
         f"({'meets' if p['meets_time'] else 'MISSES'} < 2 h), {p['rss_mb']} MB "
