@@ -11,12 +11,18 @@ make every site one domain). Pages are generated deterministically from the site
 page per site, news pages chained 2–4 links deep, robots.txt allowing everything. About 10 % of sites are slow
 (0.2–1 s per answer), 4 % fail on every page (HTTP 500), 3 % drop the connection, 10 % have a broken link
 (404).
+
+`--realistic` (`start(..., realistic=True)`) serves a web shaped like the real one for whole-country runs
+(benchmarks/bench_poland.py); its distributions are stated in `realistic_spec` and docs/benchmarks.md. The
+default mode's pages and answers stay as they were (bench_crawl.py's figures depend on them).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
+import math
 import os
 import random
 import subprocess
@@ -50,6 +56,12 @@ NAMES = [x.strip() for x in _NAMES_TEXT.replace("\n", "").split("|")]
 TOWNS = [x.strip() for x in _TOWNS_TEXT.replace("\n", "").split("|")]
 EPOCH = 0  # --epoch: a later state of the same web (some schedules moved, some start pages turned JS shells)
 SCHEDULE_FILES = ("msze.html", "porzadek-mszy.html", "nabozenstwa.html", "msze-swiete/index.html")
+DOWNLOAD_TIMEOUT = 30.0  # msze/settings.py's: the realistic mode's dead sites answer 15 s after it
+LATE = DOWNLOAD_TIMEOUT + 15.0
+ALLOW_ALL = "User-agent: *\nAllow: /\n"
+DISALLOW_ADMIN = "User-agent: *\nDisallow: /wp-admin/\n"  # WordPress's default robots.txt
+DISALLOW_GALLERY = "User-agent: *\nDisallow: /galeria/\n"
+NOT_FOUND = b"<html><body><h1>404 Nie znaleziono</h1></body></html>"
 
 
 def host(n: int) -> str:
@@ -66,6 +78,10 @@ class SiteSpec:
     drops: bool  # closes the connection without an answer
     pages: tuple[str, ...]  # paths of its pages
     schedule: str  # path of its schedule page
+    timeouts: bool = False  # answers only after LATE s, when the crawler has given up (realistic mode)
+    robots: str | None = ALLOW_ALL  # robots.txt; None: 404
+    gzip: bool = False  # gzip Content-Encoding for clients that accept it (realistic mode)
+    realistic: bool = False
 
 
 @cache
@@ -80,6 +96,38 @@ def site_spec(n: int) -> SiteSpec:
     pages = ("/", schedule, "/ogloszenia.html", "/intencje.html", "/historia.html", "/kontakt.html",
              "/galeria.html", "/aktualnosci/", *news)  # fmt: skip
     return SiteSpec(n, delay, fails, drops, pages, schedule)
+
+
+@cache
+def realistic_spec(n: int) -> SiteSpec:
+    """Site n of the realistic web. Answer latency per site: 85 % 0.1-0.3 s, 10 % 1-3 s, 3 % later than
+    DOWNLOAD_TIMEOUT, 2 % drop the connection. robots.txt: 80 % allow all, 10 % disallow /wp-admin/,
+    5 % /galeria/, 5 % 404. 80 % gzip their answers. Pages: the fixed menu pages and /wp-admin/, a news
+    archive of lognormal(median 30, sigma 0.9) posts (at most 400) listed 10 to a page, 0-12 gallery albums;
+    all within 3 links of the start page, so a depth-3 crawl fetches them (docs/benchmarks.md says why)."""
+    rng = random.Random(n * 104729 + 1)
+    roll = rng.random()
+    drops, timeouts = roll < 0.02, 0.02 <= roll < 0.05
+    if timeouts:
+        delay = LATE
+    elif 0.05 <= roll < 0.15:
+        delay = round(rng.uniform(1.0, 3.0), 2)
+    else:
+        delay = round(rng.uniform(0.1, 0.3), 3)
+    robots_roll = rng.random()
+    robots = (
+        None if robots_roll < 0.05 else DISALLOW_ADMIN if robots_roll < 0.15
+        else DISALLOW_GALLERY if robots_roll < 0.20 else ALLOW_ALL
+    )  # fmt: skip
+    compressed = rng.random() < 0.8
+    schedule = "/" + rng.choice(SCHEDULE_FILES).removesuffix("index.html")
+    posts = min(400, int(rng.lognormvariate(math.log(30), 0.9)))
+    listings = [f"/aktualnosci/strona-{k}/" for k in range(2, math.ceil(posts / 10) + 1)]
+    news = [f"/aktualnosci/{i}.html" for i in range(1, posts + 1)]
+    albums = [f"/galeria/album-{j}.html" for j in range(1, rng.randint(0, 12) + 1)]
+    pages = ("/", schedule, "/ogloszenia.html", "/intencje.html", "/historia.html", "/kontakt.html",
+             "/galeria.html", "/aktualnosci/", "/wp-admin/", *listings, *news, *albums)  # fmt: skip
+    return SiteSpec(n, delay, False, drops, pages, schedule, timeouts, robots, compressed, realistic=True)
 
 
 def _filler(rng: random.Random, words: int) -> str:
@@ -118,6 +166,10 @@ def _page_body(spec: SiteSpec, path: str, rng: random.Random) -> str:
         )
     paragraphs = rng.randint(8, 70)
     body = f"<h2>{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)}</h2>"
+    if spec.realistic:
+        pool = _paragraphs()
+        body += "".join(f"<p>{pool[rng.randrange(len(pool))]}</p>" for _ in range(paragraphs))
+        return body + _archive_links(spec, path)
     body += "".join(f"<p>{_filler(rng, rng.randint(40, 160))}</p>" for _ in range(paragraphs))
     if path == "/aktualnosci/":
         body += (
@@ -135,9 +187,48 @@ def _page_body(spec: SiteSpec, path: str, rng: random.Random) -> str:
 
 
 @cache
+def _paragraphs() -> tuple[str, ...]:
+    """Filler paragraphs the realistic pages draw from: generating 60 000 pages word by word would take
+    minutes; 4 000 are too many for a site's pages to share one, so none looks like the site's template."""
+    rng = random.Random(2026)
+    return tuple(_filler(rng, rng.randint(40, 160)) for _ in range(4000))
+
+
+def _archive_links(spec: SiteSpec, path: str) -> str:
+    """The realistic mode's listing links: 10 posts a news page (the first also links every other listing
+    page, as numbered pagination does) and the albums on the gallery page."""
+    if path == "/galeria.html":
+        targets = [p for p in spec.pages if p.startswith("/galeria/")]
+    elif path == "/aktualnosci/" or path.startswith("/aktualnosci/strona-"):
+        k = int(path.rstrip("/").rsplit("-", 1)[1]) if "strona-" in path else 1
+        news = [p for p in spec.pages if p.startswith("/aktualnosci/") and p.endswith(".html")]
+        targets = news[(k - 1) * 10 : k * 10]
+        if k == 1:
+            targets += [p for p in spec.pages if "strona-" in p]
+    else:
+        return ""
+    return "<ul>" + "".join(f'<li><a href="{p}">Więcej: {p.rstrip("/").rsplit("/", 1)[-1]}</a></li>'
+                            for p in targets) + "</ul>"  # fmt: skip
+
+
+@cache
 def page_html(n: int, path: str) -> bytes | None:
     """The HTML of page `path` of site n (None: no such page)."""
-    spec = site_spec(n)
+    return _html(site_spec(n), path)
+
+
+@cache
+def realistic_body(n: int, path: str) -> bytes | None:
+    """What realistic site n sends for `path` to a client accepting gzip: gzip-compressed HTML on the gzip
+    sites (only that is kept, 1 000 sites' HTML would take gigabytes), plain HTML on the others."""
+    html = _html(realistic_spec(n), path)
+    if html is None or not realistic_spec(n).gzip:
+        return html
+    return gzip.compress(html, compresslevel=6, mtime=0)
+
+
+def _html(spec: SiteSpec, path: str) -> bytes | None:
+    n = spec.n
     if path not in spec.pages:
         return None
     rng = random.Random(f"{n}:{path}")
@@ -157,6 +248,8 @@ def page_html(n: int, path: str) -> bytes | None:
         )
     )
     broken = '<a href="/stara-strona.html">Archiwum</a>' if n % 10 == 3 else ""
+    if spec.realistic:
+        broken += '<a href="/wp-admin/">Zaloguj</a>'
     sidebar = (
         "<div class='sidebar'><h3>Kancelaria</h3><p>wtorek i czwartek 16.00–17.30</p>"
         f"<h3>Konto</h3><p>PL 12 3456 7890 {n:04d} 0000 1111 2222</p>{broken}"
@@ -210,8 +303,37 @@ def answer(hostname: str, path: str, sites: int) -> tuple[str, int, bytes, float
         return "error", 500, b"<html><body><h1>Internal Server Error</h1></body></html>", spec.delay
     html = page_html(n, path)
     if html is None:
-        return "error", 404, b"<html><body><h1>404 Nie znaleziono</h1></body></html>", spec.delay
+        return "error", 404, NOT_FOUND, spec.delay
     return "page", 200, html, spec.delay
+
+
+def realistic_answer(
+    hostname: str, path: str, sites: int, accepts_gzip: bool
+) -> tuple[str, int, bytes, float, dict[str, str]]:
+    """(kind, status, body, delay, headers) for a request to the realistic web; kind as in `answer`. Each
+    answer's delay is its site's latency +-20 %, seeded by the path."""
+    n = site_number(hostname)
+    if n is None or n >= sites:
+        return "error", 502, b"unknown host", 0.0, {}
+    spec = realistic_spec(n)
+    delay = (
+        spec.delay if spec.timeouts else round(spec.delay * random.Random(f"{n}:{path}").uniform(0.8, 1.2), 3)
+    )
+    if spec.drops:
+        return "drop", 0, b"", delay, {}
+    if path == "/robots.txt":
+        if spec.robots is None:
+            return "error", 404, NOT_FOUND, delay, {}
+        return "page", 200, spec.robots.encode(), delay, {"Content-Type": "text/plain"}
+    body = realistic_body(n, path)
+    if body is None:
+        return "error", 404, NOT_FOUND, delay, {}
+    headers = {"Content-Type": "text/html; charset=utf-8"}
+    if spec.gzip and accepts_gzip:
+        headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    elif spec.gzip:
+        body = gzip.decompress(body)
+    return "page", 200, body, delay, headers
 
 
 @cache
@@ -236,12 +358,39 @@ def stats(sites: int) -> dict[str, float]:
     }
 
 
+def realistic_stats(sites: int) -> dict[str, float]:
+    """Counts of the realistic web's first `sites` sites: the shares its docstring states, pages per site
+    (pages reachable within depth 3, robots.txt not applied) and their HTML sizes."""
+    specs = [realistic_spec(n) for n in range(sites)]
+    fast = [s for s in specs if not s.drops and not s.timeouts and s.delay < 1]
+    counts = sorted(len(s.pages) for s in specs)
+    sample = [len(_html(s, p) or b"") for s in specs[:100] for p in s.pages]
+    compressed = [len(realistic_body(s.n, p) or b"") for s in specs[:100] if s.gzip for p in s.pages]
+    plain = [len(_html(s, p) or b"") for s in specs[:100] if s.gzip for p in s.pages]
+    return {
+        "sites": sites,
+        "fast_share": len(fast) / sites,
+        "slow_share": sum(1 for s in specs if not s.drops and 1 <= s.delay <= 3) / sites,
+        "timeout_share": sum(1 for s in specs if s.timeouts) / sites,
+        "drop_share": sum(1 for s in specs if s.drops) / sites,
+        "robots_404_share": sum(1 for s in specs if s.robots is None) / sites,
+        "robots_disallow_share": sum(1 for s in specs if s.robots not in (None, ALLOW_ALL)) / sites,
+        "gzip_share": sum(1 for s in specs if s.gzip) / sites,
+        "pages": sum(counts),
+        "pages_median": counts[len(counts) // 2],
+        "pages_p90": counts[int(len(counts) * 0.9)],
+        "pages_max": counts[-1],
+        "html_mean_kb": round(sum(sample) / len(sample) / 1024, 1),
+        "gzip_ratio": round(sum(plain) / sum(compressed), 1),
+    }
+
+
 def write_urls(path: str, sites: int) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.writelines(f"http://{host(n)}/\n" for n in range(sites))
 
 
-def serve(port: int, sites: int) -> None:
+def serve(port: int, sites: int, realistic: bool = False) -> None:
     """Run the server until killed; prints `PROXY http://127.0.0.1:PORT` once listening."""
     from twisted.internet import reactor
     from twisted.web import resource, server
@@ -253,13 +402,16 @@ def serve(port: int, sites: int) -> None:
             uri = request.uri.decode("latin-1")
             parts = urlsplit(uri)
             hostname = parts.hostname or (request.getHeader("host") or "").split(":")[0]
-            kind, status, body, delay = answer(hostname, parts.path or "/", sites)
-            n = site_number(hostname)
-            tag = (
-                etag(n, parts.path or "/")
-                if kind == "page" and n is not None and parts.path != "/robots.txt"
-                else None
-            )
+            path = parts.path or "/"
+            if realistic:
+                accepts = "gzip" in (request.getHeader("accept-encoding") or "")
+                kind, status, body, delay, headers = realistic_answer(hostname, path, sites, accepts)
+                tag = None
+            else:
+                kind, status, body, delay = answer(hostname, path, sites)
+                headers = {"Content-Type": "text/html; charset=utf-8"}
+                n = site_number(hostname)
+                tag = etag(n, path) if kind == "page" and n is not None and path != "/robots.txt" else None
             if tag and request.getHeader("if-none-match") == tag:
                 kind, status, body = "not_modified", 304, b""
 
@@ -273,7 +425,8 @@ def serve(port: int, sites: int) -> None:
                 if tag:
                     request.setHeader(b"ETag", tag.encode())
                 if status != 304:
-                    request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
+                    for name, value in headers.items():
+                        request.setHeader(name.encode(), value.encode())
                     request.setHeader(b"Content-Length", str(len(body)).encode())
                     request.write(body)
                 request.finish()
@@ -285,8 +438,12 @@ def serve(port: int, sites: int) -> None:
             return server.NOT_DONE_YET
 
     for n in range(sites):  # generate every page before listening, so no crawl pays for generation
-        for path in site_spec(n).pages:
-            page_html(n, path)
+        if realistic:
+            for path in realistic_spec(n).pages:
+                realistic_body(n, path)
+        else:
+            for path in site_spec(n).pages:
+                page_html(n, path)
     site = server.Site(FakeWeb())
     site.log = lambda request: None  # no access log: it would cost more than the answers
     listening = reactor.listenTCP(port, site, interface="127.0.0.1", backlog=1024)
@@ -295,12 +452,14 @@ def serve(port: int, sites: int) -> None:
     reactor.run()
 
 
-def start(sites: int, urls: str | os.PathLike[str], epoch: int = 0) -> tuple[subprocess.Popen[str], str]:
+def start(
+    sites: int, urls: str | os.PathLike[str], epoch: int = 0, realistic: bool = False
+) -> tuple[subprocess.Popen[str], str]:
     """Serve the fake web from a child process (start URLs written to `urls`); (the process, its proxy URL)
     once it listens. The benchmarks and scripts/crawl_all_resume_check.py start it this way."""
     proc = subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve()), "--sites", str(sites), "--urls", str(urls),
-         "--epoch", str(epoch)],
+         "--epoch", str(epoch), *(["--realistic"] if realistic else [])],
         stdout=subprocess.PIPE,
         text=True,
     )  # fmt: skip
@@ -324,15 +483,20 @@ def main(argv: list[str] | None = None) -> int:
         help="a later state of the web: every 10th site moved its Mass times, and the start page of sites "
         "n %% 25 == 1 became a JavaScript shell (default 0 = the first state)",
     )
+    parser.add_argument(
+        "--realistic",
+        action="store_true",
+        help="real-web latency (some sites time out or drop), robots.txt rules, gzip, archive-sized sites",
+    )
     args = parser.parse_args(argv)
     global EPOCH
     EPOCH = args.epoch
     if args.urls:
         write_urls(args.urls, args.sites)
     if args.stats:
-        print(stats(args.sites))
+        print(realistic_stats(args.sites) if args.realistic else stats(args.sites))
         return 0
-    serve(args.port, args.sites)
+    serve(args.port, args.sites, args.realistic)
     return 0
 
 
