@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from msze.directory.deon_parser import ADDRESS_SEPARATOR, parish_key
+
 OK = "OK"
 AMBIGUOUS = "AMBIGUOUS"
 NOT_FOUND = "NOT_FOUND"
@@ -120,7 +122,10 @@ def church_records(results: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, A
     """The lookups for a crawl's other churches: each church a site gives an address for (results.jsonl's
     `churches`), shaped as a parish record (its name and address) with its parish's `start_url`."""
     for result in results:
-        for church in result.get("churches") or ():
+        found = result.get("churches")
+        for church in found if isinstance(found, list) else ():
+            if not isinstance(church, Mapping):
+                continue
             name, address = (
                 _squeeze(str(church.get("name") or "")),
                 _squeeze(str(church.get("address") or "")),
@@ -128,6 +133,16 @@ def church_records(results: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, A
             if name and address:
                 yield {"name": name, "city": "", "address": [address], "church": name,
                        "start_url": result.get("start_url") or ""}  # fmt: skip
+
+
+def lookup_key(record: Mapping[str, Any]) -> tuple[str, str, str]:
+    """What a lookup is done once for: a parish (name, city, address), or a church of the parish crawled from
+    `start_url` (two parishes may each have a "Kaplica cmentarna, ul. Cmentarna 1")."""
+    if record.get("church"):
+        address = record.get("address") or []
+        line = address if isinstance(address, str) else ADDRESS_SEPARATOR.join(address)
+        return (str(record.get("start_url") or ""), str(record["church"]), line)
+    return parish_key(record)
 
 
 def outcome(places: Sequence[Place]) -> str:

@@ -14,10 +14,11 @@ from typing import Any
 
 from msze.extraction.rules.reading import CHURCH_WORD_RE
 
-# "ul. Leśna 5", "al. Jana Pawła II 12a", "pl. Kościelny 1/3", "os. Słoneczne 4"
+# "ul. Leśna 5", "al. Jana Pawła II 12a", "ul. 3 Maja 5", "pl. Kościelny 1/3", "os. Słoneczne 4"; not the
+# "pl." ending a web address ("www.parafia.pl. Msza 9")
 _STREET_RE = re.compile(
-    r"\b(?:ul\.|ulica|al\.|aleja|pl\.|plac|os\.|osiedle)[ \t]*[^\W\d][^\n,;:()]{0,40}?[ \t]\d{1,4}[a-zA-Z]?"
-    r"(?:/\d{1,4})?\b",
+    r"(?<![\w.])(?:ul\.|ulica|al\.|aleja|pl\.|plac|os\.|osiedle)[ \t]*"
+    r"(?:\d{1,2}[ \t]+)?[^\W\d][^\n,;:()]{0,40}?[ \t]\d{1,4}[a-zA-Z]?(?:/\d{1,4})?\b",
     re.IGNORECASE,
 )
 _POSTAL_RE = re.compile(r"\b\d{2}-\d{3}[ \t]+[^\W\d][\w-]*(?:[ \t][^\W\d][\w-]*)?")
@@ -41,11 +42,12 @@ def church_address(text: str, church: str) -> str | None:
     """The address written beside `church` in a page's text: on a line naming it, or the few lines below
     before another church is named; None when the page gives none."""
     lines = text.splitlines()
-    name = church.casefold()
+    name = re.compile(re.escape(church), re.IGNORECASE)
     for i, line in enumerate(lines):
-        if name not in line.casefold():
+        named = name.search(line)
+        if named is None:
             continue
-        below = [line[line.casefold().index(name) + len(name) :]]
+        below = [line[named.end() :]]
         for nxt in lines[i + 1 : i + 1 + LINES_BELOW]:
             if CHURCH_WORD_RE.search(nxt):
                 break

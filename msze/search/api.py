@@ -10,7 +10,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -63,6 +63,8 @@ def masses() -> Response | tuple[Response, int]:
         radius = query.parse_radius(request.args.get("radius") or "")
         start = query.parse_moment(request.args.get("from") or "", "from", now)
         end = query.parse_moment(request.args["to"], "to", now) if request.args.get("to") else None
+        if end is not None and not start <= end <= start + timedelta(days=query.MAX_WINDOW_DAYS):
+            raise query.InvalidQuery(f"„to” musi być po „from”, najwyżej {query.MAX_WINDOW_DAYS} dni później")
         service = request.args.get("service") or "mass"
         if service not in query.SERVICES:
             raise query.InvalidQuery(f"Parametr „service” to mass albo confession, a jest: {service[:20]!r}")
@@ -70,13 +72,14 @@ def masses() -> Response | tuple[Response, int]:
     except query.InvalidQuery as exc:
         return jsonify(error=str(exc)), 400
     found = query.next_masses(conn(), near, radius, start, end, service)
-    pages = max(1, -(-len(found) // per_page))
+    pages = query.page_count(len(found), per_page)
     shown = found[(page - 1) * per_page : page * per_page]
     for item in shown:
         item["html_url"] = public_url("views.parish_page", parish_id=item["parish_id"])
     body = {"total": len(found), "page": page, "per_page": per_page, "pages": pages, "masses": shown}
     if page < pages:
         kept = {name: request.args[name] for name in _MASSES_ARGS if request.args.get(name)}
+        kept["from"] = start.isoformat(timespec="minutes")  # "now" would move on between pages
         body["next"] = public_url("api.masses", **kept, page=str(page + 1))
     return jsonify(body)
 

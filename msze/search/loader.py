@@ -43,6 +43,7 @@ from msze.search.db import (
     time_history,
     town_key,
 )
+from msze.search.query import distance_km
 from msze.search.urls import safe_url
 from msze.utils.text import fold
 from msze.utils.urls import host_of
@@ -127,6 +128,7 @@ class LoadReport:
     history_rows: int = 0
     churches_located: int = 0  # other churches given their own coordinates
     churches_unmatched: int = 0  # located churches of a start URL no parish has
+    churches_far: int = 0  # located farther than CHURCH_MAX_KM from their parish: another town's street
     urls_dropped: int = 0  # websites and source URLs that are not absolute http(s) URLs: never published
     lines_ok: int = 0  # input lines read and accepted (bad ones are listed in bad_lines)
     bad_lines: list[str] = field(default_factory=list)  # "file:line: reason", one per skipped line
@@ -270,7 +272,7 @@ def _json_record(line: str, report: LoadReport) -> ParishRecord:
 
 def _record(item: dict, report: LoadReport) -> ParishRecord:
     name, city = _text(item, "name", "name"), _text(item, "city", "city")
-    church, start_url = _text(item, "church"), _text(item, "start_url")
+    church, start_url = _short(_text(item, "church"), 300) or "", _text(item, "start_url")
     if church and not start_url:
         raise BadLine("a church without its parish's start_url")
     if not name or not (city or church):
@@ -606,10 +608,15 @@ class _Sites:
     def __init__(self, conn: Connection) -> None:
         p = parishes.c
         self.rows = conn.execute(
-            select(p.id, p.website, p.domain, p.attempted_at, p.crawled_at).where(p.website.is_not(None))
+            select(p.id, p.website, p.domain, p.attempted_at, p.crawled_at, p.lat, p.lng).where(
+                p.website.is_not(None)
+            )
         ).all()
         self.by_host: dict[str, list[int]] = {}
         self.by_domain: dict[str, list[int]] = {}
+        self.coordinates = {
+            r.id: (r.lat, r.lng) for r in self.rows if r.lat is not None and r.lng is not None
+        }
         for row in self.rows:
             self.by_host.setdefault(_stored_host(row.website), []).append(row.id)
             if row.domain:
@@ -619,10 +626,15 @@ class _Sites:
         return (host and self.by_host.get(host)) or self.by_domain.get(domain) or []
 
 
+CHURCH_MAX_KM = 25.0  # a chapel farther than this from its parish was found by a street name elsewhere
+
+
 def load_churches(conn: Connection, records: Iterable[ParishRecord], report: LoadReport) -> None:
-    """Each located church of `scrapy crawl places -a churches=` beside its parish (the one crawled from its
-    `start_url`), replacing what an earlier lookup stored for it; parish records are not churches."""
+    """The located churches of `scrapy crawl places -a churches=` beside their parish (the one crawled from
+    their `start_url`): a parish's churches in the file replace those stored for it. A place farther than
+    CHURCH_MAX_KM from a parish with coordinates is another town's street of the same name: not stored."""
     sites = _Sites(conn)
+    replaced: set[int] = set()
     for record in records:
         if not record.church or record.lat is None:
             continue
@@ -631,10 +643,18 @@ def load_churches(conn: Connection, records: Iterable[ParishRecord], report: Loa
             parish_ids = sites.parish_ids(host, registered_domain(host))
         except ValueError:
             parish_ids = []
-        report.churches_unmatched += not parish_ids
+        if not parish_ids:
+            report.churches_unmatched += 1
         for parish_id in parish_ids:
-            where = (churches.c.parish_id == parish_id) & (churches.c.name == record.church)
-            conn.execute(delete(churches).where(where))
+            if parish_id not in replaced:
+                conn.execute(delete(churches).where(churches.c.parish_id == parish_id))
+                replaced.add(parish_id)
+            home = sites.coordinates.get(parish_id)
+            if home and distance_km(home, (record.lat, record.lng)) > CHURCH_MAX_KM:
+                report.churches_far += 1
+                continue
+            same = (churches.c.parish_id == parish_id) & (churches.c.name == record.church)
+            conn.execute(delete(churches).where(same))  # a name twice in the file: the last place stands
             values = {"name": record.church, "address": record.address, "lat": record.lat, "lng": record.lng}
             conn.execute(insert(churches).values(parish_id=parish_id, **values))
             report.churches_located += 1
@@ -717,7 +737,8 @@ def load(
     now = now or datetime.now(UTC)
     with engine.begin() as conn:
         if parishes_path:
-            load_parishes(conn, read_parish_file(parishes_path, report), report)
+            records = (r for r in read_parish_file(parishes_path, report) if not r.church)
+            load_parishes(conn, records, report)
         if places_path:
             records = [r for r in read_parish_file(places_path, report) if not r.church]
             if not parishes_path:

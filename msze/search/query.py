@@ -262,7 +262,12 @@ class SearchResult:
 
     @property
     def pages(self) -> int:
-        return max(1, -(-self.total // self.params.per_page))
+        return page_count(self.total, self.params.per_page)
+
+
+def page_count(total: int, per_page: int) -> int:
+    """Pages of `per_page` for `total` hits; one page for none."""
+    return max(1, -(-total // per_page))
 
 
 def query_words(q: str) -> list[str]:
@@ -497,6 +502,7 @@ def search(conn: Connection, params: SearchParams) -> SearchResult:
 
 
 NEAREST_PARISHES = 50  # how many of the nearest parishes `next_masses` expands
+MAX_WINDOW_DAYS = 14  # the longest `from`..`to` the next Masses are listed for
 
 
 def parse_moment(value: str, name: str, now: datetime) -> datetime:

@@ -43,7 +43,7 @@ from twisted.python.failure import Failure
 
 from msze.archive.jsonl import read_objects
 from msze.crawling.backoff import backoff_delay, should_give_up
-from msze.directory.deon_parser import parish_key, read_records
+from msze.directory.deon_parser import read_records
 from msze.directory.places_api import (
     API_LEGACY,
     API_NEW,
@@ -59,6 +59,7 @@ from msze.directory.places_api import (
     church_records,
     legacy_details_url,
     legacy_search_url,
+    lookup_key,
     new_search_body,
     parse_legacy_details,
     parse_legacy_search,
@@ -228,7 +229,7 @@ class PlacesSpider(scrapy.Spider):
                 )
                 continue
             if path.is_file() and path.stat().st_size:
-                done |= {parish_key(r) for r in read_records(path) if r.get("status") in OUTCOMES}
+                done |= {lookup_key(r) for r in read_records(path) if r.get("status") in OUTCOMES}
         return done
 
     # --- requests --------------------------------------------------------------------------------------
@@ -245,7 +246,7 @@ class PlacesSpider(scrapy.Spider):
         for parish in records:
             if self.stopping:
                 return
-            key = parish_key(parish)
+            key = lookup_key(parish)
             if not key[0]:
                 self._inc("skipped_no_name")
                 continue
@@ -323,7 +324,9 @@ class PlacesSpider(scrapy.Spider):
         """One search answer: an item, the fallback query, a details request, a retry, or a stop."""
         self._inc(f"answers/{answer.kind}")
         if answer.kind == FOUND:
-            if self.api == API_NEW or parish.get("church"):  # a church's website is its parish's
+            if parish.get("church"):  # its coordinates are asked for; the website is its parish's
+                yield self.item(parish, answer.places, "", queries[index])
+            elif self.api == API_NEW:
                 yield self.item(parish, answer.places, answer.places[0].website or "", queries[index])
             else:
                 yield self.details_request(parish, answer.places, queries[index])

@@ -33,6 +33,7 @@ from msze.directory.places_api import (
     ZERO,
     Place,
     church_records,
+    lookup_key,
     outcome,
     parse_legacy_details,
     parse_legacy_search,
@@ -440,6 +441,11 @@ def test_church_queries_fall_back_to_the_address_alone():
     assert borki["church"] == "Kaplica w Borkach" and borki["start_url"] == "http://p.test/"
     assert queries_for(borki) == ["Kaplica w Borkach ul. Leśna 5, 62-010 Borki", "ul. Leśna 5, 62-010 Borki"]
     assert list(church_records([{"start_url": "http://p.test/", "churches": None}])) == []
+    hostile = [{"start_url": "http://p.test/", "churches": "x"}, {"churches": [7, None, {"name": 3}]}]
+    assert list(church_records(hostile)) == []
+    # the same chapel name and street in two parishes: two lookups
+    other = [*church_records([{"start_url": "http://q.test/", "churches": CHURCHES[:1]}])]
+    assert lookup_key(borki) != lookup_key(other[0]) and lookup_key(borki)[0] == "http://p.test/"
 
 
 @pytest.mark.parametrize("api", ["new", "legacy"])

@@ -29,6 +29,11 @@ def test_the_address_on_the_line_naming_the_chapel():
     assert church_address(PAGE, "kaplica w Woli") == "al. Jana Pawła II 12/3"
 
 
+def test_a_street_named_for_a_date_and_not_a_web_address():
+    assert church_address("Kaplica w Dębinie, ul. 3 Maja 5", "Kaplica w Dębinie") == "ul. 3 Maja 5"
+    assert church_address("Kaplica w Lesie: www.parafia.pl. Msza 9", "Kaplica w Lesie") is None
+
+
 def test_no_address_is_borrowed_from_the_next_church_or_the_parish_church():
     assert church_address(PAGE, "Kaplica szpitalna") is None
     assert church_address("Kaplica w Lesie\nKościół w Lipnie, ul. Polna 2", "Kaplica w Lesie") is None

@@ -577,9 +577,16 @@ def test_a_chapel_located_apart_is_as_far_as_it_stands(app, tmp_path):
               "lat": 51.8, "lng": 19.45, "church": "Kaplica w Julianowie", "start_url": "http://jozef-lodz.pl/",
               "url": "", "place_id": "J", "query": "Kaplica w Julianowie ul. Julianowska 3"}  # fmt: skip
     elsewhere = {**chapel, "start_url": "http://nobody.test/"}
-    located.write_text(json.dumps(chapel) + "\n" + json.dumps(elsewhere) + "\n", encoding="utf-8")
+    far = {
+        **chapel,
+        "church": "Kaplica cmentarna",
+        "lat": 50.06,
+        "lng": 19.94,
+    }  # a street of that name in Kraków
+    lines = [chapel, elsewhere, far]
+    located.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     report = load(make_engine(tmp_path / "app.sqlite"), churches_path=located)
-    assert (report.churches_located, report.churches_unmatched) == (1, 1)
+    assert (report.churches_located, report.churches_unmatched, report.churches_far) == (1, 1, 1)
     url = "/api/masses?near=51.7592,19.4560&radius={}&from=2026-12-06T08:30&to=2026-12-06T11:00"
     client = app.test_client()
     got = {(m["time"], m["church"]): m["distance_km"] for m in client.get(url.format(5)).get_json()["masses"]}
@@ -602,6 +609,11 @@ def test_the_next_masses_come_page_by_page(client):
         assert link is None or ("x=" not in link and "from=2026-12-05T17" in link)
     assert seen == whole["masses"]
     assert client.get(url + "&page=0").status_code == 400
+    # without `from` the pages keep the moment of the first: "now" does not move on between them
+    first = client.get("/api/masses?near=51.7592,19.4560&radius=50&per_page=1").get_json()
+    assert first["pages"] == 1 or "from=" in first["next"]
+    assert client.get(url + "&to=2026-12-05T16:00").status_code == 400  # before `from`
+    assert client.get(url + "&to=2027-01-05T16:00").status_code == 400  # a month: longer than asked for
 
 
 def test_the_next_confession_near_a_point(client):
