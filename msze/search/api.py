@@ -10,7 +10,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -19,6 +19,7 @@ from msze.search import query
 from msze.search.jsonld import parish_jsonld
 from msze.search.openapi import openapi_document
 from msze.search.web import conn, public_url
+from msze.search.web import now as current_now
 
 bp = Blueprint("api", __name__)
 
@@ -55,7 +56,7 @@ _MASSES_ARGS = ("near", "radius", "from", "to", "service", "per_page")  # what a
 def masses() -> Response | tuple[Response, int]:
     """The next Masses (`service=confession`: confession times) near a point: `near`, `radius`, `from`
     (default now), `to` (default the next noon)."""
-    now = datetime.now(UTC)
+    now = current_now()
     try:
         near = query.parse_near(request.args.get("near") or "")
         if near is None:

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app, g, request, url_for
 from sqlalchemy import Connection
 
 from msze.search import query
+
+
+def now() -> datetime:
+    """The moment "now" means to the next-Masses pages: the clock, or the app's config `NOW` (an aware
+    datetime) where a test freezes it."""
+    return current_app.config.get("NOW") or datetime.now(UTC)
 
 
 def conn() -> Connection:

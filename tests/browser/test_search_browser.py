@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -105,7 +106,9 @@ def servers(tmp_path):
     engine = make_engine(db)
     create_schema(engine)
     load(engine, deon, places, results)
-    app = create_app(str(db))
+    # Saturday 5 December 2026, 15:00 in Łódź: the vigil, then Sunday morning ("now" frozen: at a real 19:00
+    # on a Friday nothing would be left before the next noon)
+    app = create_app(str(db), config={"NOW": datetime(2026, 12, 5, 14, 0, tzinfo=UTC)})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}", site
