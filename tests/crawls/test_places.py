@@ -250,18 +250,11 @@ def places_command(
     return command, env
 
 
-def crawl_places(
-    tmp_path: Path,
-    fake: FakePlaces,
-    parishes: Path,
-    *settings: str,
-    key: str = VALID_KEY,
-    api: str = "new",
-    given: str = "parishes",
-) -> Run:
+def crawl_places(tmp_path: Path, fake: FakePlaces, parishes: Path, *settings: str, **options: str) -> Run:
+    """places_command (its `key`, `api` and `given` options too) run to the end, and its outputs read."""
     out_tsv, out_jsonl, stats_file = outputs(tmp_path)
     stats_file.unlink(missing_ok=True)
-    command, env = places_command(tmp_path, fake, parishes, *settings, key=key, api=api, given=given)
+    command, env = places_command(tmp_path, fake, parishes, *settings, **options)
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
     tsv = list(read_records(out_tsv)) if out_tsv.is_file() else []
