@@ -6,7 +6,7 @@ Jinja autoescapes everything; crawled text and URLs reach the templates as data 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
@@ -67,7 +67,7 @@ def parish_page(parish_id: int) -> str:
         parish=parish,
         jsonld=script_json(parish_jsonld(parish, public_url("views.parish_page", parish_id=parish_id))),
         freshness=freshness(),
-        today=datetime.now(UTC),
+        today=now(),
         stale=_stale(parish.get("crawled_at"), current_app.config["STALE_DAYS"]),
     )
 
@@ -76,7 +76,7 @@ def _stale(crawled_at: str | None, days: int) -> int | None:
     """How many days ago the parish's pages were read, when that is more than `days`; else None."""
     if not crawled_at:
         return None
-    age = (datetime.now(UTC) - datetime.fromisoformat(crawled_at.replace("Z", "+00:00"))).days
+    age = (now() - datetime.fromisoformat(crawled_at.replace("Z", "+00:00"))).days
     return age if age > days else None
 
 
@@ -86,8 +86,8 @@ def parish_ics(parish_id: int) -> Response:
     parish = query.get_parish(conn(), parish_id)
     if parish is None:
         abort(404)
-    now = datetime.now(UTC)
-    body = parish_calendar(parish, now.astimezone(WARSAW).date(), now)
+    moment = now()
+    body = parish_calendar(parish, moment.astimezone(WARSAW).date(), moment)
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Disposition"] = f'inline; filename="parafia-{parish_id}.ics"'
     return response

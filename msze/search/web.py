@@ -19,8 +19,7 @@ from msze.search import query
 
 
 def now() -> datetime:
-    """The moment "now" means to the next-Masses pages: the clock, or the app's config `NOW` (an aware
-    datetime) where a test freezes it."""
+    """The app's clock: the time now, or its config `NOW` (an aware datetime) where a test freezes it."""
     return current_app.config.get("NOW") or datetime.now(UTC)
 
 
