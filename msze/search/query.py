@@ -576,7 +576,7 @@ def next_masses(
                         "parish_id": parish.id,
                         "parish": parish.name,
                         "city": parish.city,
-                        "church": occ.row.get("church"),
+                        "church": church,
                         "distance_km": distance,
                         "source_url": url_of(occ.row.get("source_url")),
                         "context": occ.row.get("context") or occ.row.get("note"),
