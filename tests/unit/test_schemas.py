@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from schema_check import check, errors
 
-from msze.batch.results import summarize
+from msze.extraction.parish import summarize
 from msze.extraction.page import PageSteps
 from msze.schemas import schema
 
