@@ -517,8 +517,9 @@ def test_the_corrections_list_is_one_query_whatever_its_length(app, client):
 
 
 def test_blueprint_modules_hold_no_sql():
-    """Views call msze.search.query; SQL (statements, the tables) lives in query.py and db.py only: the web
-    modules take from SQLAlchemy and db.py nothing but type names, day names and the engine set-up."""
+    """Views call msze.search.query, upcoming and reports; SQL (statements, the tables) lives in those and
+    db.py only: the web modules take from SQLAlchemy and db.py nothing but type names, day names and the
+    engine set-up."""
     import ast
     from pathlib import Path
 
