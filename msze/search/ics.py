@@ -4,7 +4,8 @@ person can subscribe to them in a phone calendar.
 Each regular Mass (a time at one church in one season) is a weekly event (`RRULE:FREQ=WEEKLY;BYDAY=…`) from
 the feed's first day; a seasonal one is an event per stretch of its season in the coming year, bounded by
 `UNTIL`; weekly events skip the holy days (`EXDATE`), which are events of their own with the times that hold
-on them (msze/search/calendar.py); a one-off with its date is a single event.
+on them (msze/search/calendar.py); a one-off with its date is a single event (one whose date is no real
+day, "2026-02-30", is left out).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from icalendar import Calendar, Event
 
-from msze.search.calendar import WEEK, at, dates_between, holy_days, in_season, rows_for
+from msze.search.calendar import WEEK, at, dates_between, holy_days, in_season, one_off_start, rows_for
 
 HORIZON_DAYS = 366  # how far ahead seasons and holy days are written
 _BYDAY = {"mon": "MO", "tue": "TU", "wed": "WE", "thu": "TH", "fri": "FR", "sat": "SA", "sun": "SU"}
@@ -51,12 +52,10 @@ def parish_calendar(parish: Mapping[str, Any], today: dt.date, stamp: dt.datetim
             key = (row["time"], row.get("church"), row.get("season"), False, row.get("source_url"))
             cal.add_component(_event(parish, key, at(day, row["time"]), stamp, row.get("source_url"), day))
     for one in parish.get("one_off", []):
-        date = one.get("date")
-        if isinstance(date, str) and len(date) == 10 and date >= today.isoformat():
+        start = one_off_start(one)  # None for an impossible date ("2026-02-30"), "MM-DD" or none
+        if start is not None and start.date() >= today:
             key = (one["time"], one.get("church"), None, False, one.get("source_url"))
-            event = _event(
-                parish, key, at(dt.date.fromisoformat(date), one["time"]), stamp, one.get("source_url")
-            )
+            event = _event(parish, key, start, stamp, one.get("source_url"))
             event.add("description", one.get("note") or "")
             cal.add_component(event)
     cal.add_missing_timezones()

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, and_, exists, func, or_, select
 
-from msze.extraction.rules.reading import season_range
+from msze.search.calendar import clock_time, known_date, season_bounds
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
@@ -178,10 +178,12 @@ def season_label(season: str | None) -> str:
     """ "latem", "w roku szkolnym", "od 01.07 do 31.08"; "" for all year."""
     if not season:
         return ""
-    bounds = season_range(season)
+    bounds = season_bounds(season)
     if bounds is not None:
         a, b = (f"{day:02d}.{month:02d}" for month, day in bounds)
         return f"od {a} do {b}"
+    if ".." in season:  # "02-30..11-31": a typo of the parish page, not shown as a date
+        return "w okresie podanym na stronie parafii"
     return SEASON_LABELS.get(season, season)
 
 
@@ -333,7 +335,11 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
     parish["schedule"] = schedule_rows(times)
     o, c = one_off_masses.c, confession_times.c
     one_offs = select(o.date, o.time, o.church, o.note, o.source_url).where(o.parish_id == parish_id)
-    parish["one_off"] = [dict(r._mapping) for r in conn.execute(one_offs.order_by(o.date, o.time))]
+    parish["one_off"] = [
+        dict(r._mapping)
+        for r in conn.execute(one_offs.order_by(o.date, o.time))
+        if known_date(r.date) and clock_time(r.time)  # never "2026-02-30" or "13-01", stored by older loaders
+    ]
     confessions = select(c.days, c.start, c.end, c.church, c.season, c.source_url).where(
         c.parish_id == parish_id
     )

@@ -1,0 +1,117 @@
+"""Odd data in the database and odd moments in requests never take the search app down.
+
+A database from an older loader (or another one) may hold a parish page's typo "30.02.2026" as the one-off
+date "2026-02-30", an "MM-DD" that is no day ("13-01"), or a season "02-30..11-31": every route that reads
+them answers 200 without them, on SQLite and on PostgreSQL. Moments far from now (year 1, year 9999) are a
+400 with a message, not an overflow.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+
+import pytest
+from icalendar import Calendar
+from postgres_cluster import postgres_cluster, requires_postgres
+from search_fixtures import load_database
+from sqlalchemy import insert, select
+
+from msze.search.app import create_app
+from msze.search.db import make_engine, mass_times, metadata, one_off_masses, parishes
+
+NOW = datetime(2026, 12, 5, 16, 0, tzinfo=UTC)  # Saturday 17:00 in Warsaw
+NEAR = "51.7592,19.4560"
+GOOD = [("2026-12-06", "11:11", "dobra jutro"), ("12-24", "22:22", "dobra wigilia"),
+        (None, "13:13", "bez daty")]  # fmt: skip
+BAD = [("2026-02-30", "05:51", "zly luty"), ("2026-11-31", "05:52", "zly listopad"),
+       ("02-30", "05:53", "zly mm-dd"), ("13-01", "05:54", "zly miesiac"), ("00-10", "05:55", "zly zero"),
+       ("2026-W49-7", "05:56", "zly tydzien"), ("2026-12-06", "25:99", "zla godzina")]  # fmt: skip
+BAD_SEASON = "02-30..11-31"
+
+
+def with_odd_rows(db_url: str) -> int:
+    """Józef's parish with the GOOD and BAD one-offs and a Sunday 06:06 of an impossible season, inserted
+    straight into the database as an older loader could have left them; returns the parish id."""
+    engine = make_engine(db_url)
+    with engine.begin() as conn:
+        pid = conn.execute(select(parishes.c.id).where(parishes.c.name == "Świętego Józefa")).scalar_one()
+        conn.execute(
+            insert(one_off_masses),
+            [{"parish_id": pid, "date": d, "time": t, "note": n, "church": None} for d, t, n in GOOD + BAD],
+        )
+        conn.execute(
+            insert(mass_times),
+            [{"parish_id": pid, "day": "sun", "minute": 6 * 60 + 6, "time": "06:06", "season": BAD_SEASON}],
+        )
+    engine.dispose()
+    return pid
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    with postgres_cluster("search-odd", max_connections=20) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=requires_postgres)])
+def odd(request, tmp_path):
+    """(client, parish id) over the fixture database with the odd rows, the clock frozen at NOW."""
+    if request.param == "postgresql":
+        url = request.getfixturevalue("pg_url")
+        engine = make_engine(url)
+        metadata.drop_all(engine)
+        engine.dispose()
+        db_url = load_database(tmp_path, url)
+    else:
+        db_url = load_database(tmp_path)
+    pid = with_odd_rows(db_url)
+    app = create_app(db_url, config={"TESTING": True, "NOW": NOW})
+    yield app.test_client(), pid
+    app.extensions["msze_engine"].dispose()
+
+
+def assert_no_bad(text: str) -> None:
+    for date, time, note in BAD:
+        assert note not in text and time not in text, (date, time)
+    assert "02-30" not in text and "11-31" not in text and "30.02" not in text
+
+
+def test_impossible_one_off_dates_are_skipped_by_every_route(odd):
+    client, pid = odd
+    for when in ("", "&to=2026-12-19T17:00"):  # to the next noon; and the longest window, 14 days
+        masses = client.get(f"/api/masses?near={NEAR}&radius=5&from=2026-12-05T17:00{when}")
+        assert masses.status_code == 200
+        starts = [m["start"] for m in masses.get_json()["masses"]]
+        assert "2026-12-06T11:11:00+01:00" in starts
+        assert_no_bad(json.dumps(masses.get_json(), ensure_ascii=False))
+    page = client.get(f"/?near={NEAR}&radius=5&when=2026-12-05T17:00")
+    assert page.status_code == 200 and "<b>11:11</b>" in page.get_data(as_text=True)
+    assert_no_bad(page.get_data(as_text=True))
+
+    ics = client.get(f"/parafia/{pid}.ics")
+    assert ics.status_code == 200
+    one_offs = [e for e in Calendar.from_ical(ics.data).walk("VEVENT") if "description" in e]
+    assert {str(e["description"]) for e in one_offs} == {"dobra jutro"}  # the only real date from today on
+    assert_no_bad(ics.get_data(as_text=True))
+
+    html = client.get(f"/parafia/{pid}")
+    assert html.status_code == 200
+    text = html.get_data(as_text=True)
+    assert "dobra jutro" in text and "dobra wigilia" in text and "bez daty" in text
+    assert_no_bad(text)
+    assert "w okresie podanym na stronie parafii" in text  # the 06:06 of "02-30..11-31", not as a date
+    jsonld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)[1])
+
+    detail = client.get(f"/api/parishes/{pid}")
+    assert detail.status_code == 200
+    body = detail.get_json()
+    assert {o["note"] for o in body["one_off"]} == {note for _, _, note in GOOD} | {
+        "W czwartek o 11.00 Msza św. pogrzebowa"
+    }
+    for published in (jsonld, body["jsonld"]):
+        dated = [e["startDate"] for e in published["event"] if "startDate" in e]
+        assert "2026-12-06T11:11" in dated and "2026-11-26T11:00" in dated
+        assert_no_bad(json.dumps(published, ensure_ascii=False))
+        assert "06:06" not in json.dumps(published)  # the Mass of an impossible season is not weekly
