@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from msze.search.calendar import WARSAW
 from msze.search.db import DAYS, clean_text
@@ -23,6 +23,10 @@ MAX_QUERY_LENGTH = 200
 DEFAULT_RADIUS_KM = 10.0
 MAX_RADIUS_KM = 100.0
 MAX_WINDOW_DAYS = 14  # the longest `from`..`to` the next Masses are listed for
+# `from`, `to` and `when` lie at most this many years before or after the server's now: no date arithmetic
+# (the window's end, the next noon, a holy-day calendar) can then leave datetime's years 1..9999.
+MOMENT_YEARS = 5
+MOMENT_REACH = timedelta(days=366 * MOMENT_YEARS)
 SERVICES = ("mass", "confession")
 
 WEEKDAY = "weekday"  # the `day` filter's Monday–Friday
@@ -209,7 +213,8 @@ def page_count(total: int, per_page: int) -> int:
 
 
 def parse_moment(value: str, name: str, now: datetime) -> datetime:
-    """ "now", "" (now) or an ISO date-time ("2026-12-24T16:00", Warsaw time unless it says otherwise)."""
+    """ "now", "" (now) or an ISO date-time ("2026-12-24T16:00", Warsaw time unless it says otherwise) at most
+    MOMENT_YEARS from `now`; InvalidQuery otherwise (year 1 or 9999 would overflow the date arithmetic)."""
     value = value.strip()
     if value in ("", "now", "teraz"):
         return now.astimezone(WARSAW)
@@ -219,4 +224,15 @@ def parse_moment(value: str, name: str, now: datetime) -> datetime:
         raise InvalidQuery(
             f"Parametr „{name}” to data i godzina, np. 2026-12-24T16:00, a jest: {value[:20]!r}"
         ) from None
-    return moment.replace(tzinfo=WARSAW) if moment.tzinfo is None else moment.astimezone(WARSAW)
+    try:
+        moment = moment.replace(tzinfo=WARSAW) if moment.tzinfo is None else moment.astimezone(WARSAW)
+        within = abs(moment - now) <= MOMENT_REACH
+    except OverflowError:  # "0001-01-01T00:00+01:00" is still in year 0 in UTC
+        within = False
+    if not within:
+        first, last = ((now + sign * MOMENT_REACH).astimezone(WARSAW).date() for sign in (-1, 1))
+        raise InvalidQuery(
+            f"Parametr „{name}” może być najwyżej {MOMENT_YEARS} lat od dziś (od {first} do {last}), "
+            f"a jest: {value[:20]!r}"
+        )
+    return moment

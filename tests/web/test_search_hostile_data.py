@@ -115,3 +115,33 @@ def test_impossible_one_off_dates_are_skipped_by_every_route(odd):
         assert "2026-12-06T11:11" in dated and "2026-11-26T11:00" in dated
         assert_no_bad(json.dumps(published, ensure_ascii=False))
         assert "06:06" not in json.dumps(published)  # the Mass of an impossible season is not weekly
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    db_url = load_database(tmp_path_factory.mktemp("moments"))
+    return create_app(db_url, config={"TESTING": True, "NOW": NOW}).test_client()
+
+
+FAR = ["0001-01-01T00:00", "9999-12-31T23:59", "0001-01-01T00:00+01:00", "9999-12-31T23:59-14:00",
+       "2031-12-10T17:00", "2021-11-30T00:00"]  # fmt: skip
+
+
+@pytest.mark.parametrize("moment", FAR)
+def test_moments_far_from_now_are_a_400_with_a_message(client, moment):
+    """Year 1 and 9999 overflowed the window's arithmetic (a 500): every moment parameter is bounded to
+    MOMENT_YEARS around the app's now, 2021-12-01 to 2031-12-09 here."""
+    base = f"/api/masses?near={NEAR}&radius=5"
+    for url in (f"{base}&from={moment}", f"{base}&from=2026-12-05T17:00&to={moment}", f"{base}&to={moment}"):
+        response = client.get(url.replace("+", "%2B"))
+        assert response.status_code == 400, url
+        assert "najwyżej 5 lat od dziś (od 2021-12-01 do 2031-12-09)" in response.get_json()["error"]
+    page = client.get(f"/?near={NEAR}&when={moment.replace('+', '%2B')}")
+    assert page.status_code == 400
+    assert "Parametr „when” może być najwyżej 5 lat od dziś" in page.get_data(as_text=True)
+
+
+def test_moments_within_the_bounds_are_answered(client):
+    for moment in ("2031-12-08T17:00", "2021-12-02T17:00", "2026-12-05T17:00+01:00"):
+        assert client.get(f"/api/masses?near={NEAR}&from={moment.replace('+', '%2B')}").status_code == 200
+        assert client.get(f"/?near={NEAR}&when={moment.replace('+', '%2B')}").status_code == 200
