@@ -13,10 +13,12 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from icalendar import Calendar
 from postgres_cluster import postgres_cluster, requires_postgres
 from search_fixtures import load_database
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 
 from msze.search.app import create_app
 from msze.search.db import make_engine, mass_times, metadata, one_off_masses, parishes
@@ -145,3 +147,75 @@ def test_moments_within_the_bounds_are_answered(client):
     for moment in ("2031-12-08T17:00", "2021-12-02T17:00", "2026-12-05T17:00+01:00"):
         assert client.get(f"/api/masses?near={NEAR}&from={moment.replace('+', '%2B')}").status_code == 200
         assert client.get(f"/?near={NEAR}&when={moment.replace('+', '%2B')}").status_code == 200
+
+
+moments = st.one_of(
+    st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31, 23, 59)).map(
+        lambda moment: moment.isoformat(timespec="minutes")
+    ),
+    st.datetimes(timezones=st.timezones()).map(lambda moment: moment.isoformat()),
+    st.sampled_from(["now", "teraz", "", "0001-01-01T00:00+23:59", "9999-12-31T23:59-23:59", "2026-02-30"]),
+    st.text(max_size=30),
+)
+near_args = st.fixed_dictionaries(
+    {},
+    optional={
+        "near": st.one_of(st.just(NEAR), st.text(max_size=30), st.tuples(st.floats(), st.floats()).map(
+            lambda point: f"{point[0]},{point[1]}")),
+        "radius": st.one_of(st.text(max_size=12), st.floats().map(str)),
+        "when": moments, "from": moments, "to": moments,
+        "day": st.text(max_size=20), "service": st.sampled_from(["mass", "confession", "x"]),
+        "page": st.one_of(st.text(max_size=12), st.integers().map(str)),
+        "per_page": st.one_of(st.text(max_size=12), st.integers().map(str)),
+    },
+)  # fmt: skip
+FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FEW
+@given(args=near_args)
+@example(args={"near": NEAR, "when": "9999-12-31T23:59"})  # the 500s of before, always tried first
+@example(args={"near": NEAR, "from": "0001-01-01T00:00"})
+@example(args={"near": NEAR, "from": "9999-12-31T23:59", "to": "9999-12-31T23:59"})
+def test_the_near_query_and_the_api_never_answer_500(client, args):
+    for route in ("/", "/api/masses"):
+        assert client.get(route, query_string=args).status_code < 500, (route, args)
+
+
+@pytest.fixture(scope="module")
+def odd_client(tmp_path_factory):
+    db_url = load_database(tmp_path_factory.mktemp("odd-one-offs"))
+    app = create_app(db_url, config={"TESTING": True, "NOW": NOW})
+    with make_engine(db_url).connect() as conn:
+        pid = conn.execute(select(parishes.c.id).where(parishes.c.name == "Świętego Józefa")).scalar_one()
+    return app, pid
+
+
+one_off_rows = st.lists(
+    st.fixed_dictionaries(
+        {
+            "date": st.none() | st.text(max_size=10) | st.dates().map(str) | st.just("2026-12-06"),
+            "time": st.text(max_size=5) | st.times().map(lambda t: t.strftime("%H:%M")),
+            "church": st.none() | st.text(max_size=10),
+            "note": st.text(max_size=10),
+        }
+    ),
+    max_size=4,
+)
+
+
+@FEW
+@given(rows=one_off_rows)
+def test_any_stored_one_off_never_takes_a_route_down(odd_client, rows):
+    """One-offs as any text in the database (dates, times): every route that reads them answers."""
+    app, pid = odd_client
+    engine = app.extensions["msze_engine"]
+    with engine.begin() as conn:
+        conn.execute(delete(one_off_masses).where(one_off_masses.c.parish_id == pid))
+        if rows:
+            conn.execute(insert(one_off_masses), [{"parish_id": pid, **row} for row in rows])
+    client = app.test_client()
+    for url in (f"/api/masses?near={NEAR}&from=2026-12-05T17:00&to=2026-12-19T17:00",
+                f"/?near={NEAR}&when=2026-12-05T17:00", f"/parafia/{pid}.ics", f"/parafia/{pid}",
+                f"/api/parishes/{pid}"):  # fmt: skip
+        assert client.get(url).status_code == 200, (url, rows)
