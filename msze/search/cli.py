@@ -242,7 +242,7 @@ def _load(args: argparse.Namespace) -> int:
 
 
 def _corrections(args: argparse.Namespace) -> int:
-    from msze.search.query import correction_rows, training_label
+    from msze.search.reports import correction_rows, training_label
 
     engine = open_database(args.db)
     with engine.connect() as conn:
