@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import http.cookiejar
 import os
 import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from datetime import timedelta
@@ -411,6 +413,45 @@ def test_chunked_body_over_the_size_limit_is_413(app, server):
         assert status == 413 and answer["error"]
         status, _ = device.post_raw("/api/current", iter([b'{"fp": ', b'{"sw": 360}}']))
         assert status == 200  # a small chunked body is fine
+
+
+BIG_POST = (
+    b"POST /api/current HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 52428800\r\n\r\n"
+)  # 50 MB declared
+
+
+def test_serve_answers_a_big_body_413_before_reading_it(app):
+    with serve_waitress(app) as url, socket.create_connection(_address(url), timeout=30) as sock:
+        sock.sendall(BIG_POST)  # only the headers: a server that waited for the 50 MB would never answer
+        assert sock.recv(100).startswith(b"HTTP/1.1 413 ")
+
+
+def test_serve_spools_nothing_of_a_big_body_to_disk(app, tmp_path, monkeypatch):
+    """waitress buffers a body past 512 kB in a temp file: a refused one must never get that far."""
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spool))  # where waitress's TemporaryFile goes
+    with serve_waitress(app) as url, socket.create_connection(_address(url), timeout=30) as sock:
+        with contextlib.suppress(OSError):  # refused: the server may close before taking it all
+            sock.sendall(BIG_POST + b"x" * (2 * 1024 * 1024))
+        # Another request answered: the server's loop has been through what it took of the first one.
+        assert urllib.request.urlopen(url + "/", timeout=30).status == 200
+        assert _files_open_under(spool) == [] and list(spool.iterdir()) == []
+
+
+def _address(url: str) -> tuple[str, int]:
+    host, port = url.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def _files_open_under(folder: Path) -> list[str]:
+    """This process's open files in `folder` (a TemporaryFile has no name there, only an open descriptor)."""
+    targets = []
+    for fd in Path("/proc/self/fd").iterdir():
+        with contextlib.suppress(OSError):  # closed since listed
+            targets.append(os.readlink(fd))
+    return [target for target in targets if target.startswith(str(folder))]
 
 
 def test_pages_and_api_are_blueprints_over_modules_that_hold_the_sql(app):
