@@ -31,7 +31,9 @@ from annotator_pages import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, func, select
+from sqlalchemy.exc import OperationalError
 
+from msze.annotator import export
 from msze.annotator.app import create_app
 from msze.annotator.db import assignments, devices, events, hours, transaction, utcnow
 from msze.annotator.importer import import_file
@@ -95,6 +97,39 @@ def test_page_is_polish_and_loads_only_local_assets(app):
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     for asset in ["/static/annotator.js", "/static/annotator.css"]:
         assert app.test_client().get(asset).status_code == 200
+
+
+def test_every_kind_of_answer_has_the_security_headers(app, monkeypatch):
+    """Pages, static files, the API, its refusals and the error pages: none can be framed or sniffed."""
+    device = Device(app)
+    client = device.client
+    answers = {
+        "page": client.get("/"),
+        "stats page": client.get("/statystyki"),
+        "static": client.get("/static/annotator.js"),
+        "api get": client.get("/api/stats"),
+        "api post": device.post("/api/current"),
+        "api refusal": client.post("/api/current", json={}),  # no CSRF token
+        "api 404": client.get("/api/nope"),
+        "api 405": client.get("/api/current"),
+        "api 413": device.post("/api/current", {"fp": "x" * 20_000}),
+        "page 404": client.get("/nope"),
+        "page 405": client.post("/statystyki"),
+    }
+    broken = OperationalError("SELECT", {}, Exception("disk I/O error"))
+    monkeypatch.setattr(export, "stats", lambda conn: (_ for _ in ()).throw(broken))
+    answers["page 503"], answers["api 503"] = client.get("/statystyki"), client.get("/api/stats")
+    codes = {kind: response.status_code for kind, response in answers.items()}
+    assert [codes[k] for k in ("page", "stats page", "static", "api get", "api post")] == [200] * 5
+    assert [codes[k] for k in ("api refusal", "api 404", "api 405", "api 413")] == [400, 404, 405, 413]
+    assert [codes[k] for k in ("page 404", "page 405", "page 503", "api 503")] == [404, 405, 503, 503]
+    for kind, response in answers.items():
+        headers = response.headers
+        assert headers["X-Frame-Options"] == "DENY", kind
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"], kind
+        assert "form-action 'self'" in headers["Content-Security-Policy"], kind
+        assert headers["X-Content-Type-Options"] == "nosniff", kind
+        assert headers["Referrer-Policy"] == "same-origin", kind
 
 
 def test_api_returns_page_text_as_plain_strings(app):
