@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import http.cookiejar
+import json
 import os
 import re
 import socket
@@ -20,6 +21,7 @@ import pytest
 from annotator_pages import (
     NEWS_TEXT,
     NEWS_URL,
+    SCHEDULE_URL,
     Device,
     HttpDevice,
     check_parallel_annotators,
@@ -36,7 +38,8 @@ from sqlalchemy.exc import OperationalError
 from msze.annotator import export
 from msze.annotator.app import create_app
 from msze.annotator.db import assignments, devices, events, hours, transaction, utcnow
-from msze.annotator.importer import import_file
+from msze.annotator.importer import import_file, import_lines
+from msze.cli import main
 
 
 class Clock:
@@ -97,6 +100,33 @@ def test_page_is_polish_and_loads_only_local_assets(app):
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     for asset in ["/static/annotator.js", "/static/annotator.css"]:
         assert app.test_client().get(asset).status_code == 200
+
+
+def test_items_imported_from_extract_output_never_show_the_servers_file_path(app, tmp_path, capsys):
+    """`msze extract` names its input by its path on the server: volunteers see no address for it at all."""
+    page = tmp_path / "strony" / "kosciol-lokalny.html"
+    page.parent.mkdir()
+    page.write_text("<html><body><p>Msze św. w niedziele: 8:00, 10:30 i 18:00.</p></body></html>", "utf-8")
+    assert main(["extract", "--no-model", str(page)]) == 0
+    extracted = tmp_path / "extract.jsonl"
+    extracted.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert json.loads(extracted.read_text(encoding="utf-8"))["path"] == str(page)
+    engine = app.extensions["msze_annotator_engine"]
+    assert import_file(engine, extracted).added == 3
+    crawled = {"url": "javascript:alert(1)//", "text": "Msza o 7:00", "hours": []}  # not an address either
+    crawled["hours"] = [{"start": 7, "end": 11, "text": "7:00", "time": "07:00", "context": "Msza o 7:00",
+                         "context_start": 0}]  # fmt: skip
+    assert import_lines(engine, [json.dumps(crawled)]).added == 1
+    device, sources, from_files = Device(app), set(), 0
+    response = device.post("/api/current")
+    while response.get_json()["item"] is not None:
+        body, item = response.get_data(as_text=True), response.get_json()["item"]
+        assert str(tmp_path) not in body and "kosciol-lokalny" not in body and "javascript" not in body
+        sources.add(item["source"])
+        from_files += "w niedziele" in item["before"] + item["after"]
+        response = device.post("/api/answer", {"item": item["id"], "answer": "no"})
+    assert from_files == 3
+    assert sources == {None, NEWS_URL, SCHEDULE_URL}  # crawled pages keep their address
 
 
 def test_every_kind_of_answer_has_the_security_headers(app, monkeypatch):
