@@ -21,6 +21,7 @@ from msze.search.loader.lines import (
     text_field,
 )
 from msze.search.urls import safe_url
+from msze.utils import tsv
 from msze.utils.text import fold
 from msze.utils.urls import host_of
 from msze.utils.urls import registered_domain as _registered_domain
@@ -108,15 +109,17 @@ def read_parish_file(path: str | Path, report: LoadReport | None = None) -> Iter
                 if record is not None:
                     yield record
         return
-    _, header = next(lines, (0, None))
+    # The exporter's TSV dialect (msze.utils.tsv): a quoted cell may hold tabs, newlines and quotes.
+    bad_row = lambda n, why: report.bad_lines.append(f"{path}:{n}: {why}")  # noqa: E731
+    rows = tsv.read_rows(((n, line + "\n") for n, line in lines), bad_row)
+    _, header = next(rows, (0, None))
     if header is None:
         return
-    keys = [_TSV_COLUMNS.get(column.strip()) for column in header.split("\t")]
+    keys = [_TSV_COLUMNS.get(column.strip()) for column in header]
     if "name" not in keys or "city" not in keys:
-        raise ValueError(f"{path}: expected a TSV with columns Parafia and Miejscowość, got {header[:200]!r}")
-    for number, line in lines:
-        # QUOTE_NONE TSV: a row is its tab-separated fields (csv.reader would stop at a stray "\r" or NUL).
-        item = {key: value for key, value in zip(keys, line.split("\t"), strict=False) if key}
+        raise ValueError(f"{path}: expected a TSV with columns Parafia and Miejscowość, got {header[:10]}")
+    for number, cells in rows:
+        item = {key: value for key, value in zip(keys, cells, strict=False) if key}
         record = accepted(path, number, report, _record, item, report)
         if record is not None:
             yield record
