@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from msze.cli.urls import collect_urls
-from msze.utils.urls import parish_url
 from msze.directory.deon_parser import PLACE_COLUMNS, write_tsv
+from msze.utils.urls import parish_url
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from schema_check import check, errors
 
-from msze.extraction.parish import summarize
 from msze.extraction.page import PageSteps
+from msze.extraction.parish import summarize
 from msze.schemas import schema
 
 HTML = (
