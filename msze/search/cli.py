@@ -206,6 +206,8 @@ def _load(args: argparse.Namespace) -> int:
         print(f"skipped {line}", file=sys.stderr)
     for start_url in report.unmatched_results:
         print(f"unmatched result {start_url}: no parish has this website", file=sys.stderr)
+    for line in report.coordinates_dropped:
+        print(f"coordinates dropped for {line}: not a place on Earth", file=sys.stderr)
     for line in report.ambiguous_results:
         print(
             f"ambiguous result {line} (several parishes give this website; loaded onto none)", file=sys.stderr

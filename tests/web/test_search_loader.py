@@ -215,7 +215,7 @@ def test_malformed_lines_are_skipped_reported_and_the_rest_loads(tmp_path, engin
     assert (report.results_loaded, report.results_failed, report.results_unmatched) == (2, 1, 1)
     reasons = {int(line.split(":")[1]): line.split(": ", 1)[1] for line in report.bad_lines}
     assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8, 12]
-    assert "Invalid IPv6 URL" in reasons[2]
+    assert reasons[2].startswith("start_url is not an http(s) URL")
     assert reasons[3] == "'start_url' is int, not text"
     assert reasons[4] == "'masses' is str, not a list"
     assert reasons[5] == "'crawled_at' is int, not text"

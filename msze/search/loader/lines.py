@@ -33,6 +33,7 @@ class LoadReport:
     results_undated: int = 0  # without a crawl time: loaded as crawled now
     results_future: int = 0  # crawled after the load (a wrong clock): taken as crawled now
     times_loaded: int = 0
+    times_capped: int = 0  # rows past MAX_ROWS_PER_PARISH of one parish: not loaded
     times_skipped: int = 0  # masses without a valid time
     history_rows: int = 0
     churches_located: int = 0  # other churches given their own coordinates
@@ -44,6 +45,7 @@ class LoadReport:
     bad_lines: list[str] = field(default_factory=list)  # "file:line: reason", one per skipped line
     unmatched_results: list[str] = field(default_factory=list)  # start URLs of no parish
     ambiguous_results: list[str] = field(default_factory=list)  # "start URL: parish (city), parish (city)"
+    coordinates_dropped: list[str] = field(default_factory=list)  # "'name': lat 'nan'": impossible ones
 
     def unmatched(self, start_url: str, matched: list) -> None:
         """Count and list a result (or church) that joins no parish, or several: loaded onto none."""
@@ -56,7 +58,7 @@ class LoadReport:
 
     def as_dict(self) -> dict:
         data = dict(self.__dict__)
-        for key in ("bad_lines", "unmatched_results", "ambiguous_results"):
+        for key in ("bad_lines", "unmatched_results", "ambiguous_results", "coordinates_dropped"):
             data[key] = len(data[key])
         return data
 

@@ -144,23 +144,27 @@ def _record(item: dict, report: LoadReport) -> ParishRecord:
         diocese=text_field(item, "diocese", "diocese"),
         voivodeship=text_field(item, "voivodeship", "voivodeship"),
         website=_website(item, report),
-        **_coordinates(item),
+        **_coordinates(item, report),
         church=church,
         start_url=start_url,
     )
 
 
-def _coordinates(item: dict) -> dict[str, float | None]:
-    """lat/lng of a places record (numbers in JSONL, text in TSV); None for a missing or impossible one."""
+def _coordinates(item: dict, report: LoadReport) -> dict[str, float | None]:
+    """lat/lng of a places record (numbers in JSONL, text in TSV); None for a missing one. An impossible one
+    (NaN, inf, 1e308, 400 digits, "50,07", out of range) is counted and listed in `coordinates_dropped`."""
     out: dict[str, float | None] = {}
     for key, limit in (("lat", 90.0), ("lng", 180.0)):
         value = item.get(key)
-        if isinstance(value, str):  # a TSV cell
-            try:
-                value = float(value)
-            except ValueError:
-                value = None
-        out[key] = coordinate(value, limit)
+        if value is None or value == "":
+            out[key] = None
+            continue
+        try:
+            out[key] = coordinate(float(value) if isinstance(value, str) else value, limit)
+        except (ValueError, OverflowError):  # "50,07"; an integer too large for a float
+            out[key] = None
+        if out[key] is None:
+            report.coordinates_dropped.append(f"{item.get('name')!r}: {key} {str(value)[:40]!r}")
     if out["lat"] is None or out["lng"] is None:
         return {"lat": None, "lng": None}
     return out
@@ -198,7 +202,9 @@ def load_parishes(conn: Connection, records: Iterable[ParishRecord], report: Loa
             row.update(_website_row(record.website))
         parish_id = existing.get(record.identity)
         if parish_id is None:
-            batch.append(row)
+            # One INSERT for the batch takes its columns from the first row: rows with and without a
+            # website (a places file) must all name them.
+            batch.append({"website": None, "domain": None} | row)
             existing[record.identity] = -1  # a duplicate line in the same file is not inserted twice
             report.parishes_inserted += 1
         elif parish_id > 0:

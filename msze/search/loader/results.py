@@ -41,6 +41,10 @@ from msze.utils.urls import parish_url
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:.]([0-5]\d)$", re.ASCII)
 
 SOURCES = ("rules", "classifier")
+# Rows of one kind (weekly times, one-offs, confession) kept per parish. A large parish with ten chapels has
+# about 300 weekly times; a site that lists every Mass of a year as "weekly" (10 880 rows seen) would make
+# each of its pages and .ics feeds take seconds. The rest is counted in `times_capped`.
+MAX_ROWS_PER_PARISH = 600
 
 
 def normalize_time(value: object) -> str | None:
@@ -130,13 +134,19 @@ def _entries(result: CrawlResult) -> Iterator[tuple[dict, str | None, dict]]:
             if not isinstance(entry, dict):
                 yield entry, None, {}
                 continue
+            days = day_list(entry.get("days"))
+            if days is None:  # "days": 5, true, a list of lists: the entry is wrong, not its crawl
+                yield entry, None, {}
+                continue
             first = _first_evidence(entry)
-            days = [d for d in entry.get("days") or () if d in DAYS] or [UNKNOWN_DAY]
-            for day in days:
+            for day in days or [UNKNOWN_DAY]:
                 yield entry, day, first
         return
     for mass in result.masses:
-        days = LEGACY_DAYS.get(mass.get("day"), (UNKNOWN_DAY,)) if isinstance(mass, dict) else (None,)
+        day = mass.get("day") if isinstance(mass, dict) else None
+        days = LEGACY_DAYS.get(day, (UNKNOWN_DAY,)) if isinstance(day, str | None) else (None,)
+        if not isinstance(mass, dict):
+            days = (None,)
         for day in days:
             yield mass, day, mass if isinstance(mass, dict) else {}
 
@@ -146,7 +156,7 @@ def _mass_rows(
 ) -> list[dict]:
     rows: dict[tuple, dict] = {}
     for mass, day, evidence in _entries(result):
-        if not isinstance(mass, dict):
+        if not isinstance(mass, dict) or day is None:
             report.times_skipped += 1
             continue
         time = normalize_time(mass.get("time"))
@@ -189,13 +199,16 @@ def _first_evidence(entry: dict) -> dict:
     return evidence[0] if isinstance(evidence, list) and evidence and isinstance(evidence[0], dict) else {}
 
 
-def _one_off_rows(result: CrawlResult, parish_id: int) -> list[dict]:
+def _one_off_rows(result: CrawlResult, parish_id: int, report: LoadReport) -> list[dict]:
     rows = []
     for o in result.one_off:
         time = normalize_time(o.get("time")) if isinstance(o, dict) else None
         if time is None:
             continue
-        date = o.get("date") if isinstance(o.get("date"), str) and len(o["date"]) in (5, 10) else None
+        date = one_off_date(o.get("date"))
+        if date is None and o.get("date") is not None:  # "2026-02-30", "13-01", 5: no day to hold it
+            report.times_skipped += 1
+            continue
         rows.append(
             {
                 "parish_id": parish_id,
@@ -215,7 +228,9 @@ def _confession_rows(result: CrawlResult, parish_id: int) -> list[dict]:
         start = normalize_time(c.get("start")) if isinstance(c, dict) else None
         if start is None:
             continue
-        days = [d for d in c.get("days") or () if d in DAYS]
+        days = day_list(c.get("days"))
+        if days is None:
+            continue
         rows.append(
             {
                 "parish_id": parish_id,
@@ -228,6 +243,36 @@ def _confession_rows(result: CrawlResult, parish_id: int) -> list[dict]:
             }
         )
     return rows
+
+
+def _capped(rows: list[dict], report: LoadReport) -> list[dict]:
+    """At most MAX_ROWS_PER_PARISH rows, the rest counted."""
+    report.times_capped += max(0, len(rows) - MAX_ROWS_PER_PARISH)
+    return rows[:MAX_ROWS_PER_PARISH]
+
+
+def day_list(value: object) -> list[str] | None:
+    """The known day codes of an entry's `days` ([] when absent); None when it is not a list of text."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(day, str) for day in value):
+        return None
+    return [day for day in value if day in DAYS]
+
+
+def one_off_date(value: object) -> str | None:
+    """A one-off's date as stored: a real "YYYY-MM-DD", or a real "MM-DD" of no year (29 February kept);
+    None for anything else ("2026-02-30" from a typo on a page, "13-01", a number)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        if len(value) == 10:
+            return date.fromisoformat(value).isoformat()
+        if len(value) == 5 and value[2] == "-":
+            return date(2000, int(value[:2]), int(value[3:])).isoformat()[5:]
+    except ValueError:
+        return None
+    return None
 
 
 def _iso_date(value) -> str | None:
@@ -308,14 +353,14 @@ def _replace_times(
             select(mass_times.c.day, mass_times.c.time).where(mass_times.c.parish_id == parish_id)
         )
     }
-    rows = _mass_rows(result, parish_id, crawled_at, report)
+    rows = _capped(_mass_rows(result, parish_id, crawled_at, report), report)
     new = {f"{row['day']} {row['time']}" for row in rows}
     conn.execute(delete(mass_times).where(mass_times.c.parish_id == parish_id))
     if rows:
         conn.execute(insert(mass_times), rows)
     for table, extra in (
-        (one_off_masses, _one_off_rows(result, parish_id)),
-        (confession_times, _confession_rows(result, parish_id)),
+        (one_off_masses, _capped(_one_off_rows(result, parish_id, report), report)),
+        (confession_times, _capped(_confession_rows(result, parish_id), report)),
     ):
         conn.execute(delete(table).where(table.c.parish_id == parish_id))
         if extra:
