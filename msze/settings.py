@@ -182,6 +182,9 @@ PLACES_LEGACY_TEXTSEARCH_URL = "https://maps.googleapis.com/maps/api/place/texts
 PLACES_LEGACY_DETAILS_URL = "https://maps.googleapis.com/maps/api/place/details/json"
 PLACES_LANGUAGE = "pl"  # results in Polish, as the parish names are
 PLACES_REGION = "pl"  # bias results to Poland
+# `-a churches=`: church lookups per parish at most (0 = no cap). A parish has a few filial churches and
+# chapels; a site listing hundreds is a directory or a misreading, and each lookup is a paid call or two.
+PLACES_MAX_CHURCHES_PER_PARISH = 20
 
 # --- Batch crawl, WARC, re-crawl ---------------------------------------------------------------------
 # Raw responses as WARC next to the JSONL, so a crawl can be re-mined by any WARC tool later.
