@@ -140,8 +140,12 @@ PARISH_MAX_SECONDS = 1800
 # --- Extraction (msze/extraction) ---------------------------------------------------------------------
 # Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).
 EXTRACTION_MAX_TEXT_CHARS = 5_000_000
-# Hour candidates beyond this many on one page are skipped (a timetable dump, not a parish page; bounds time).
-EXTRACTION_MAX_HOURS = 20_000
+# HTML beyond this many characters is not converted to text (the page is stored whole): html2text takes ~17 s
+# on 14 M characters, and parish pages are well under 1 MB.
+EXTRACTION_MAX_HTML_CHARS = 4_000_000
+# Hour candidates beyond this many on one page are skipped (a timetable dump, not a parish page; bounds time
+# and memory: each costs ~4 kB while its page is processed, 20 000 took one 15 MB page's crawl over 400 MB).
+EXTRACTION_MAX_HOURS = 5_000
 # Blocks a site repeats are processed once per site; False: every page is processed on its own.
 TEMPLATE_ENABLED = True
 # A block on this many pages and this share of the site's pages so far is its template (menu, footer).

@@ -294,6 +294,23 @@ def declared_length(size: int) -> Handler:
     return handle
 
 
+BIG_PAGE_SIZE = 15 * 1024 * 1024  # under DOWNLOAD_MAXSIZE (16 MB): a page the crawl accepts
+
+
+@cache
+def big_page() -> str:
+    """BIG_PAGE_SIZE bytes of a page: numbered paragraphs of Polish text with times."""
+    paragraph = "<p>{} " + POLISH + "</p>\n"
+    head, tail = page("Duża").split("</body>")
+    parts, size, i = [head], len(head.encode()), 0
+    while size < BIG_PAGE_SIZE - 100:
+        part = paragraph.format(i)
+        parts.append(part)
+        size += len(part.encode())
+        i += 1
+    return "".join(parts) + "</body>" + tail
+
+
 def by_host(handlers: Mapping[str, Handler]) -> Handler:
     def handle(handler: HostileHandler, path: str, query: str) -> None:
         handlers.get(handler.host, not_found)(handler, path, query)
@@ -553,6 +570,14 @@ SCENARIOS: list[Scenario] = [
         frozenset({"/", "/podwojny-gzip", "/zagniezdzona"}),
         stats={"msze/parish/errors/BadGzipFile": 1, "msze/backoff/retries": 0},
         key_stats=("msze/parish/errors/BadGzipFile",),
+    ),
+    Scenario(
+        "big_page",
+        "one 15 MB HTML page of Polish paragraphs (under DOWNLOAD_MAXSIZE): stored whole, its beginning read",
+        {"/": _start("/duza"), "/duza": html(big_page())},
+        frozenset({"/", "/duza"}),
+        stats={"msze/text/html_cut": 1, "msze/hours/truncated": 1, "msze/backoff/retries": 0},
+        key_stats=("downloader/response_bytes", "msze/text/html_cut"),
     ),
     Scenario(
         "userinfo_links",
