@@ -71,7 +71,10 @@ class TextConversionPipeline(_PageStepPipeline):
 
     @classmethod
     def make_steps(cls, settings: Any) -> PageSteps:
-        return PageSteps(max_text_chars=settings.getint("EXTRACTION_MAX_TEXT_CHARS"))
+        return PageSteps(
+            max_text_chars=settings.getint("EXTRACTION_MAX_TEXT_CHARS"),
+            max_html_chars=settings.getint("EXTRACTION_MAX_HTML_CHARS"),
+        )
 
     def step(self, page: ItemAdapter) -> None:
         self.steps.text(page)
