@@ -51,6 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "them, with each page's and parish's outcome (msze/cli/quality.py)",
     )
     parser.add_argument(
+        "--report",
+        metavar="HTML",
+        help="write one static page of every miss and false time of data/'s sets, with its sentence, what "
+        "decided it and what was read (msze/cli/misses.py)",
+    )
+    parser.add_argument(
         "--check",
         metavar="BASELINE",
         help="recompute those figures and exit 1 when one fell below BASELINE (data/figures.json) by more "
@@ -389,7 +395,7 @@ def _fmt(name: str, c: Confusion) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.figures or args.check:
+    if args.figures or args.check or args.report:
         return _run_quality(args)
     if args.sites is not None:
         return _run_sites(args)
@@ -503,6 +509,10 @@ def _run_quality(args: argparse.Namespace) -> int:
     if args.figures:
         quality.write(figures, args.figures)
         print(f"figures written to {args.figures}")
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            f.write(quality.report(classifier, roots=args.texts))
+        print(f"misses written to {args.report}")
     if not args.check:
         return 0
     with open(args.check, encoding="utf-8") as f:

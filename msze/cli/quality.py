@@ -25,9 +25,10 @@ SITE_FIGURES = ("weekly_precision", "weekly_recall", "weekly_f1", "sunday_exact"
 PAGE_FIGURES = ("precision", "recall", "f1", "pair_recall", "day_precision")
 
 
-def page_figures(pages: list[dict[str, Any]], classifier: HourScorer | None) -> dict[str, Any]:
-    """Page-level Mass times of the crawl's reading (rules ∪ classifier on uncued hours), per page too."""
-    from msze.cli.evaluate import Page, prepare, schedule_pairs, union_pred
+def prepared(pages: list[dict[str, Any]], classifier: HourScorer | None) -> tuple[list[Any], Any]:
+    """evaluate.Page objects read by the rules and scored, and the crawl's predictor (rules ∪ classifier on
+    the hours without a cue)."""
+    from msze.cli.evaluate import Page, prepare, union_pred
 
     gold = [
         Page(
@@ -41,7 +42,14 @@ def page_figures(pages: list[dict[str, Any]], classifier: HourScorer | None) -> 
         for p in pages
     ]
     prepare(gold, classifier)
-    pred = union_pred(classifier.threshold if classifier is not None else 2.0, "uncued")
+    return gold, union_pred(classifier.threshold if classifier is not None else 2.0, "uncued")
+
+
+def page_figures(pages: list[dict[str, Any]], classifier: HourScorer | None) -> dict[str, Any]:
+    """Page-level Mass times of the crawl's reading, per page too."""
+    from msze.cli.evaluate import schedule_pairs
+
+    gold, pred = prepared(pages, classifier)
     total = set_confusion(set(), set())
     items = {}
     for p in gold:
@@ -105,6 +113,25 @@ def compute(
     out["diocesan"] = site_figures(join_diocesan(label_files("diocesan", data_dir), report), classifier)
     out["diocesan"]["texts"] = report.as_dict()
     return out
+
+
+def report(
+    classifier: HourScorer | None, data_dir: str = DATA_DIR, roots: Sequence[str] | None = None
+) -> str:
+    """The misses page (cli.misses) of the three sets."""
+    from msze.cli import misses
+
+    store, unused = TextStore(roots), JoinReport()
+    gold, pred = prepared(join_pages(label_files("realpages", data_dir), store, unused), classifier)
+    sites = join_sites(label_files("realsites", data_dir), store, unused)
+    diocesan = join_diocesan(label_files("diocesan", data_dir), unused)
+    return misses.render(
+        {
+            "Pages (data/realpages)": misses.page_misses(gold, pred),
+            "Web parishes (data/realsites)": misses.site_misses(sites, classifier),
+            "Diocesan rows (data/diocesan)": misses.site_misses(diocesan, classifier),
+        }
+    )
 
 
 def regressions(baseline: dict[str, Any], current: dict[str, Any]) -> list[str]:
