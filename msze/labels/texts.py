@@ -35,6 +35,7 @@ class JoinReport:
     joined: dict[str, int] = field(default_factory=dict)  # text folder -> labels joined from it
     missing: list[str] = field(default_factory=list)  # "id url": no text with that URL
     changed: list[str] = field(default_factory=list)  # "id url": a text with that URL, another hash
+    held_out: list[str] = field(default_factory=list)  # labels of a held-out host or row: never used
 
     def as_dict(self) -> dict:
         return {
@@ -42,6 +43,7 @@ class JoinReport:
             "joined": dict(self.joined),
             "missing": len(self.missing),
             "changed": len(self.changed),
+            "held_out": len(self.held_out),
         }
 
 
