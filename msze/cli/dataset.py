@@ -81,7 +81,7 @@ def _jsonl_files(paths: list[Path]) -> list[Path]:
     return out
 
 
-def _default_sources(args: argparse.Namespace, log=print) -> None:
+def default_sources(args: argparse.Namespace, log=print) -> None:
     """No source named: the repository's labelled pages (data/realpages) and the thesis's annotated texts,
     as the packaged model was trained (msze/models/README.md)."""
     if args.realpages or args.annotated or args.annotator or args.pages:
@@ -95,7 +95,7 @@ def _default_sources(args: argparse.Namespace, log=print) -> None:
 def collect(args: argparse.Namespace, log=print) -> list[ds.Example]:
     """Every example from the sources named in ``args``, negatives sampled, de-duplicated (in input order)."""
     examples: list[ds.Example] = []
-    _default_sources(args, log)
+    default_sources(args, log)
     for path in args.realpages:
         got = ds.from_realpages(labelled_pages(path, log))
         log(f"{path}: {len(got)} labelled tokens")

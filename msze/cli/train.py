@@ -26,7 +26,7 @@ from msze.classifier import dataset as ds
 from msze.classifier.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR, FEATURES_VERSION
 from msze.classifier.metrics import Confusion, confusion, set_confusion
 from msze.classifier.model import DEFAULT_PARAMS, HourClassifier, quantize, save, train
-from msze.cli.dataset import add_source_arguments, collect
+from msze.cli.dataset import add_source_arguments, collect, default_sources
 from msze.extraction.hours import find_hours
 from msze.extraction.page import extract
 from msze.labels.sets import labelled_pages
@@ -294,6 +294,7 @@ def holdout(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    default_sources(args)
     try:
         if args.cv:
             if args.cv < 2 or not args.realpages:
