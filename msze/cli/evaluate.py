@@ -503,15 +503,18 @@ def _say_unjoined(report: Any) -> None:
 def _run_quality(args: argparse.Namespace) -> int:
     from msze.cli import quality
     from msze.cli.extract import default_model
+    from msze.labels.texts import SHARED_TEXTS
 
     classifier = load_classifier(args.model or default_model(), args.threshold)
-    figures = quality.compute(classifier, roots=args.texts)
+    # The guarded figures are those of the texts every machine has: ../shared/data, not a local folder.
+    roots = args.texts or [SHARED_TEXTS]
+    figures = quality.compute(classifier, roots=roots)
     if args.figures:
         quality.write(figures, args.figures)
         print(f"figures written to {args.figures}")
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
-            f.write(quality.report(classifier, roots=args.texts))
+            f.write(quality.report(classifier, roots=args.texts))  # every text there is, local ones too
         print(f"misses written to {args.report}")
     if not args.check:
         return 0

@@ -37,11 +37,11 @@ def test_no_figure_of_the_label_sets_fell_below_the_baseline() -> None:
     assert "no figure fell below" in done.stdout
 
 
-def test_every_label_met_its_text() -> None:
+def test_every_label_with_a_shared_text_met_it_unchanged() -> None:
+    # labels of texts only in a local folder are missing here: the guard counts the shared ones alone
     for name in ("realpages", "realsites", "diocesan"):
         texts = baseline()[name]["texts"]
-        assert texts["missing"] == texts["changed"] == 0, name
-        assert texts["labels"] > 0
+        assert texts["changed"] == 0 and sum(texts["joined"].values()) > 0, name
 
 
 def test_a_broken_cue_trips_the_guard_and_names_what_got_worse(classifier, monkeypatch) -> None:
