@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from msze.search import query
 from msze.search.jsonld import parish_jsonld
 from msze.search.openapi import openapi_document
-from msze.search.web import conn, public_url
+from msze.search.web import conn, next_masses, public_url
 from msze.search.web import now as current_now
 
 bp = Blueprint("api", __name__)
@@ -72,7 +72,7 @@ def masses() -> Response | tuple[Response, int]:
         page, per_page = query.parse_paging(request.args)
     except query.InvalidQuery as exc:
         return jsonify(error=str(exc)), 400
-    found = query.next_masses(conn(), near, radius, start, end, service)
+    found = next_masses(near, radius, start, end, service)
     pages = query.page_count(len(found), per_page)
     shown = found[(page - 1) * per_page : page * per_page]
     for item in shown:

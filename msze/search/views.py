@@ -14,7 +14,7 @@ from msze.search import query
 from msze.search.calendar import WARSAW
 from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
-from msze.search.web import conn, dioceses, freshness, now, public_url
+from msze.search.web import conn, dioceses, freshness, next_masses, now, public_url
 
 bp = Blueprint("views", __name__)
 SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
@@ -35,7 +35,7 @@ def index() -> tuple[str, int]:
         try:
             moment = query.parse_moment(request.args["when"], "when", now())
             service = "confession" if request.args.get("service") == "confession" else "mass"
-            found = query.next_masses(conn(), params.near, params.radius, moment, service=service)
+            found = next_masses(params.near, params.radius, moment, service=service)
             upcoming = found[: query.MAX_PER_PAGE]
         except query.InvalidQuery as exc:
             error = str(exc)
