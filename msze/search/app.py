@@ -153,7 +153,9 @@ def _attach_engine(app: Flask, engine: Engine | None, db_url: str | None) -> Non
     )
 
 
-def _remove_files(*paths: str) -> None:
+def _remove_files(owner: int, *paths: str) -> None:
+    if os.getpid() != owner:
+        return
     for path in paths:
         with contextlib.suppress(OSError):
             os.remove(path)
@@ -164,7 +166,8 @@ def _demo_engine() -> Engine:
 
     handle, path = tempfile.mkstemp(prefix="msze-search-demo-", suffix=".sqlite")
     os.close(handle)
-    atexit.register(_remove_files, path, path + "-wal", path + "-shm")
+    # by this process only: `serve --workers` forks it, and a worker that exits leaves the file to the rest
+    atexit.register(_remove_files, os.getpid(), path, path + "-wal", path + "-shm")
     engine = make_engine(path)
     create_schema(engine)
     load(engine, DEMO_DIR / "parishes.tsv", DEMO_DIR / "places.tsv", DEMO_DIR / "results.jsonl")
