@@ -214,7 +214,7 @@ def _serve_workers(app: Flask, what: str, args: argparse.Namespace) -> int:
     def ready() -> None:
         print(f"msze search: serving {what} on {where} ({args.workers} gunicorn workers)", flush=True)
 
-    run_gunicorn(lambda: app, listener, args.workers, args.threads, ready)
+    run_gunicorn(app, listener, args.workers, args.threads, ready)
     return 0
 
 

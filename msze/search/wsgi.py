@@ -5,10 +5,10 @@ answers only so many phones at once.
         --no-control-socket 'msze.search.wsgi:create_app_from_environment()'
 
 or `msze search serve --db output/search.sqlite --workers 2`, which runs the same server (`run_gunicorn`) and
-refuses a bad `--db` or port in one line before any worker starts. Every process has its own engine and
-caches: no database connection crosses a fork. The app is built once, before the fork (`--preload`), so that
-every worker has the same secret (without MSZE_SEARCH_SECRET_KEY a random one is drawn per app): another's
-would refuse a report form opened from this one and count its client under another hash.
+refuses a bad `--db` or port in one line before any worker starts. Every process opens its own database
+connections and keeps its own caches: no connection crosses a fork. The app is built once, before the fork
+(`--preload`), so that every worker has the same secret (without MSZE_SEARCH_SECRET_KEY a random one is drawn
+per app): another's would refuse a report form opened from this one and count its client under another hash.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ def create_app_from_environment() -> Flask:
 
 
 class _Gunicorn(BaseApplication):
-    """gunicorn's documented way to embed it: settings as a dict; each worker asks `factory` for its app."""
+    """gunicorn's documented way to embed it: settings as a dict, and the app each worker serves."""
 
-    def __init__(self, factory: Callable[[], Flask], settings: dict[str, Any]) -> None:
-        self.factory, self.settings = factory, settings
+    def __init__(self, app: Flask, settings: dict[str, Any]) -> None:
+        self.app, self.settings = app, settings
         super().__init__()
 
     def load_config(self) -> None:
@@ -49,20 +49,16 @@ class _Gunicorn(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self) -> Flask:
-        return self.factory()
+        return self.app
 
 
 def run_gunicorn(
-    factory: Callable[[], Flask],
-    listener: socket.socket,
-    workers: int,
-    threads: int,
-    on_ready: Callable[[], None],
+    app: Flask, listener: socket.socket, workers: int, threads: int, on_ready: Callable[[], None]
 ) -> None:
-    """Serve `factory()`'s app on the already bound `listener` with `workers` processes of `threads` threads
-    each, until SIGINT/SIGTERM (gunicorn owns the socket from here and closes it); `on_ready` once gunicorn
-    listens (a request sent before the workers are up waits in the socket's queue). A factory returning an
-    app built before (`search serve`) shares it with the workers: its engine must hold no connection then.
+    """Serve `app`, built in this process, from `workers` forked processes of `threads` threads each on the
+    already bound `listener`, until SIGINT/SIGTERM (gunicorn owns the socket from here and closes it);
+    `on_ready` once gunicorn listens (a request sent before the workers are up waits in the socket's queue).
+    The app's engine must hold no connection: each worker opens its own.
 
     gthread workers keep a phone's connection open between requests (the sync ones close it after each). No
     control socket: its default path is shared by every gunicorn of the user."""
@@ -77,4 +73,4 @@ def run_gunicorn(
         "errorlog": "-",
         "loglevel": "warning",
     }
-    _Gunicorn(factory, settings).run()
+    _Gunicorn(app, settings).run()
