@@ -15,7 +15,7 @@ no pause.
 Three servers one after the other on the same database: the old single process (`search serve`, waitress, the
 cache off: the baseline), the same with the next-Masses cache, and gunicorn with --workers processes
 (`search serve --workers W`). Prints requests/s, p50, p95 and errors of each, the ratios to the baseline and
-the load average (the machine may be shared).
+the load average before and after each run (the machine may be shared; the run itself adds about 3).
 
     .venv/bin/python benchmarks/bench_search.py --phones --clients 50 --seconds 20 --workers 2
 """
@@ -238,9 +238,10 @@ def phones(args: argparse.Namespace, db: Path) -> dict:
     report: dict = {"clients": args.clients, "seconds": args.seconds, "runs": {}}
     print(f"{args.clients} phones for {args.seconds:g} s each, /api/masses near + now (radius 5 km, Kraków)")
     print(f"{'server':36} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'errors':>6} "
-          f"{'req/s ×':>7} {'p95 ×':>6} {'load avg':>8}")  # fmt: skip
+          f"{'req/s ×':>7} {'p95 ×':>6} {'load avg':>11}")  # fmt: skip
     baseline = None
     for name, (extra, env) in servers.items():
+        load_before = os.getloadavg()[0]  # the other work on the machine (a 1-minute average)
         process, base = start_server(db, args.server_threads, extra, env)
         try:
             run_load(base, phone_paths(random.Random(0), 40), 40, 2, 10)  # warm up: imports, first queries
@@ -248,14 +249,14 @@ def phones(args: argparse.Namespace, db: Path) -> dict:
         finally:
             process.terminate()
             process.wait(timeout=30)
-        figures["load_average_1min"] = round(os.getloadavg()[0], 2)
+        figures["load_average_1min"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
         baseline = baseline or figures
         figures["rps_ratio"] = round(figures["rps"] / baseline["rps"], 2)
         figures["p95_ratio"] = round(figures["p95_ms"] / baseline["p95_ms"], 2)
         report["runs"][name] = figures
         print(f"{name:36} {figures['requests']:8} {figures['rps']:7} {figures['p50_ms']:7} "
               f"{figures['p95_ms']:7} {figures['errors']:6} {figures['rps_ratio']:7} "
-              f"{figures['p95_ratio']:6} {figures['load_average_1min']:8}"
+              f"{figures['p95_ratio']:6} {'{} → {}'.format(*figures['load_average_1min']):>11}"
               + (f"  {figures['first_errors']}" if figures["errors"] else ""))  # fmt: skip
     best = report["runs"][list(servers)[-1]]
     target = best["errors"] == 0 and best["p95_ms"] <= 250 and best["rps"] >= 300
