@@ -35,6 +35,12 @@ def generated(tmp_path_factory):
     engine.dispose()
 
 
+@pytest.fixture(scope="module")
+def shared(generated) -> NearCache:
+    """One cache for all the examples of the property below: most are answered from what earlier ones read."""
+    return NearCache(generated, seconds=3600, areas=64, parishes=5000)
+
+
 def same(cache: NearCache, conn, *args) -> list[dict]:
     """The cache's answer, checked to be the fresh computation's, byte for byte as JSON."""
     cached = cache.next_masses(conn, *args)
@@ -52,20 +58,11 @@ def same(cache: NearCache, conn, *args) -> list[dict]:
     service=st.sampled_from(query.SERVICES),
 )
 def test_a_cached_answer_is_the_fresh_one_anywhere_in_the_area(
-    generated, dlat, dlng, radius, second, minute, service
+    generated, shared, dlat, dlng, radius, second, minute, service
 ):
-    cache = _shared(generated)
     start = (SATURDAY + timedelta(minutes=minute, seconds=second)).astimezone(WARSAW)
     with generated.connect() as conn:
-        same(cache, conn, (KRAKOW[0] + dlat, KRAKOW[1] + dlng), radius, start, None, service)
-
-
-_CACHES: dict[int, NearCache] = {}
-
-
-def _shared(engine) -> NearCache:
-    """One cache for all the examples above, so that most of them are answered from what earlier ones read."""
-    return _CACHES.setdefault(id(engine), NearCache(engine, seconds=3600, areas=64, parishes=5000))
+        same(shared, conn, (KRAKOW[0] + dlat, KRAKOW[1] + dlng), radius, start, None, service)
 
 
 def statements(engine) -> list[str]:
