@@ -189,7 +189,7 @@ def run_phones(base: str, clients: int, seconds: float, max_requests: int = 200_
             for n in budget:
                 if time.monotonic() >= deadline:
                     break
-                path = paths[n % len(paths)]
+                path = paths[n % len(paths)]  # one of its own spot's requests
                 started = time.perf_counter()
                 try:
                     conn.request("GET", path)
