@@ -13,7 +13,8 @@ from typing import IO, Any
 from itemadapter import ItemAdapter
 from scrapy.exporters import BaseItemExporter, JsonLinesItemExporter
 
-from msze.directory.deon_parser import PARISH_COLUMNS, columns_for, to_tsv_row, tsv_header, write_tsv_line
+from msze.directory.deon_parser import PARISH_COLUMNS, columns_for, to_tsv_row, tsv_header
+from msze.utils.tsv import format_row
 
 
 def _is_empty(file: IO[bytes]) -> bool:
@@ -39,13 +40,13 @@ class TsvItemExporter(BaseItemExporter):
     def _start(self, columns: list[tuple[str, str]]) -> list[tuple[str, str]]:
         self.columns = columns
         if self._write_header:
-            self._write(write_tsv_line(tsv_header(columns)))
+            self._write(format_row(tsv_header(columns)))
         return columns
 
     def export_item(self, item: Any) -> None:
         record = ItemAdapter(item).asdict()
         columns = self.columns or self._start(columns_for(record))
-        self._write(write_tsv_line(to_tsv_row(record, columns)))
+        self._write(format_row(to_tsv_row(record, columns)))
         self.file.flush()
 
     def finish_exporting(self) -> None:

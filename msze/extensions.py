@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from msze.archive.warc import WarcFile
+from msze.archive.warc import INFO_START_URL, WarcFile
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -99,10 +99,12 @@ class WarcExtension:
 
     def response_downloaded(self, response: Response, request: Request, spider: Spider | None = None) -> None:
         stats = self.crawler.stats
+        parish_start = str(getattr(self.crawler.spider, "start_url", "") or "")
         if self.writer is None:
-            spider_obj = self.crawler.spider
-            info = {"start_url": str(getattr(spider_obj, "start_url", "") or getattr(spider_obj, "url", ""))}
+            info = {INFO_START_URL: parish_start} if parish_start else {}
             self.writer = WarcFile(self._path_for(request), info=info)
+        site = request.meta.get("msze_site")
+        start_url = None if parish_start else getattr(site, "start_url", None)
         ip = getattr(response, "ip_address", None)
         try:
             self.writer.write_exchange(
@@ -116,6 +118,7 @@ class WarcExtension:
                 protocol=getattr(response, "protocol", None) or "HTTP/1.1",
                 ip_address=str(ip) if ip else None,
                 truncated=truncation(response.flags),
+                start_url=start_url,
             )
         except OSError as exc:  # a full disk must not stop the crawl; the stat tells the batch
             stats.inc_value("msze/warc/write_errors")

@@ -19,6 +19,9 @@ class PageItem(scrapy.Item):
     depth = scrapy.Field()  # links followed from the start page (0 = start page)
     button_text = scrapy.Field()  # text of the link that led here
     html = scrapy.Field()  # the decoded HTML body
+    crawled_at = scrapy.Field()  # when the page was fetched, ISO 8601 UTC ("2026-12-01T20:16:54Z")
+    http_date = scrapy.Field()  # the response's Date header as the server sent it, None without one
+    last_modified = scrapy.Field()  # its Last-Modified header, None without one
     # Added by the pipelines:
     text = scrapy.Field()  # html2text output
     has_schedule_hint = scrapy.Field()  # page filter result (thesis ok/bad regexes on URL suffix / link text)

@@ -33,7 +33,7 @@ from msze.crawling.charset import correct_encoding
 from msze.crawling.sniff import HEAD_SIZE, declared_charset, is_binary
 from msze.crawling.tls import is_tls_version_failure, legacy_tls_hosts
 from msze.recrawl.changes import NOT_MODIFIED
-from msze.recrawl.state import SharedRecrawl, shared_recrawl
+from msze.recrawl.state import SET_ASIDE_WARNING, SharedRecrawl, shared_recrawl
 
 logger = logging.getLogger(__name__)
 
@@ -500,7 +500,11 @@ def recrawl_state_path(crawler: Any) -> str:
 
 def recrawl_shared(crawler: Any) -> SharedRecrawl:
     """The re-crawl state this crawler's middleware and pipeline share (msze/recrawl/state.py)."""
-    return shared_recrawl(crawler, recrawl_state_path(crawler))
+    shared = shared_recrawl(crawler, recrawl_state_path(crawler))
+    if shared.state.set_aside_by_domain:
+        logger.warning(SET_ASIDE_WARNING, shared.state.path)
+        shared.state.set_aside_by_domain = False  # said once
+    return shared
 
 
 class ConditionalRequestMiddleware:

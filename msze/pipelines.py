@@ -17,10 +17,10 @@ from typing import IO, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 
-from msze.batch.results import summarize
 from msze.crawling.links import pages_filename
 from msze.extraction.boilerplate import SiteTemplates
 from msze.extraction.page import CLASSIFIER_ROLES, PageSteps, masses_of
+from msze.extraction.parish import ParishStage
 from msze.middlewares import recrawl_shared
 from msze.recrawl.changes import NEW, NOT_MODIFIED, SHRUNK, UNCHANGED, compare_page, page_state, trusted_hours
 from msze.recrawl.state import SharedRecrawl
@@ -71,7 +71,10 @@ class TextConversionPipeline(_PageStepPipeline):
 
     @classmethod
     def make_steps(cls, settings: Any) -> PageSteps:
-        return PageSteps(max_text_chars=settings.getint("EXTRACTION_MAX_TEXT_CHARS"))
+        return PageSteps(
+            max_text_chars=settings.getint("EXTRACTION_MAX_TEXT_CHARS"),
+            max_html_chars=settings.getint("EXTRACTION_MAX_HTML_CHARS"),
+        )
 
     def step(self, page: ItemAdapter) -> None:
         self.steps.text(page)
@@ -245,7 +248,7 @@ class RecrawlPipeline:
         self.crawler = crawler
         self.stats = crawler.stats
         self.shared = shared
-        self.parishes: dict[str, dict[str, Any]] = {}
+        self.parishes = ParishStage(shared.state)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> RecrawlPipeline:
@@ -288,28 +291,22 @@ class RecrawlPipeline:
                 last_modified=last_modified
                 or (stored.last_modified if stored and status == NOT_MODIFIED else None),
             )
-        domain = adapter.get("domain") or ""
-        parish = self.parishes.setdefault(
-            domain, {"start_url": adapter.get("start_url") or url, "pages": [], "changes": {}}
-        )
-        parish["pages"].append({"url": url, "hours": hours})
-        parish["changes"][url] = status
+        # The parish's record needs its Mass times only: the pages' text is not kept for the whole crawl.
+        fields = {k: adapter.get(k) for k in ("url", "start_url", "domain", "crawled_at")}
+        self.parishes.add({**fields, "hours": hours, "change": status}, html_bytes=0)
         return item
 
     def close_spider(self) -> None:
-        for domain, parish in self.parishes.items():
-            summary = summarize(parish["pages"], parish["start_url"], domain)
-            page_changes = {u: (UNCHANGED if s == NOT_MODIFIED else s) for u, s in parish["changes"].items()}
-            change = self.shared.state.record_parish(domain, summary["masses"], page_changes)
-            self.stats.inc_value(f"msze/recrawl/parishes/{change.status}")
-            if change.status != NEW:
+        for summary in self.parishes.summaries():
+            change = summary["change"]
+            self.stats.inc_value(f"msze/recrawl/parishes/{change['status']}")
+            if change["status"] != NEW:
                 self.crawler.spider.logger.info(
                     "Recrawl %s: Mass times %s (added %s, removed %s, %d flagged pages)",
-                    domain,
-                    change.status,
-                    change.added,
-                    change.removed,
-                    len(change.flagged_pages),
+                    summary["start_url"],
+                    change["status"],
+                    change["added"],
+                    change["removed"],
+                    len(change["flagged_pages"]),
                 )
-        self.parishes.clear()
         self.shared.state.close()

@@ -140,8 +140,12 @@ PARISH_MAX_SECONDS = 1800
 # --- Extraction (msze/extraction) ---------------------------------------------------------------------
 # Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).
 EXTRACTION_MAX_TEXT_CHARS = 5_000_000
-# Hour candidates beyond this many on one page are skipped (a timetable dump, not a parish page; bounds time).
-EXTRACTION_MAX_HOURS = 20_000
+# HTML beyond this many characters is not converted to text (the page is stored whole): html2text takes ~17 s
+# on 14 M characters, and parish pages are well under 1 MB.
+EXTRACTION_MAX_HTML_CHARS = 4_000_000
+# Hour candidates beyond this many on one page are skipped (a timetable dump, not a parish page; bounds time
+# and memory: each costs ~4 kB while its page is processed, 20 000 took one 15 MB page's crawl over 400 MB).
+EXTRACTION_MAX_HOURS = 5_000
 # Blocks a site repeats are processed once per site; False: every page is processed on its own.
 TEMPLATE_ENABLED = True
 # A block on this many pages and this share of the site's pages so far is its template (menu, footer).
@@ -182,6 +186,9 @@ PLACES_LEGACY_TEXTSEARCH_URL = "https://maps.googleapis.com/maps/api/place/texts
 PLACES_LEGACY_DETAILS_URL = "https://maps.googleapis.com/maps/api/place/details/json"
 PLACES_LANGUAGE = "pl"  # results in Polish, as the parish names are
 PLACES_REGION = "pl"  # bias results to Poland
+# `-a churches=`: church lookups per parish at most (0 = no cap). A parish has a few filial churches and
+# chapels; a site listing hundreds is a directory or a misreading, and each lookup is a paid call or two.
+PLACES_MAX_CHURCHES_PER_PARISH = 20
 
 # --- Batch crawl, WARC, re-crawl ---------------------------------------------------------------------
 # Raw responses as WARC next to the JSONL, so a crawl can be re-mined by any WARC tool later.

@@ -247,7 +247,9 @@ class HttpDevice:
             with self.opener.open(request, timeout=60) as response:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read() or b"{}")
+            body = exc.read()
+            is_json = exc.headers.get_content_type() == "application/json"
+            return exc.code, json.loads(body) if is_json else {"text": body.decode("utf-8", "replace")}
 
 
 def check_parallel_annotators(server: str, engine, n_devices: int, per_device: int) -> None:

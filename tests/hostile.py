@@ -2,11 +2,11 @@
 
 Each `Scenario` is a small site whose server misbehaves the way real parish hosting does (compression bombs,
 bodies that never end or drip a byte at a time, 300 new links a page, a session id in every link, 30-hop
-redirect chains, UTF-16 and 8-bit Polish code pages, connections closed mid-body, 429 with Retry-After: 86400,
-compressed pages under extensionless URLs, credentials in links), with the pages a crawl must store and the
-stats it must show. `run_scenario` runs `scrapy crawl parish` (or `parishes`) against it through
-conftest.run_crawl inside a fresh child process, so the crawl's peak RSS is that child's
-`getrusage(RUSAGE_CHILDREN)`:
+redirect chains, UTF-16 and 8-bit Polish code pages, connections closed mid-body, 429 with Retry-After: 86400
+or an odd value ("²", 10**400), compressed pages under extensionless URLs, credentials in links), with the
+pages a crawl must store and the stats it must show. `run_scenario` runs `scrapy crawl parish` (or
+`parishes`) against it through conftest.run_crawl inside a fresh child process, so the crawl's peak RSS is
+that child's `getrusage(RUSAGE_CHILDREN)`:
 
     python tests/hostile.py --measure '{"url": ..., "tmp": ..., "settings": [...]}'   # what run_scenario runs
 
@@ -294,6 +294,23 @@ def declared_length(size: int) -> Handler:
     return handle
 
 
+BIG_PAGE_SIZE = 15 * 1024 * 1024  # under DOWNLOAD_MAXSIZE (16 MB): a page the crawl accepts
+
+
+@cache
+def big_page() -> str:
+    """BIG_PAGE_SIZE bytes of a page: numbered paragraphs of Polish text with times."""
+    paragraph = "<p>{} " + POLISH + "</p>\n"
+    head, tail = page("Duża").split("</body>")
+    parts, size, i = [head], len(head.encode()), 0
+    while size < BIG_PAGE_SIZE - 100:
+        part = paragraph.format(i)
+        parts.append(part)
+        size += len(part.encode())
+        i += 1
+    return "".join(parts) + "</body>" + tail
+
+
 def by_host(handlers: Mapping[str, Handler]) -> Handler:
     def handle(handler: HostileHandler, path: str, query: str) -> None:
         handlers.get(handler.host, not_found)(handler, path, query)
@@ -326,6 +343,20 @@ def userinfo_redirect(handler: HostileHandler, path: str, query: str) -> None:
     """A redirect whose Location carries credentials."""
     location = f"http://ks:tajne@127.0.0.1:{handler.server.hostile.port}/d"
     handler.send(b"", status=302, headers={"Location": location})
+
+
+# Retry-After values no number or date parser may choke on (the header goes out as latin-1: "٣" is sent as its
+# UTF-8 bytes); the last three are valid.
+ODD_RETRY_AFTER = {
+    "superscript": "²",
+    "empty": "",
+    "exponent": "1e999",
+    "negative": "-5",
+    "arabic": "٣".encode().decode("latin-1"),
+    "huge": "1" + "0" * 400,
+    "past": "Thu, 01 Jan 1970 00:00:00 GMT",
+    "far_future": "Fri, 31 Dec 9999 23:59:59 GMT",
+}
 
 
 # --- scenarios --------------------------------------------------------------------------------------------
@@ -494,6 +525,24 @@ SCENARIOS: list[Scenario] = [
         key_stats=("msze/backoff/wait_seconds",),
     ),
     Scenario(
+        "retry_after_odd",
+        "429 with Retry-After: ², '', 1e999, -5, ٣ (UTF-8 bytes), 10**400, 1970 and 9999 dates, then 200",
+        {"/": _start(*(f"/zajeta/{name}" for name in ODD_RETRY_AFTER))}
+        | {f"/zajeta/{name}": busy(value, failures=1) for name, value in ODD_RETRY_AFTER.items()},
+        frozenset({"/", *(f"/zajeta/{name}" for name in ODD_RETRY_AFTER)}),
+        # every page retried once after the normal backoff (capped at 1 s); only the last three are read as
+        # a wait (then capped too)
+        stats={
+            "msze/backoff/retries": len(ODD_RETRY_AFTER),
+            "msze/backoff/retry_after": 3,
+            "msze/backoff/wait_seconds": float(len(ODD_RETRY_AFTER)),
+            "msze/backoff/gave_up": 0,
+        },
+        settings=("BACKOFF_MAX_WAIT=1",),
+        phrase="Zajęta",
+        key_stats=("msze/backoff/retries", "msze/backoff/retry_after"),
+    ),
+    Scenario(
         "compressed_pages",
         "gzip, br, zstd and deflate pages under extensionless URLs",
         {
@@ -521,6 +570,14 @@ SCENARIOS: list[Scenario] = [
         frozenset({"/", "/podwojny-gzip", "/zagniezdzona"}),
         stats={"msze/parish/errors/BadGzipFile": 1, "msze/backoff/retries": 0},
         key_stats=("msze/parish/errors/BadGzipFile",),
+    ),
+    Scenario(
+        "big_page",
+        "one 15 MB HTML page of Polish paragraphs (under DOWNLOAD_MAXSIZE): stored whole, its beginning read",
+        {"/": _start("/duza"), "/duza": html(big_page())},
+        frozenset({"/", "/duza"}),
+        stats={"msze/text/html_cut": 1, "msze/hours/truncated": 1, "msze/backoff/retries": 0},
+        key_stats=("downloader/response_bytes", "msze/text/html_cut"),
     ),
     Scenario(
         "userinfo_links",

@@ -119,7 +119,7 @@ def results(
         },
         {
             # No website has this host: joined by the registered domain of rozaniec.parafie.com.pl.
-            "start_url": "https://parafie.com.pl/rozaniec/",
+            "start_url": "https://rozaniec.parafie.com.pl/start",
             "domain": "parafie.com.pl",
             "status": "finished",
             "error": None,

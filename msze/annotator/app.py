@@ -23,11 +23,15 @@ from msze.annotator.settings import DEFAULTS, env_value, from_environment
 
 __all__ = ["DEFAULTS", "create_app", "env_value"]
 
-# Headers on every answer, pages, API and static files alike.
+# Headers on every answer, pages, API, static files and errors alike (as the search app sends): only the app's
+# own script and styles, no framing (clickjacking the Tak/Nie buttons; X-Frame-Options for older browsers), no
+# MIME sniffing, no form posting elsewhere, and no page address sent to other sites.
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
     ),
+    "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }

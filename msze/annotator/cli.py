@@ -115,10 +115,18 @@ def _engine(url: str) -> Engine:
 
 
 def make_server(app: Flask, host: str, port: int, threads: int) -> BaseWSGIServer:
-    """The waitress server `serve` runs, listening already (OSError when it cannot: port in use, bad host)."""
+    """The waitress server `serve` runs, listening already (OSError when it cannot: port in use, bad host).
+
+    A body longer than the app's MAX_CONTENT_LENGTH is answered 413 from its Content-Length alone (a chunked
+    one once that much has come), before waitress reads it: its default limit is 1 GB, spooled to temp files.
+    """
     from waitress.server import create_server  # production WSGI server (pure Python, threads), as in search
 
-    return create_server(app, host=host, port=port, threads=threads, ident="msze-annotator")
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    # waitress refuses a Content-Length >= max_request_body_size; the app takes up to MAX_CONTENT_LENGTH.
+    return create_server(
+        app, host=host, port=port, threads=threads, ident="msze-annotator", max_request_body_size=limit + 1
+    )
 
 
 def _cannot_listen(host: str, port: int, exc: OSError) -> int:

@@ -25,6 +25,7 @@ from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, inser
 
 from msze.annotator import cheaters, identity
 from msze.annotator.db import assignments, devices, documents, events, hours, utcnow
+from msze.search.urls import safe_url  # the same rule as the search app: absolute http(s) URLs only
 
 ANSWERS = ("yes", "no")
 
@@ -232,7 +233,8 @@ def item_view(conn: Connection, device_id: int, hour_id: int, window_chars: int)
         "after": fragment[hl_end:],
         "cut_before": cut_before,
         "cut_after": cut_after,
-        "source": row.source,
+        # The page's address, never a local path (`msze extract` input is a file on the server: no address).
+        "source": safe_url(row.source),
         "previous_answer": previous,
     }
 

@@ -29,7 +29,7 @@ def read_numbered(
                     continue
                 try:
                     obj = json.loads(line)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):  # not JSON; nested past the parser's depth
                     obj = None
                 if isinstance(obj, dict):
                     yield number, obj

@@ -18,7 +18,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -26,13 +25,12 @@ from w3lib.encoding import html_to_unicode
 from warcio.archiveiterator import ArchiveIterator
 
 from msze.archive.jsonl import read_numbered
-from msze.archive.warc import WarcReader
-from msze.batch.results import summarize
+from msze.archive.warc import INFO_START_URL, START_URL_FIELD, WarcReader
 from msze.extraction.boilerplate import SiteTemplates
 from msze.extraction.language import language_selected
 from msze.extraction.page import DEFAULT_CLASSIFIER_ROLE, PageSteps, masses_of
+from msze.extraction.parish import ParishStage
 from msze.recrawl.changes import (
-    NEW,
     SHRUNK,
     UNCHANGED,
     compare_page,
@@ -41,7 +39,6 @@ from msze.recrawl.changes import (
 )
 from msze.recrawl.state import RecrawlState
 from msze.utils.urls import domain_of as url_domain
-from msze.utils.urls import url_host
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".jl")
@@ -179,7 +176,11 @@ def _read_record_at(f: BinaryIO, offset: int) -> tuple[str | None, bytes]:
 def iter_warc_pages(
     path: str | os.PathLike[str], counts: Counter[str], warn: Warn = _ignore
 ) -> Iterator[dict[str, Any]]:
-    """HTML pages of a WARC file as PageItem dicts (url, domain, html, crawled_at).
+    """HTML pages of a WARC file as PageItem dicts (url, start_url, domain, html, crawled_at, …).
+
+    Each page's parish is the start URL msze wrote for it (a response's START_URL_FIELD, else the warcinfo
+    record's `start_url`); a WARC by another crawler names none, and its first page's URL is taken: one WARC
+    file is one crawl. Never a URL rebuilt from a host, which would merge the parishes of a shared host.
 
     `response` records with a 2xx status and an HTML Content-Type are read; chunked transfer coding and
     gzip/deflate/br content coding are undone by warcio. `revisit` records (deduplicated by payload digest, or
@@ -191,8 +192,11 @@ def iter_warc_pages(
     with open(path, "rb") as f, open(path, "rb") as lookup:
         payloads.lookup = lookup
         records = WarcReader(f, arc2warc=True)
+        file_start: str | None = None
         for record in records:
             url = record.rec_headers.get_header("WARC-Target-URI") or ""
+            if record.rec_type == "warcinfo":
+                file_start = file_start or _info_start_url(record)
             skipped = _skip_reason(record, url)
             payload = None if skipped else payloads.of(record, url, records.get_record_offset)
             if skipped or isinstance(payload, str):
@@ -200,10 +204,26 @@ def iter_warc_pages(
                 continue
             if record.rec_type == "revisit":
                 counts["revisits_resolved"] += 1
-            yield _warc_page(record, url, *payload)
+            file_start = file_start or url
+            yield _warc_page(
+                record, url, *payload, record.rec_headers.get_header(START_URL_FIELD) or file_start
+            )
     if records.truncated:
         counts["truncated"] += 1
         warn(f"{os.fspath(path)}: {records.truncated}")
+
+
+def _info_start_url(record: Any) -> str | None:
+    """The `start_url` field of a warcinfo record's payload ("name: value" lines), None without one."""
+    try:
+        payload = record.content_stream().read(65536).decode("utf-8", "replace")
+    except Exception:  # noqa: BLE001 - a broken warcinfo only loses the name it would have given
+        return None
+    for line in payload.splitlines():
+        name, _, value = line.partition(":")
+        if name.strip() == INFO_START_URL and value.strip():
+            return value.strip()
+    return None
 
 
 def _skip_reason(record: Any, url: str) -> str | None:
@@ -249,17 +269,20 @@ class _Payloads:
         return _read_record_at(self.lookup, found)
 
 
-def _warc_page(record: Any, url: str, content_type: str | None, body: bytes) -> dict[str, Any]:
+def _warc_page(
+    record: Any, url: str, content_type: str | None, body: bytes, start_url: str
+) -> dict[str, Any]:
     http = record.http_headers
     return {
         "url": url,
         "previous_url": None,
-        "start_url": None,
+        "start_url": start_url,
         "domain": url_domain(url),
         "depth": None,
         "button_text": None,
         "html": _decode(content_type, body),
         "crawled_at": record.rec_headers.get_header("WARC-Date"),
+        "http_date": http.get_header("Date") if http else None,
         "etag": http.get_header("ETag") if http else None,
         "last_modified": http.get_header("Last-Modified") if http else None,
     }
@@ -432,8 +455,8 @@ def process_file(
 ) -> FileReport:
     """Re-process one JSONL/WARC file into `<out_dir>/<out_name>` (default output_name(path); written to a
     temp file, then renamed, so a killed run never leaves a half file), with one results.jsonl-style summary
-    per parish domain. A page that fails is counted `failed/page`, warned about and skipped: the file's other
-    pages are kept."""
+    per parish (its start URL: extraction.parish.ParishStage). A page that fails is counted `failed/page`,
+    warned about and skipped: the file's other pages are kept."""
     started = time.monotonic()
     report = FileReport(input=os.fspath(path))
     counts: Counter[str] = Counter()
@@ -445,12 +468,9 @@ def process_file(
     processor.warn = lambda message: report.warn(f"{report.input}: {message}")
     out_path = Path(options.out_dir) / (out_name or output_name(path))
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    parishes: dict[str, dict[str, Any]] = {}
+    parishes = ParishStage(processor.state)
     tmp = None
     try:
-        # Pages of a JSONL have no fetch time: the file's last write is when its crawl ended.
-        file_time = datetime.fromtimestamp(os.stat(path).st_mtime, UTC).replace(microsecond=0)
-        file_at = file_time.isoformat().replace("+00:00", "Z")
         tmp, out = _atomic_jsonl_writer(out_path)
         with out:
             for page in iter_pages(path, counts, report.warn):
@@ -459,8 +479,7 @@ def process_file(
                 if done is not None:
                     _write_line(out, done)
                     report.pages_out += 1
-                    html_bytes = len((page.get("html") or "").encode("utf-8", "surrogatepass"))
-                    _add_to_parish(parishes, done, html_bytes, file_at)
+                    parishes.add(done, len((page.get("html") or "").encode("utf-8", "surrogatepass")))
         os.replace(tmp, out_path)
         report.output = os.fspath(out_path)
     except Exception as exc:  # noqa: BLE001 - a broken file is reported, its half output removed
@@ -470,9 +489,7 @@ def process_file(
     finally:
         report.counts = dict(counts) | report.counts
         if report.error is None:
-            report.summaries = [
-                _parish_summary(parish["domain"], parish, processor.state) for parish in parishes.values()
-            ]
+            report.summaries = list(parishes.summaries())
         if state is not None:
             state.close()
         report.seconds = round(time.monotonic() - started, 3)
@@ -497,31 +514,3 @@ def _write_line(out: Any, page: dict[str, Any]) -> None:
         out.write(json.dumps(page, ensure_ascii=False) + "\n")
     except UnicodeEncodeError:  # a lone surrogate (a JSON escape) in the stored HTML: ASCII escapes, lossless
         out.write(json.dumps(page) + "\n")
-
-
-def _add_to_parish(
-    parishes: dict[str, dict[str, Any]], done: dict[str, Any], html_bytes: int, file_at: str
-) -> None:
-    """Collect a processed page under its parish (its start URL: parishes sharing a registered domain, as
-    a.kielce.opoka.org.pl and b.kielce.opoka.org.pl, stay apart) for the per-parish summary."""
-    domain = done.get("domain") or url_domain(done["url"])
-    start_url = done.get("start_url") or f"{done['url'].split(':', 1)[0]}://{url_host(done['url'])}/"
-    parish = parishes.setdefault(
-        start_url, {"start_url": start_url, "domain": domain, "pages": [], "bytes": 0, "at": None}
-    )
-    kept = ("url", "text", "hours", "confessions", "has_schedule_hint", "change")
-    parish["pages"].append({k: done.get(k) for k in kept})
-    parish["bytes"] += html_bytes
-    page_at = done.get("crawled_at") or file_at
-    parish["at"] = max(filter(None, (parish["at"], page_at)), default=None)
-
-
-def _parish_summary(domain: str, parish: dict[str, Any], state: RecrawlState | None) -> dict[str, Any]:
-    summary = summarize(
-        parish["pages"], parish["start_url"], domain, crawled_at=parish["at"], bytes_=parish["bytes"]
-    )
-    if state is not None:
-        page_changes = {p["url"]: p["change"] or NEW for p in parish["pages"]}
-        change = state.record_parish(domain, summary["masses"], page_changes)
-        summary["change"] = change.to_dict()
-    return summary

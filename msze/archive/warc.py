@@ -47,6 +47,13 @@ def _response_headers(headers: Iterable[tuple[str, str]], body_len: int) -> list
     return out
 
 
+# The parish a record belongs to: a field of the warcinfo record (its payload, "start_url: URL") for a file of
+# one parish crawl, and of each response record in a file of several (the `parishes` spider). Not "WARC-"
+# prefixed: that prefix is the standard's own.
+START_URL_FIELD = "Msze-Start-URL"
+INFO_START_URL = "start_url"
+
+
 class WarcFile:
     """Append request/response record pairs to one .warc.gz file (created or truncated on open)."""
 
@@ -74,9 +81,12 @@ class WarcFile:
         protocol: str = "HTTP/1.1",
         ip_address: str | None = None,
         truncated: str | None = None,
+        start_url: str | None = None,
     ) -> None:
         """Write the request record and its response record (linked by WARC-Concurrent-To). `truncated`
-        (WARC-Truncated: "length", "time", "disconnect", "unspecified") marks a body the client cut short."""
+        (WARC-Truncated: "length", "time", "disconnect", "unspecified") marks a body the client cut short;
+        `start_url` names the parish of a response in a file of several parishes (START_URL_FIELD; a file of
+        one parish says it once, in its warcinfo record)."""
         protocol = protocol or "HTTP/1.1"
         status_line = f"{status} {_reason(status)}".strip()
         resp_http = StatusAndHeaders(
@@ -87,6 +97,8 @@ class WarcFile:
             warc_headers["WARC-IP-Address"] = ip_address
         if truncated:
             warc_headers["WARC-Truncated"] = truncated
+        if start_url:
+            warc_headers[START_URL_FIELD] = start_url
         response = self._writer.create_warc_record(
             url,
             "response",

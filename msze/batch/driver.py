@@ -381,7 +381,7 @@ def run_one(job: ParishJob) -> int:
         os.makedirs(os.path.dirname(path), exist_ok=True)
     lock_fd = _lock_parish(paths.lock)
     if lock_fd is None:
-        _say(f"{job.url}: another crawl of {job.domain} is still running")
+        _say(f"{job.url}: another crawl of this parish is still running")
         return 1
     db = JobDB(job.db) if job.db else None
     record: Callable[[Event], None] = functools.partial(apply_event, db) if db else _emit

@@ -1,9 +1,9 @@
 """Per-parish batch results (the results.jsonl format, docs/batch.md): one summary object per parish.
 
-A summary is built from the parish's pages JSONL (one PageItem per line), so it can be rebuilt at any time
-from stored pages. Summaries are kept in the job database while the batch runs and exported to
-`results.jsonl` and `results.csv` with an atomic rename; `append_result` appends one line under an
-exclusive lock for callers that stream results from many processes into one file.
+A summary (msze.extraction.parish.summarize) is built from the parish's pages JSONL (one PageItem per
+line), so it can be rebuilt at any time from stored pages. Summaries are kept in the job database while the
+batch runs and exported to `results.jsonl` and `results.csv` with an atomic rename; `append_result` appends
+one line under an exclusive lock for callers that stream results from many processes into one file.
 """
 
 from __future__ import annotations
@@ -17,11 +17,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from msze.archive.jsonl import read_objects
-from msze.extraction.churches import church_addresses
+from msze.extraction.parish import summarize
 from msze.extraction.rules.reading import season_range
-from msze.extraction.schedule import consolidate
 
-DAY_ORDER = {"sunday": 0, "holiday": 1, "saturday": 2, "weekday": 3, None: 4}
 CSV_DAY_COLUMNS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "holiday", "unknown_day")
 CSV_FIELDS = (
     "start_url",
@@ -47,73 +45,6 @@ SEASON_LABELS = {
     "may": "maj",
     "october": "październik",
 }
-
-
-def _mass_key(mass: dict[str, Any]) -> tuple[Any, ...]:
-    return (DAY_ORDER.get(mass["day"], 4), mass["time"])
-
-
-def summarize(
-    pages: Iterable[dict[str, Any]],
-    start_url: str,
-    domain: str,
-    status: str = "finished",
-    error: str | None = None,
-    crawled_at: str | None = None,
-    bytes_: int | None = None,
-) -> dict[str, Any]:
-    """The results.jsonl object of one parish.
-
-    Every hour labelled "mass" on any page counts. A site repeats its sidebar schedule on many pages, so each
-    (time, day) appears once, with the evidence of highest score (rules before classifier on a tie, then the
-    first page crawled). `bytes_` defaults to the UTF-8 size of the pages' HTML. `schedule`, `one_off`,
-    `confession` and `conflicts` are the parish's consolidated schedule (msze.extraction.schedule);
-    `churches` the addresses its pages give for its other churches (msze.extraction.churches).
-    """
-    best: dict[tuple[str, str | None], dict[str, Any]] = {}
-    n_pages = 0
-    n_bytes = 0
-    pages = list(pages)
-    for page in pages:
-        n_pages += 1
-        if bytes_ is None:  # only measured when the caller has no byte count of its own
-            n_bytes += len((page.get("html") or "").encode("utf-8"))
-        for hour in page.get("hours") or ():
-            if hour.get("label") != "mass" or not hour.get("time"):
-                continue
-            mass = {
-                "time": hour["time"],
-                "day": hour.get("day"),
-                "url": page.get("url"),
-                "context": hour.get("context", ""),
-                "source": hour.get("source"),
-                "score": hour.get("score"),
-            }
-            key = (mass["time"], mass["day"])
-            old = best.get(key)
-            if old is None or _better(mass, old):
-                best[key] = mass
-    schedule = consolidate(pages)
-    return {
-        "start_url": start_url,
-        "domain": domain,
-        "status": status,
-        "error": error,
-        "pages": n_pages,
-        "bytes": n_bytes if bytes_ is None else bytes_,
-        "crawled_at": crawled_at,
-        "masses": sorted(best.values(), key=_mass_key),
-        **schedule,
-        "churches": church_addresses(pages, {e["church"] for e in schedule["schedule"] if e["church"]}),
-    }
-
-
-def _better(new: dict[str, Any], old: dict[str, Any]) -> bool:
-    new_score = new["score"] if new["score"] is not None else 0.0
-    old_score = old["score"] if old["score"] is not None else 0.0
-    if new_score != old_score:
-        return new_score > old_score
-    return new["source"] == "rules" and old["source"] != "rules"
 
 
 def summarize_file(

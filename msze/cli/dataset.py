@@ -16,6 +16,13 @@ from pathlib import Path
 
 from msze.classifier import dataset as ds
 from msze.classifier.features import DEFAULT_AFTER, DEFAULT_BEFORE, DEFAULT_NEAR
+from msze.labels.sets import (
+    DEFAULT_ANNOTATED,
+    DEFAULT_ANNOTATED_MAX,
+    annotated_rows,
+    label_files,
+    labelled_pages,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,16 +81,28 @@ def _jsonl_files(paths: list[Path]) -> list[Path]:
     return out
 
 
+def _default_sources(args: argparse.Namespace, log=print) -> None:
+    """No source named: the repository's labelled pages (data/realpages) and the thesis's annotated texts,
+    as the packaged model was trained (msze/models/README.md)."""
+    if args.realpages or args.annotated or args.annotator or args.pages:
+        return
+    args.realpages = [Path(p) for p in label_files("realpages")]
+    args.annotated = [Path(p) for p in DEFAULT_ANNOTATED if Path(p).is_file()]
+    args.annotated_max = args.annotated_max or DEFAULT_ANNOTATED_MAX
+    log(f"sources: data/realpages and {len(args.annotated)} annotated files (at most {args.annotated_max})")
+
+
 def collect(args: argparse.Namespace, log=print) -> list[ds.Example]:
     """Every example from the sources named in ``args``, negatives sampled, de-duplicated (in input order)."""
     examples: list[ds.Example] = []
+    _default_sources(args, log)
     for path in args.realpages:
-        got = ds.from_realpages(ds.read_jsonl(path))
+        got = ds.from_realpages(labelled_pages(path, log))
         log(f"{path}: {len(got)} labelled tokens")
         examples += got
     annotated: list[ds.Example] = []
     for path in args.annotated:
-        got, counts = ds.from_annotated(ds.read_tsv(path))
+        got, counts = ds.from_annotated(annotated_rows(path))
         log(
             f"{path}: {counts['mass']} listed Mass times, "
             f"{counts['other']} rejected (ranges, offices, devotions)"

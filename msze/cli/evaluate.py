@@ -24,13 +24,43 @@ from msze.extraction.rules import RuleDecision, decide
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("gold", nargs="*", help="JSONL files of labelled pages (realpages format)")
+    parser.add_argument(
+        "gold",
+        nargs="*",
+        help="JSONL files of labelled pages (realpages format, with their text or keyed by url and sha256); "
+        "default: data/realpages",
+    )
     parser.add_argument(
         "--sites",
-        nargs="+",
+        nargs="*",
         metavar="FILE",
         help="score the consolidated schedule of each parish of these realsites-style files instead "
-        "(msze/cli/evaluate_sites.py)",
+        "(msze/cli/evaluate_sites.py); without FILE: data/realsites and, beside it, data/diocesan",
+    )
+    parser.add_argument(
+        "--texts",
+        action="append",
+        metavar="DIR",
+        help="a folder of labelled texts (realpages/, realsites/ inside), repeatable; default $MSZE_TEXTS, "
+        "else ../shared/data and ../data",
+    )
+    parser.add_argument(
+        "--figures",
+        metavar="JSON",
+        help="write the figures of data/'s sets (pages, web parishes, diocesan rows) as the crawl reads "
+        "them, with each page's and parish's outcome (msze/cli/quality.py)",
+    )
+    parser.add_argument(
+        "--report",
+        metavar="HTML",
+        help="write one static page of every miss and false time of data/'s sets, with its sentence, what "
+        "decided it and what was read (msze/cli/misses.py)",
+    )
+    parser.add_argument(
+        "--check",
+        metavar="BASELINE",
+        help="recompute those figures and exit 1 when one fell below BASELINE (data/figures.json) by more "
+        "than its tolerance, naming the pages and parishes that got worse",
     )
     parser.add_argument(
         "--model", help="fastText hour model (msze.classifier.model.HourClassifier) to score as well"
@@ -365,7 +395,9 @@ def _fmt(name: str, c: Confusion) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.sites:
+    if args.figures or args.check or args.report:
+        return _run_quality(args)
+    if args.sites is not None:
         return _run_sites(args)
     try:
         pages, classifier = _inputs(args)
@@ -425,7 +457,7 @@ def _run_sites(args: argparse.Namespace) -> int:
         print("error: --sites takes no gold pages, --cv or --plot", file=sys.stderr)
         return 2
     try:
-        parishes = evaluate_sites.load_sites(args.sites)
+        sets = {"sites": evaluate_sites.load_sites(args.sites)} if args.sites else _data_sites(args.texts)
         classifier = load_classifier(args.model, args.threshold) if args.model else None
     except OSError as exc:
         print(f"error: cannot read sites file: {exc}", file=sys.stderr)
@@ -433,13 +465,88 @@ def _run_sites(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - a broken file or model: one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    figures = evaluate_sites.score_sites(parishes, classifier).as_dict()
-    figures["classifier"] = args.model
+    results = {}
+    for name, parishes in sets.items():
+        figures = evaluate_sites.score_sites(parishes, classifier).as_dict()
+        figures["classifier"] = args.model
+        results[name] = figures
+        if not args.json:
+            print(f"{name}:")
+            evaluate_sites.report(figures)
     if args.json:
-        print(json.dumps(figures, ensure_ascii=False))
-    else:
-        evaluate_sites.report(figures)
+        print(json.dumps(results["sites"] if args.sites else results, ensure_ascii=False))
     return 0
+
+
+def _data_sites(texts: list[str] | None) -> dict[str, list[dict[str, Any]]]:
+    """data/realsites (web parishes, texts joined) and data/diocesan (rows of the thesis's TSVs)."""
+    from msze.labels.sets import join_diocesan, join_sites, label_files
+    from msze.labels.texts import JoinReport, TextStore
+
+    web, diocesan = JoinReport(), JoinReport()
+    sets = {
+        "web parishes (data/realsites)": join_sites(label_files("realsites"), TextStore(texts), web),
+        "diocesan rows (data/diocesan)": join_diocesan(label_files("diocesan"), diocesan),
+    }
+    for report in (web, diocesan):
+        _say_unjoined(report)
+    return sets
+
+
+def _say_unjoined(report: Any) -> None:
+    for line in report.missing:
+        print(f"warning: no text for label {line}; left out", file=sys.stderr)
+    for line in report.changed:
+        print(f"warning: the text of label {line} changed since it was labelled; left out", file=sys.stderr)
+
+
+def _run_quality(args: argparse.Namespace) -> int:
+    from msze.cli import quality
+    from msze.cli.extract import default_model
+
+    classifier = load_classifier(args.model or default_model(), args.threshold)
+    figures = quality.compute(classifier, roots=args.texts)
+    if args.figures:
+        quality.write(figures, args.figures)
+        print(f"figures written to {args.figures}")
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            f.write(quality.report(classifier, roots=args.texts))
+        print(f"misses written to {args.report}")
+    if not args.check:
+        return 0
+    with open(args.check, encoding="utf-8") as f:
+        fallen = quality.regressions(json.load(f), figures)
+    for line in fallen:
+        print(line)
+    if fallen:
+        print(f"evaluate: {sum(not x.startswith(' ') for x in fallen)} figure(s) fell below {args.check}")
+        return 1
+    print(f"evaluate: no figure fell below {args.check}")
+    return 0
+
+
+def _data_pages(texts: list[str] | None) -> list[Page]:
+    """data/realpages' labels with their texts joined (those without one are named on stderr)."""
+    from msze.labels.sets import join_pages, label_files
+    from msze.labels.texts import JoinReport, TextStore
+
+    report = JoinReport()
+    records = join_pages(label_files("realpages"), TextStore(texts), report)
+    _say_unjoined(report)
+    if not records:
+        raise _UsageError("no labelled page has its text here: give GOLD.jsonl files, or --texts DIR")
+    return [
+        Page(
+            str(r["id"]),
+            r["text"],
+            r.get("tokens", []),
+            list(r.get("mass_times", [])),
+            r.get("schedule"),
+            r["url"],
+        )
+        for r in records
+    ]
 
 
 class _UsageError(Exception):
@@ -448,10 +555,8 @@ class _UsageError(Exception):
 
 def _inputs(args: argparse.Namespace) -> tuple[list[Page], HourScorer | None]:
     """The gold pages and the classifier (None without --model)."""
-    if not args.gold:
-        raise _UsageError("give GOLD.jsonl files of labelled pages, or --sites FILE")
     try:
-        pages = load_gold(args.gold)
+        pages = load_gold(args.gold) if args.gold else _data_pages(args.texts)
     except OSError as exc:
         raise _UsageError(f"cannot read gold file: {exc}") from exc
     except ValueError as exc:

@@ -39,7 +39,8 @@ from msze.archive.reprocess import (
 from msze.batch.results import append_result, export_csv
 from msze.extraction.language import parse_languages
 from msze.extraction.page import CLASSIFIER_ROLES, DEFAULT_CLASSIFIER_ROLE
-from msze.recrawl.state import RecrawlState
+from msze.recrawl.state import SET_ASIDE_WARNING, RecrawlState
+from msze.utils.urls import parish_url
 
 DEFAULT_OUT = "output/processed"
 JOB_KIND = "process"  # rows of this command in 7a's job table (kind, url=absolute file path)
@@ -233,6 +234,10 @@ def run(args: argparse.Namespace) -> int:
     if args.only_changed and not args.state:
         print("process: --only-changed needs --state (the previous run to compare with)", file=sys.stderr)
         return 2
+    if args.state:
+        with RecrawlState(args.state) as state:  # set aside a state keyed by domain once, and say so
+            if state.set_aside_by_domain:
+                print("process: warning: " + SET_ASIDE_WARNING % state.path, file=sys.stderr)
     if args.watch and not args.folder:
         print("process: --watch needs --folder DIR", file=sys.stderr)
         return 2
@@ -407,11 +412,12 @@ def _record_done(db: Any, report: FileReport, stat: os.stat_result | None) -> No
 
 
 def _export_csv(out_dir: Path) -> None:
-    """results.csv beside results.jsonl: the latest line of each parish wins."""
+    """results.csv beside results.jsonl: the latest line of each parish (its start URL) wins."""
     results = out_dir / "results.jsonl"
     if not results.exists():
         return
     latest: dict[str, dict[str, Any]] = {}
     for summary in read_objects(results):
-        latest[summary.get("domain") or summary.get("start_url") or ""] = summary
+        start_url = summary.get("start_url") or ""
+        latest[parish_url(start_url) or start_url] = summary
     export_csv(latest.values(), out_dir / "results.csv")

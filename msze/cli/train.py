@@ -29,6 +29,7 @@ from msze.classifier.model import DEFAULT_PARAMS, HourClassifier, quantize, save
 from msze.cli.dataset import add_source_arguments, collect
 from msze.extraction.hours import find_hours
 from msze.extraction.page import extract
+from msze.labels.sets import labelled_pages
 
 # A quantised model may lose at most this much dev F1 / MCC to count as losing "nothing measurable".
 QUANTIZE_TOLERANCE = 0.005
@@ -298,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
             if args.cv < 2 or not args.realpages:
                 print("train: --cv K needs K ≥ 2 and --realpages files", file=sys.stderr)
                 return 2
-            pages = [p for path in args.realpages for p in ds.read_jsonl(path)]
+            pages = [p for path in args.realpages for p in labelled_pages(path, print)]
             extra_args = argparse.Namespace(**{**vars(args), "realpages": []})
             extra = collect(extra_args) if (args.annotated or args.annotator or args.pages) else []
             report = cross_validate(args, pages, extra)

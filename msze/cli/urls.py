@@ -1,8 +1,9 @@
 """`python -m msze urls PLACES_FILE`: the parish website list for the batch crawl, one URL a line.
 
 Reads the places output (TSV like the thesis's extended.tsv, or JSONL of PlaceItem; the thesis file itself
-works too), keeps http(s) URLs, drops repeats (same URL up to case of scheme/host, a trailing slash or a
-#fragment; several parishes often share one website) and prints them in input order. A summary goes to stderr.
+works too), keeps http(s) URLs, drops repeats (the same parish URL, utils.urls.parish_url: up to case,
+"www.", a trailing slash, a #fragment or tracking parameters; several parishes often share one website) and
+prints them in input order. A summary goes to stderr.
 """
 
 from __future__ import annotations
@@ -11,24 +12,10 @@ import argparse
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit, urlunsplit
 
 from msze.directory.deon_parser import read_records
 from msze.directory.places_api import OUTCOMES
-
-
-def url_key(url: str) -> str | None:
-    """Identity of a website URL for de-duplication; None when it is not an http(s) URL."""
-    parts = urlsplit(url.strip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return None
-    try:
-        port = parts.port
-    except ValueError:  # "http://x:abc/": not a URL a crawl can start from
-        return None
-    netloc = parts.hostname.lower() + (f":{port}" if port else "")
-    path = parts.path.rstrip("/")
-    return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, ""))
+from msze.utils.urls import parish_url
 
 
 @dataclass
@@ -52,8 +39,8 @@ def collect_urls(records: Iterable[dict], statuses: set[str] | None = None) -> U
         if not url:
             result.without_url += 1
             continue
-        key = url_key(url)
-        if key is None:
+        key = parish_url(url)
+        if not key:
             result.invalid.append(url)
             continue
         if key in seen:

@@ -26,6 +26,8 @@ from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.url import url_is_from_any_domain
 from w3lib.url import safe_url_string
 
+from msze.utils.urls import DROP_PARAM_RE as _DROP_PARAM_RE
+from msze.utils.urls import SESSION_NAMES as _SESSION_NAMES
 from msze.utils.urls import domain_of, url_host
 
 # Extensions of files that are not HTML pages; links to them are never requested: Scrapy's list, plus files
@@ -53,10 +55,6 @@ _DATE_VALUE_RE = re.compile(r"^\d{4}[-./]\d{1,2}([-./]\d{1,2})?$|^\d{1,2}[-./]\d
 _DATE_DIR_RE = re.compile(r"/\d{4}/\d{1,2}(/\d{1,2})?/?$")
 _DATE_END_RE = re.compile(r"/\d{4}[-/.]\d{1,2}([-/.]\d{1,2})?(\.\w+)?/?$")
 _CALENDAR_WORD_RE = re.compile(r"kalendar|calendar|wydarzeni|event|terminarz|agenda", re.IGNORECASE)
-# Session ids (Java, PHP, osCommerce, Zen Cart, ColdFusion): the same page under a new URL per visit.
-_SESSION_NAMES = r"phpsessid|sid|jsessionid|sessionid|session_id|sessid|s_id|oscsid|zenid|cfid|cftoken"
-# Tracking and session query parameters: the same page under another URL.
-_DROP_PARAM_RE = re.compile(rf"^(utm_\w+|fbclid|gclid|{_SESSION_NAMES})$", re.IGNORECASE)
 # Session path parameters (/msze.jsp;jsessionid=A1B2.node1, /index.php;phpsessid=...), value up to the next
 # ";", "/" or the query; other path parameters (;type=a) are kept.
 _SESSION_PATH_PARAM_RE = re.compile(rf";(?:{_SESSION_NAMES})=[^/;?#]*", re.IGNORECASE)

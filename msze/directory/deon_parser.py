@@ -9,8 +9,6 @@ leaves the 9th column, status, unlabelled).
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +19,7 @@ from urllib.parse import urljoin
 from parsel import Selector
 
 from msze.archive.jsonl import read_objects
+from msze.utils import tsv
 
 # Thesis column names -> item field names, in file order.
 PARISH_COLUMNS: list[tuple[str, str]] = [
@@ -185,22 +184,11 @@ def tsv_header(columns: list[tuple[str, str]]) -> list[str]:
     return [title for title, _ in columns]
 
 
-def write_tsv_line(cells: list[str]) -> str:
-    """One TSV line as the thesis files quote it (csv excel-tab dialect, minimal quoting, `\\n` ends)."""
-    buf = io.StringIO()
-    csv.writer(buf, dialect="excel-tab", lineterminator="\n").writerow(cells)
-    return buf.getvalue()
-
-
 def write_tsv(path: str | Path, records: Iterable[Mapping[str, Any]], columns: list[tuple[str, str]]) -> int:
     """Write records with a header line in the given layout; return the number of rows."""
-    count = 0
     with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(write_tsv_line(tsv_header(columns)))
-        for record in records:
-            f.write(write_tsv_line(to_tsv_row(record, columns)))
-            count += 1
-    return count
+        tsv.write_rows(f, [tsv_header(columns)])
+        return tsv.write_rows(f, (to_tsv_row(record, columns) for record in records))
 
 
 def _record_from_cells(header: list[str], cells: list[str]) -> dict[str, Any]:
@@ -227,22 +215,18 @@ def read_tsv(path: str | Path) -> Iterator[dict[str, Any]]:
     Columns are found by their header names; rows with the wrong number of cells are skipped (extended.tsv
     has a few hundred garbled NOT_FOUND rows with 11 cells).
     """
-    with open(path, encoding="utf-8", newline="") as f:
-        reader = csv.reader(f, dialect="excel-tab")
-        header = next(reader, None)
-        if header is None:
-            return
-        for cells in reader:
-            if not cells:
-                continue
-            if len(cells) not in (len(header), len(header) + 1):
-                continue
+    rows = tsv.open_rows(str(path))
+    _, header = next(rows, (0, None))
+    if header is None:
+        return
+    for _, cells in rows:
+        if cells and len(cells) in (len(header), len(header) + 1):
             yield _record_from_cells(header, cells)
 
 
 def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     """Records of a TSV or JSONL file, chosen by the file's first non-blank character (`{` means JSONL)."""
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         head = f.read(4096).lstrip()
     if head.startswith("{"):
         return read_objects(path)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -118,21 +119,93 @@ def queries_for(record: Mapping[str, Any]) -> list[str]:
     return result
 
 
-def church_records(results: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+Bad = Callable[[str], None]  # told why one value was skipped
+
+
+def result_object(line: str) -> tuple[dict[str, Any] | None, str]:
+    """A results.jsonl line as its object, or (None, why not): not JSON, JSON nested deeper than the parser
+    goes (json raises RecursionError there, which no JSON reader expects), no object, or a `start_url` or
+    `churches` of the wrong type."""
+    try:
+        obj = json.loads(line)
+    except RecursionError:
+        return None, "JSON nested deeper than the parser allows"
+    except ValueError as exc:
+        return None, f"not JSON ({exc})"
+    if not isinstance(obj, dict):
+        return None, f"a JSON {type(obj).__name__}, not an object"
+    if not isinstance(obj.get("start_url"), str):
+        return None, f"start_url is {type(obj.get('start_url')).__name__}, not a string"
+    if not isinstance(obj.get("churches"), list | None):
+        return None, f"churches is {type(obj['churches']).__name__}, not a list"
+    return obj, ""
+
+
+def read_results(
+    lines: Iterable[str], on_bad: Callable[[int, str], None]
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of results.jsonl lines; each bad line (result_object) goes to
+    `on_bad(line number, why)` and the lines after it are still read."""
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            continue
+        obj, problem = result_object(line)
+        if obj is None:
+            on_bad(number, problem)
+        else:
+            yield number, obj
+
+
+def church_records(
+    results: Iterable[Mapping[str, Any]], on_bad: Bad | None = None
+) -> Iterator[dict[str, Any]]:
     """The lookups for a crawl's other churches: each church a site gives an address for (results.jsonl's
-    `churches`), shaped as a parish record (its name and address) with its parish's `start_url`."""
+    `churches`), shaped as a parish record (its name and address) with its parish's `start_url`. A church
+    that is no object, or whose name or address is no string, goes to `on_bad(why)`; one without an address
+    is no lookup."""
     for result in results:
         found = result.get("churches")
         for church in found if isinstance(found, list) else ():
             if not isinstance(church, Mapping):
+                _tell(on_bad, f"a church is {type(church).__name__}, not an object")
                 continue
-            name, address = (
-                _squeeze(str(church.get("name") or "")),
-                _squeeze(str(church.get("address") or "")),
-            )
+            name, address = church.get("name") or "", church.get("address") or ""
+            if not isinstance(name, str) or not isinstance(address, str):
+                _tell(on_bad, f"church {name!r:.80}: its name or address is no string")
+                continue
+            name, address = _squeeze(name), _squeeze(address)
             if name and address:
                 yield {"name": name, "city": "", "address": [address], "church": name,
                        "start_url": result.get("start_url") or ""}  # fmt: skip
+
+
+def _tell(on_bad: Bad | None, message: str) -> None:
+    if on_bad is not None:
+        on_bad(message)
+
+
+@dataclass
+class ChurchCap:
+    """At most `limit` distinct church lookups per parish (`start_url`), in input order (0 = no cap), so one
+    site listing 2 000 chapels cannot cost 4 000 paid calls. Lookups already done in an earlier run count too,
+    so a resumed run picks the same churches."""
+
+    limit: int
+    kept: dict[str, set[tuple[str, str, str]]] = field(default_factory=dict)
+    cut: Counter[str] = field(default_factory=Counter)  # lookups left out, by start_url
+
+    def admits(self, record: Mapping[str, Any]) -> bool:
+        """Whether the church's lookup is within its parish's cap (a repeat of an admitted one is)."""
+        if not self.limit or not record.get("church"):
+            return True
+        kept = self.kept.setdefault(str(record.get("start_url") or ""), set())
+        key = lookup_key(record)
+        if key in kept or len(kept) < self.limit:
+            kept.add(key)
+            return True
+        self.cut[key[0]] += 1
+        return False
 
 
 def lookup_key(record: Mapping[str, Any]) -> tuple[str, str, str]:

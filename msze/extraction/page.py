@@ -21,12 +21,17 @@ from msze.extraction.page_filter import has_schedule_hint
 from msze.extraction.rules import RuleDecision, decide
 from msze.extraction.rules.reading import Reading
 from msze.extraction.rules.verdict import UNCUED
-from msze.extraction.text import convert_html, replace_surrogates
+from msze.extraction.text import convert_html, cut_html, replace_surrogates
 from msze.utils.time import utc_now
 from msze.utils.urls import domain_of
 
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
-MAX_HOURS = 20_000  # hour candidates beyond this many on a page are skipped (a timetable dump, not a parish)
+# HTML beyond this is not converted to text (the page is still stored whole): html2text took 17 s on 14 M
+# characters; no parish page has 4 MB of HTML
+MAX_HTML_CHARS = 4_000_000
+# hour candidates beyond this many on a page are skipped (a timetable dump, not a parish): each costs ~4 kB
+# while the page is processed, so 20 000 took a crawl of one 15 MB page from 340 to 420 MB
+MAX_HOURS = 5_000
 
 # What the classifier may do with the hours the rules did not confirm: "score" gives each its P(Mass start)
 # and leaves the label to the rules; "uncued" also labels the hours the rules found no cue for (the default:
@@ -149,6 +154,7 @@ class PageSteps:
     classifier_role: str = DEFAULT_CLASSIFIER_ROLE  # one of CLASSIFIER_ROLES
     templates: SiteTemplates | None = None
     max_text_chars: int = MAX_TEXT_CHARS
+    max_html_chars: int = MAX_HTML_CHARS
     max_hours: int = MAX_HOURS
     only_hinted: bool = False
     language: bool = False
@@ -169,9 +175,14 @@ class PageSteps:
 
     def text(self, page: Page) -> None:
         """page["html"] → page["text"] (html2text as the thesis set it up, with its fallback); a page stored
-        with its text only keeps it. Always UTF-8-encodable and at most max_text_chars long."""
+        with its text only keeps it. Always UTF-8-encodable and at most max_text_chars long; of a page over
+        max_html_chars of HTML only its beginning is converted (page["html"] stays whole)."""
         html = page.get("html")
         if html:
+            if len(html) > self.max_html_chars:
+                self.warn(f"HTML of {len(html)} characters: the first {self.max_html_chars} were converted")
+                self.tally("text/html_cut")
+                html = cut_html(html, self.max_html_chars)
             conversion = convert_html(html)
             if conversion.fallback:
                 fallback = conversion.fallback

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
-from msze.extraction.rules.reading import dates_in, page_year
+from msze.extraction.rules.reading import dates_in, page_year, with_year
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
 _ANNOUNCEMENTS_RE = re.compile(
@@ -59,8 +59,8 @@ def page_date(page: Mapping[str, Any]) -> str | None:
     text = page.get("text") or ""
     year = page_year(text)
     best = None
-    for _, _, (y, m, d) in dates_in(text[:20_000], bounds=True):
-        y = y or year
+    for _, _, date in dates_in(text[:20_000], bounds=True):
+        y, m, d = with_year(date, year)
         if y:
             iso = f"{y:04d}-{m:02d}-{d:02d}"
             best = iso if best is None or iso > best else best
@@ -303,8 +303,7 @@ def starts_on(sentence: str, page_year: int | None) -> str | None:
     for m in _FROM_RE.finditer(sentence):
         found = dates_in(sentence[m.end() : m.end() + 30], bounds=True)
         if found and found[0][0] == 0:
-            year, month, day = found[0][2]
-            year = year or page_year
+            year, month, day = with_year(found[0][2], page_year)
             return f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
     return None
 

@@ -172,6 +172,15 @@ def replace_surrogates(text: str) -> str:
     return text
 
 
+def cut_html(html: str, limit: int) -> str:
+    """The first `limit` characters of a page, cut before the tag that starts last in them (never inside
+    one, so no half tag reaches html2text)."""
+    if len(html) <= limit:
+        return html
+    cut = html.rfind("<", 0, limit)
+    return html[: cut if cut > 0 else limit]
+
+
 def html_to_text(html: str) -> str:
     """Convert a page's HTML to the plain text every extractor works on (convert_html without the how)."""
     return convert_html(html).text

@@ -78,7 +78,7 @@ def mass_keys(masses: Iterable[Mapping[str, Any] | str]) -> frozenset[str]:
 class ParishChange:
     """Whether a parish's Mass times changed since the last run, and how far to trust the answer."""
 
-    domain: str
+    start_url: str  # the parish: its crawl's start URL
     status: str  # new | unchanged | changed | suspect (differs, but some page shrank: check by hand)
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
@@ -91,7 +91,7 @@ class ParishChange:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "domain": self.domain,
+            "start_url": self.start_url,
             "status": self.status,
             "masses_changed": self.masses_changed,
             "added": self.added,
@@ -102,7 +102,7 @@ class ParishChange:
 
 
 def compare_parish(
-    domain: str,
+    start_url: str,
     previous_masses: Iterable[Mapping[str, Any] | str] | None,
     current_masses: Iterable[Mapping[str, Any] | str],
     page_changes: Mapping[str, str] | None = None,
@@ -119,14 +119,14 @@ def compare_parish(
     flagged = sorted(url for url, status in page_changes.items() if status == SHRUNK)
     current = mass_keys(current_masses)
     if previous_masses is None:
-        return ParishChange(domain, NEW, sorted(current), [], counts, flagged)
+        return ParishChange(start_url, NEW, sorted(current), [], counts, flagged)
     previous = mass_keys(previous_masses)
     added, removed = sorted(current - previous), sorted(previous - current)
     status = UNCHANGED
     if added or removed:
         # A site that broke loses pages and links: a difference seen through a shrunk page is not trusted.
         status = SUSPECT if flagged else CHANGED
-    return ParishChange(domain, status, added, removed, counts, flagged)
+    return ParishChange(start_url, status, added, removed, counts, flagged)
 
 
 def trusted_hours(change: str, current_hours: list[dict], previous_hours: list[dict] | None) -> list[dict]:

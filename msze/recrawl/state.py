@@ -2,7 +2,8 @@
 
 Per page: its validators (ETag, Last-Modified) for conditional requests, its text fingerprint and length
 for change detection, and the stored page (HTML, text, hours) to re-use on a 304 or an unchanged text.
-Per parish: the Mass times of the last run, and one row per run saying whether they changed.
+Per parish (keyed by its start URL, utils.urls.parish_url): the Mass times of the last run, and one row per
+run saying whether they changed.
 No Scrapy imports: the middleware and pipeline in msze/recrawl.py and `python -m msze process` share it.
 """
 
@@ -19,6 +20,15 @@ from typing import Any
 from msze.recrawl.changes import PageState, ParishChange, compare_parish
 from msze.utils.sqlite import connect
 from msze.utils.time import utc_now
+from msze.utils.urls import parish_url
+
+# A state written before parishes were keyed by start URL kept one row per registered domain: parishes of
+# one host overwrote each other's. Its parish tables are set aside (renamed) and the next run starts anew.
+_BY_DOMAIN = ("recrawl_parishes", "recrawl_changes")
+SET_ASIDE_WARNING = (
+    "re-crawl state %s kept parishes by domain (an older msze): its parish tables are set aside as "
+    "*_by_domain, and every parish of this run is new"
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS recrawl_pages (
@@ -33,14 +43,16 @@ CREATE TABLE IF NOT EXISTS recrawl_pages (
 );
 CREATE INDEX IF NOT EXISTS recrawl_pages_domain ON recrawl_pages (domain);
 CREATE TABLE IF NOT EXISTS recrawl_parishes (
-    domain TEXT PRIMARY KEY,
+    parish TEXT PRIMARY KEY,
+    start_url TEXT NOT NULL,
     masses TEXT NOT NULL,
     updated_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS recrawl_changes (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     run_at TEXT NOT NULL,
-    domain TEXT NOT NULL,
+    parish TEXT NOT NULL,
+    start_url TEXT NOT NULL,
     status TEXT NOT NULL,
     masses_changed INTEGER NOT NULL,
     added TEXT NOT NULL,
@@ -69,7 +81,18 @@ class RecrawlState:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.db = connect(self.path)
+        self.set_aside_by_domain = self._set_aside_by_domain()
         self.db.executescript(_SCHEMA)
+
+    def _set_aside_by_domain(self) -> bool:
+        """Rename the parish tables of a state keyed by domain (True when there were any)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(recrawl_parishes)")}
+        if "domain" not in columns:
+            return False
+        with self.db:
+            for table in _BY_DOMAIN:
+                self.db.execute(f"ALTER TABLE {table} RENAME TO {table}_by_domain")
+        return True
 
     def close(self) -> None:
         self.db.close()
@@ -118,30 +141,35 @@ class RecrawlState:
         )
 
     # --- parishes ------------------------------------------------------------------------------------
-    def get_masses(self, domain: str) -> list[dict[str, Any]] | None:
+    def get_masses(self, start_url: str) -> list[dict[str, Any]] | None:
         """The Mass times the previous run found for this parish; None when it was never seen."""
-        row = self.db.execute("SELECT masses FROM recrawl_parishes WHERE domain = ?", (domain,)).fetchone()
+        row = self.db.execute(
+            "SELECT masses FROM recrawl_parishes WHERE parish = ?", (parish_url(start_url) or start_url,)
+        ).fetchone()
         return json.loads(row[0]) if row else None
 
     def record_parish(
-        self, domain: str, masses: list[dict[str, Any]], page_changes: Mapping[str, str]
+        self, start_url: str, masses: list[dict[str, Any]], page_changes: Mapping[str, str]
     ) -> ParishChange:
-        """Compare this run's Mass times with the stored ones (changes.compare_parish; page_changes maps
-        URL -> page change status), then store them and the change in one transaction. Returns the change."""
-        change = compare_parish(domain, self.get_masses(domain), masses, page_changes)
-        now = utc_now()
+        """Compare this run's Mass times of the parish crawled from `start_url` with the stored ones
+        (changes.compare_parish; page_changes maps URL -> page change status), then store them and the change
+        in one transaction. Returns the change."""
+        change = compare_parish(start_url, self.get_masses(start_url), masses, page_changes)
+        parish, now = parish_url(start_url) or start_url, utc_now()
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT OR REPLACE INTO recrawl_parishes (domain, masses, updated_at) VALUES (?, ?, ?)",
-                (change.domain, json.dumps(masses, ensure_ascii=False), now),
+                "INSERT OR REPLACE INTO recrawl_parishes (parish, start_url, masses, updated_at)"
+                " VALUES (?, ?, ?, ?)",
+                (parish, start_url, json.dumps(masses, ensure_ascii=False), now),
             )
             self.db.execute(
-                "INSERT INTO recrawl_changes (run_at, domain, status, masses_changed, added, removed, pages,"
-                " flagged_pages) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO recrawl_changes (run_at, parish, start_url, status, masses_changed, added,"
+                " removed, pages, flagged_pages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     now,
-                    change.domain,
+                    parish,
+                    start_url,
                     change.status,
                     int(change.masses_changed),
                     json.dumps(change.added),
@@ -155,13 +183,13 @@ class RecrawlState:
     def last_changes(self) -> list[dict[str, Any]]:
         """The latest change row of every parish (what "changed since last run" means for a report)."""
         rows = self.db.execute(
-            "SELECT domain, status, masses_changed, added, removed, pages, flagged_pages, run_at "
-            "FROM recrawl_changes WHERE id IN (SELECT MAX(id) FROM recrawl_changes GROUP BY domain) "
-            "ORDER BY domain"
+            "SELECT start_url, status, masses_changed, added, removed, pages, flagged_pages, run_at "
+            "FROM recrawl_changes WHERE id IN (SELECT MAX(id) FROM recrawl_changes GROUP BY parish) "
+            "ORDER BY parish"
         ).fetchall()
         return [
             {
-                "domain": r[0],
+                "start_url": r[0],
                 "status": r[1],
                 "masses_changed": bool(r[2]),
                 "added": json.loads(r[3]),

@@ -18,6 +18,19 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from msze.search import query
 from msze.search.jsonld import parish_jsonld
 from msze.search.openapi import openapi_document
+from msze.search.params import (
+    MAX_PER_PAGE,
+    MAX_WINDOW_DAYS,
+    SERVICES,
+    InvalidQuery,
+    SearchParams,
+    page_count,
+    parse_moment,
+    parse_near,
+    parse_paging,
+    parse_params,
+    parse_radius,
+)
 from msze.search.web import conn, next_masses, public_url
 from msze.search.web import now as current_now
 
@@ -30,8 +43,8 @@ CSV_HEADER = ["parish_id", "parafia", "miejscowosc", "diecezja", "adres", "stron
 @bp.get("/api/parishes")
 def search() -> Response | tuple[Response, int]:
     try:
-        params = query.parse_params(request.args)
-    except query.InvalidQuery as exc:
+        params = parse_params(request.args)
+    except InvalidQuery as exc:
         return jsonify(error=str(exc)), 400
     result = query.search(conn(), params)
     for item in result.parishes:
@@ -58,22 +71,22 @@ def masses() -> Response | tuple[Response, int]:
     (default now), `to` (default the next noon)."""
     now = current_now()
     try:
-        near = query.parse_near(request.args.get("near") or "")
+        near = parse_near(request.args.get("near") or "")
         if near is None:
-            raise query.InvalidQuery("Podaj parametr „near” (SZEROKOŚĆ,DŁUGOŚĆ)")
-        radius = query.parse_radius(request.args.get("radius") or "")
-        start = query.parse_moment(request.args.get("from") or "", "from", now)
-        end = query.parse_moment(request.args["to"], "to", now) if request.args.get("to") else None
-        if end is not None and not start <= end <= start + timedelta(days=query.MAX_WINDOW_DAYS):
-            raise query.InvalidQuery(f"„to” musi być po „from”, najwyżej {query.MAX_WINDOW_DAYS} dni później")
+            raise InvalidQuery("Podaj parametr „near” (SZEROKOŚĆ,DŁUGOŚĆ)")
+        radius = parse_radius(request.args.get("radius") or "")
+        start = parse_moment(request.args.get("from") or "", "from", now)
+        end = parse_moment(request.args["to"], "to", now) if request.args.get("to") else None
+        if end is not None and not start <= end <= start + timedelta(days=MAX_WINDOW_DAYS):
+            raise InvalidQuery(f"„to” musi być po „from”, najwyżej {MAX_WINDOW_DAYS} dni później")
         service = request.args.get("service") or "mass"
-        if service not in query.SERVICES:
-            raise query.InvalidQuery(f"Parametr „service” to mass albo confession, a jest: {service[:20]!r}")
-        page, per_page = query.parse_paging(request.args)
-    except query.InvalidQuery as exc:
+        if service not in SERVICES:
+            raise InvalidQuery(f"Parametr „service” to mass albo confession, a jest: {service[:20]!r}")
+        page, per_page = parse_paging(request.args)
+    except InvalidQuery as exc:
         return jsonify(error=str(exc)), 400
     found = next_masses(near, radius, start, end, service)
-    pages = query.page_count(len(found), per_page)
+    pages = page_count(len(found), per_page)
     shown = found[(page - 1) * per_page : page * per_page]
     for item in shown:
         item["html_url"] = public_url("views.parish_page", parish_id=item["parish_id"])
@@ -121,11 +134,11 @@ def _parish_rows(item: dict) -> Iterator[list]:
         yield [csv_cell(value) for value in [*common, *extra, item["crawled_at"]]]
 
 
-def _matching_parishes(params: query.SearchParams, limit: int) -> Iterator[dict]:
+def _matching_parishes(params: SearchParams, limit: int) -> Iterator[dict]:
     """The parishes of a search, page after page, at most `limit` (rounded up to a whole page)."""
     page, written = 1, 0
     while written < limit:
-        result = query.search(conn(), replace(params, page=page, per_page=query.MAX_PER_PAGE))
+        result = query.search(conn(), replace(params, page=page, per_page=MAX_PER_PAGE))
         yield from result.parishes
         written += len(result.parishes)
         if page >= result.pages:
@@ -133,7 +146,7 @@ def _matching_parishes(params: query.SearchParams, limit: int) -> Iterator[dict]
         page += 1
 
 
-def _csv_filename(params: query.SearchParams) -> str:
+def _csv_filename(params: SearchParams) -> str:
     name = "msze-" + (urlencode(params.as_args(page="", per_page="")).replace("&", "_")[:60] or "wszystko")
     return "".join(ch if ch.isalnum() or ch in "-_=." else "_" for ch in name) + ".csv"
 
@@ -141,8 +154,8 @@ def _csv_filename(params: query.SearchParams) -> str:
 @bp.get("/eksport.csv")
 def export_csv() -> Response:
     try:
-        params = query.parse_params(request.args)
-    except query.InvalidQuery as exc:
+        params = parse_params(request.args)
+    except InvalidQuery as exc:
         return Response(str(exc) + "\n", status=400, mimetype="text/plain")
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")

@@ -2,15 +2,15 @@
 minute, and all but a few hundred microseconds of the answer is the same for them.
 
 Two bounded LRU maps, neither of which changes an answer (tests/web/test_search_cache.py compares them with
-`query.next_masses` point by point):
+`upcoming.next_masses` point by point):
 
 - **areas**: (cell of CELL_DEGREES, radius) -> the parishes (id, lat, lng) in the union of the search boxes of
   every point of the cell. A request picks its own nearest NEAREST_PARISHES from them with the SQL's own
-  arithmetic (`query.near_box`, `query._squared_km`) and order (distance, then id).
-- **times**: (service, start's minute, end's minute, parish id) -> that parish's `query.timed_masses`, which
-  depends on `start` and `end` only through their days and minutes of the day.
+  arithmetic (`query.near_box`, `query.squared_km`) and order (distance, then id).
+- **times**: (service, start's minute, end's minute, parish id) -> that parish's
+  `upcoming.timed_masses`, which depends on `start` and `end` only through their days and minutes of the day.
 
-`query.placed_masses` then gives each request its exact distances, radius, `start` and `end`. Both maps are
+`upcoming.placed_masses` then gives each request its exact distances, radius, `start` and `end`. Both maps are
 emptied when the database changes (SQLite: `PRAGMA data_version` on a connection of the cache's own, which
 moves whenever another connection, of any process, commits) and every entry expires after `seconds` whatever
 the backend (PostgreSQL: a reload shows within that time).
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Connection, Engine, select
 
-from msze.search import query
+from msze.search import query, upcoming
 from msze.search.db import parishes, sqlite_path
 
 CELL_DEGREES = 0.01  # about 1.1 km × 0.7 km in Poland: the phones of one neighbourhood share an area
@@ -65,8 +65,8 @@ class _LRU:
 
 
 class NearCache:
-    """`next_masses` as `query.next_masses` answers it, from what this process already read for the area and
-    the minute. `seconds` 0 turns it off (every call is `query.next_masses`)."""
+    """`next_masses` as `upcoming.next_masses` answers it, from what this process already read for the area
+    and the minute. `seconds` 0 turns it off (every call is `upcoming.next_masses`)."""
 
     def __init__(self, engine: Engine, seconds: float, areas: int, parishes: int) -> None:
         self.seconds = seconds
@@ -86,12 +86,12 @@ class NearCache:
         service: str = "mass",
     ) -> list[dict]:
         if self.seconds <= 0:
-            return query.next_masses(conn, near, radius, start, end, service)
-        end = end or query.next_noon(start)
+            return upcoming.next_masses(conn, near, radius, start, end, service)
+        end = end or upcoming.next_noon(start)
         self._check_version()
         nearest = self._nearest(conn, near, radius)
         timed = self._timed(conn, nearest, start, end, service)
-        return query.placed_masses(timed, near, radius, start, end)
+        return upcoming.placed_masses(timed, near, radius, start, end)
 
     def _check_version(self) -> None:
         """Empty both maps when the database changed since the last call (probed before any query of the
@@ -107,7 +107,7 @@ class NearCache:
 
     def _nearest(self, conn: Connection, near: tuple[float, float], radius: float) -> list[int]:
         """The ids of the NEAREST_PARISHES parishes within `radius` of `near`, nearest first, as the SQL of
-        `query.next_masses` picks them."""
+        `upcoming.next_masses` picks them."""
         cell = (math.floor(near[0] / CELL_DEGREES), math.floor(near[1] / CELL_DEGREES))
         key = (cell, radius)
         with self._lock:
@@ -118,24 +118,25 @@ class NearCache:
                 self.areas.put(key, area)
         ids, lats, lngs = area
         lat_low, lat_high, lng_low, lng_high = query.near_box(near, radius)
-        squared = query._squared_km(near, lats, lngs)
+        squared = query.squared_km(near, lats, lngs)
         inside = (
             (lats >= lat_low) & (lats <= lat_high) & (lngs >= lng_low) & (lngs <= lng_high)
             & (squared <= radius**2)
         )  # fmt: skip
         found = np.flatnonzero(inside)
         order = found[np.lexsort((ids[found], squared[found]))]  # by distance, then id (the SQL's ORDER BY)
-        return ids[order[: query.NEAREST_PARISHES]].tolist()
+        return ids[order[: upcoming.NEAREST_PARISHES]].tolist()
 
     def _timed(self, conn: Connection, ids: list[int], start: datetime, end: datetime, service: str) -> list:
-        """`query.timed_masses` of the parishes `ids`, in their order: the kept ones, the others read now."""
+        """`upcoming.timed_masses` of the parishes `ids`, in their order: the kept ones, the others read
+        now."""
         minutes = (service, _minute(start), _minute(end))
         with self._lock:
             kept = {pid: self.times.get((*minutes, pid)) for pid in ids}
         missing = [pid for pid, value in kept.items() if value is None]
         if missing:
-            rows = conn.execute(select(*query.NEAREST_COLUMNS).where(parishes.c.id.in_(missing))).all()
-            fresh = query.timed_masses(conn, rows, start, end, service)
+            rows = conn.execute(select(*upcoming.NEAREST_COLUMNS).where(parishes.c.id.in_(missing))).all()
+            fresh = upcoming.timed_masses(conn, rows, start, end, service)
             with self._lock:
                 for entry in fresh:
                     kept[entry[0].id] = entry

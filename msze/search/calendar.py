@@ -6,11 +6,16 @@ A schedule row is what results.jsonl's `schedule` (spread over its days) and the
 its Sunday times when it gives none; weekday times do not. A season is a tag with its usual range (summer
 July–August, the school year September–June, Advent and Lent from the liturgical calendar) or the date range
 the site gave ("MM-DD..MM-DD").
+
+Dates are checked again here, where they are used, not only by the loader: a database from an older loader
+(or another one) may hold a parish page's typo "30.02.2026" as the one-off date "2026-02-30", or a season
+"02-30..11-31". Such a one-off is no occurrence and such a season holds on no day; neither raises.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +37,51 @@ _SEASON_RANGES = {
     "october": ((10, 1), (10, 31)),
     "winter": ((11, 1), (3, 31)),
 }
+_DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # 29 February is a day of some years
+_FULL_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)  # fromisoformat alone also takes "2026-W01-1"
+_MONTH_DAY_RE = re.compile(r"(\d{2})-(\d{2})", re.ASCII)
+_HHMM_RE = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d", re.ASCII)
+
+
+def full_date(value: object) -> dt.date | None:
+    """A "YYYY-MM-DD" as a date; None for anything else: no date, "MM-DD", no real day ("2026-02-30")."""
+    if not isinstance(value, str) or not _FULL_DATE_RE.fullmatch(value):
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def possible_day(month: int, day: int) -> bool:
+    """Whether (month, day) is a day of some year: not 02-30, 13-01 or 00-10."""
+    return 1 <= month <= 12 and 1 <= day <= _DAYS_IN_MONTH[month - 1]
+
+
+def known_date(value: object) -> bool:
+    """Whether a one-off's date may be shown: none given, a real "YYYY-MM-DD", or a possible "MM-DD"."""
+    if value is None or full_date(value) is not None:
+        return True
+    match = _MONTH_DAY_RE.fullmatch(value) if isinstance(value, str) else None
+    return match is not None and possible_day(int(match[1]), int(match[2]))
+
+
+def clock_time(value: object) -> bool:
+    """Whether ``value`` is a "HH:MM" the loader writes (anything else in a database is skipped)."""
+    return isinstance(value, str) and _HHMM_RE.fullmatch(value) is not None
+
+
+def one_off_start(one: Mapping[str, Any]) -> dt.datetime | None:
+    """When a one-off with a full date starts (Warsaw time); None when its date or time is no real one."""
+    day = full_date(one.get("date"))
+    return at(day, one["time"]) if day is not None and clock_time(one.get("time")) else None
+
+
+def season_bounds(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The (month, day) bounds of a season given as dates ("07-01..08-31"); None for a tag, for none, and for
+    bounds that are no day of any year ("02-30..11-31")."""
+    bounds = season_range(season)
+    return bounds if bounds is not None and all(possible_day(*md) for md in bounds) else None
 
 
 def easter(year: int) -> dt.date:
@@ -87,7 +137,7 @@ def in_season(day: dt.date, season: str | None) -> bool:
     if not season:
         return True
     if ".." in season:
-        bounds = season_range(season)
+        bounds = season_bounds(season)
         return bounds is not None and _within(day, *bounds)
     if season == "not-summer":
         return not _within(day, *_SEASON_RANGES["summer"])
@@ -140,17 +190,15 @@ def occurrences(
     one_offs: Iterable[Mapping[str, Any]] = (),
 ) -> list[Occurrence]:
     """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, and
-    the one-offs with a full date."""
+    the one-offs with a real full date and time."""
     rows = list(rows)
     out = [
         Occurrence(at(day, r["time"]), r) for day in dates_between(start, end) for r in rows_for(day, rows)
     ]
     for o in one_offs:
-        date = o.get("date")
-        if isinstance(date, str) and len(date) == 10:
-            day = dt.date.fromisoformat(date)
-            if start <= day <= end:
-                out.append(Occurrence(at(day, o["time"]), o))
+        when = one_off_start(o)
+        if when is not None and start <= when.date() <= end:
+            out.append(Occurrence(when, o))
     out.sort(key=lambda occ: (occ.start, occ.row.get("church") or ""))
     return out
 

@@ -76,6 +76,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--churches", help="other churches located by `scrapy crawl places -a churches=results.jsonl`"
     )
     load.add_argument("--db", default=DEFAULT_DB, help=f"database URL or SQLite path (default {DEFAULT_DB})")
+    load.add_argument(
+        "--repair",
+        action="store_true",
+        help="clear the times an older msze may have put on the wrong parish (it joined results by host or "
+        "domain), then load; a database loaded that way is refused without it",
+    )
 
     corr = sub.add_parser("corrections", help="print visitors' corrections as JSONL training labels")
     corr.add_argument("--db", default=DEFAULT_DB, help=f"database URL or SQLite path (default {DEFAULT_DB})")
@@ -228,16 +234,36 @@ def _load(args: argparse.Namespace) -> int:
             raise Refused(f"no such file: {path}")
     engine = open_database(args.db, create=True)
     try:
-        report = load(engine, args.parishes, args.places, args.results, churches_path=args.churches)
+        report = load(
+            engine, args.parishes, args.places, args.results, churches_path=args.churches, repair=args.repair
+        )
     except (ValueError, OSError) as exc:  # a TSV without its columns, a file that cannot be read
         print(f"search load: {exc} (nothing was changed)", file=sys.stderr)
         return 1
     for line in report.bad_lines:
         print(f"skipped {line}", file=sys.stderr)
+    for start_url in report.unmatched_results:
+        print(f"unmatched result {start_url}: no parish has this website", file=sys.stderr)
+    for line in report.coordinates_dropped:
+        print(f"coordinates dropped for {line}: not a place on Earth", file=sys.stderr)
+    for line in report.ambiguous_results:
+        print(
+            f"ambiguous result {line} (several parishes give this website; loaded onto none)", file=sys.stderr
+        )
+    if report.parishes_repaired:
+        print(
+            f"search load: cleared the crawled times of {report.parishes_repaired} parishes an older load "
+            "may have mixed up; load the results (and --churches) again",
+            file=sys.stderr,
+        )
     print(json.dumps(report.as_dict(), ensure_ascii=False))
     if args.results and report.results_unmatched and not report.results_loaded:
         missing = " and ".join(f"--{name}" for name in ("parishes", "places") if not getattr(args, name))
-        hint = f" (load {missing} too: results join parishes by their website)" if missing else ""
+        hint = (
+            f" (load {missing} too: a result joins the parish whose website is its start URL)"
+            if missing
+            else ""
+        )
         print(
             f"search load: none of the {report.results_unmatched} results matched a parish in the "
             f"database{hint}",
@@ -256,7 +282,7 @@ def _load(args: argparse.Namespace) -> int:
 
 
 def _corrections(args: argparse.Namespace) -> int:
-    from msze.search.query import correction_rows, training_label
+    from msze.search.reports import correction_rows, training_label
 
     engine = open_database(args.db)
     with engine.connect() as conn:

@@ -19,6 +19,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from msze.search import query
 from msze.search.db import DAYS
+from msze.search.params import DAY_ALIASES, InvalidQuery, format_minute, parse_time
+from msze.search.reports import correction_rows, store_report, training_label
 from msze.search.web import conn
 from msze.utils.text import fold
 
@@ -32,7 +34,7 @@ _COMMENT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL & co.
 def report_fields(form: Mapping[str, str]) -> tuple[dict, list[str]]:
     """The report form's kind, day, time and comment, and what is wrong with them (for the visitor)."""
     kind = form.get("kind", "")
-    day = query.DAY_ALIASES.get(fold(form.get("day", "")), "")  # "sun", "niedziela", "sunday": one day
+    day = DAY_ALIASES.get(fold(form.get("day", "")), "")  # "sun", "niedziela", "sunday": one day
     comment = _COMMENT_CONTROLS.sub("", form.get("comment") or "").strip()
     problems = []
     if kind not in ("wrong", "missing"):
@@ -40,14 +42,14 @@ def report_fields(form: Mapping[str, str]) -> tuple[dict, list[str]]:
     if day not in DAYS:  # "weekday" names five days: a report is about one
         problems.append("Wybierz dzień.")
     try:
-        minute = query.parse_time(form.get("time") or "", "time")
-    except query.InvalidQuery:
+        minute = parse_time(form.get("time") or "", "time")
+    except InvalidQuery:
         minute = None
     if minute is None:
         problems.append("Podaj godzinę w formacie GG:MM, np. 18:30.")
     if len(comment) > MAX_COMMENT:
         problems.append(f"Komentarz może mieć najwyżej {MAX_COMMENT} znaków.")
-    time_ = query.format_minute(minute) if minute is not None else ""
+    time_ = format_minute(minute) if minute is not None else ""
     return {"kind": kind, "day": day, "time": time_, "comment": comment}, problems
 
 
@@ -80,7 +82,7 @@ def report_correction(parish_id: int) -> BaseResponse | tuple[str, int]:
     connection = conn()
     connection.commit()  # end the parish lookup's read: the report is one transaction of its own
     config = current_app.config
-    if not query.store_report(
+    if not store_report(
         connection, report, config["CORRECTIONS_PER_WINDOW"], config["CORRECTIONS_WINDOW_SECONDS"]
     ):
         return _rate_limited()
@@ -98,7 +100,7 @@ def _require_admin() -> None:
 @bp.get("/admin/zgloszenia")
 def review_corrections() -> str:
     _require_admin()
-    rows = query.correction_rows(conn(), limit=REVIEW_LIMIT)
+    rows = correction_rows(conn(), limit=REVIEW_LIMIT)
     return render_template("corrections.html", rows=rows, token=request.args.get("token", ""))
 
 
@@ -106,7 +108,7 @@ def review_corrections() -> str:
 def export_labels() -> Response:
     """Corrections as training labels: `wrong` -> label other, `missing` -> label mass."""
     _require_admin()
-    labels = [query.training_label(row) for row in query.correction_rows(conn())]
+    labels = [training_label(row) for row in correction_rows(conn())]
     return Response(
         "".join(json.dumps(label, ensure_ascii=False) + "\n" for label in labels),
         mimetype="application/x-ndjson",

@@ -60,7 +60,7 @@ parishes = Table(
     Column("diocese", String(200), nullable=False, default=""),
     Column("voivodeship", String(100), nullable=False, default=""),
     Column("website", Text),  # the parish site found by the places stage
-    Column("domain", String(253)),  # registered domain of `website`; batch results join on it
+    Column("domain", String(253)),  # registered domain of `website` (results join on the website itself)
     Column("name_key", String(300), nullable=False),
     Column("city_key", String(200), nullable=False),
     # First word of city_key ("krakow" for "Kraków-Bieńczyce"): an equality the city filter can use an index
@@ -172,6 +172,15 @@ churches = Table(
     Column("lat", Float, nullable=False),
     Column("lng", Float, nullable=False),
     UniqueConstraint("parish_id", "name"),
+)
+
+# Facts about how the database was filled: ("identity", "start_url") once results are joined to parishes by
+# their start URL (msze.search.loader.sites), the only rule a load accepts.
+loader_meta = Table(
+    "loader_meta",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
 )
 
 

@@ -5,7 +5,8 @@ The parish is a `Church`; each regular Mass (a time at one church in one season)
 `scheduleTimezone`; `startDate`/`endDate` for a season given as a date range) and whose `location` names its
 church or chapel. Holy days are entries of their own with no weekly repetition (schema.org has no day of the
 week for them), a time of no known day is left out rather than published as weekly, and a one-off Mass with
-its date is a dated `Event`. Only absolute http(s) URLs are written into
+its date is a dated `Event`; a date that is no real day ("2026-02-30", a season "02-30..11-31") is never
+written. Only absolute http(s) URLs are written into
 `url`, `@id` and `sameAs`: a crawled `javascript:` link, or a page URL that is relative, is left out.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from msze.extraction.rules.reading import season_range
+from msze.search.calendar import full_date, one_off_start, season_bounds
 from msze.search.query import season_label
 from msze.search.urls import safe_url
 
@@ -47,10 +48,11 @@ def schedule(
         "scheduleTimezone": TIMEZONE,
         "byDay": [BY_DAY[d] for d in days if d in BY_DAY],
     }
-    bounds = season_range(season)
+    bounds = season_bounds(season)
     if bounds and year and not any(dates):
         start, end = (f"{month:02d}-{day:02d}" for month, day in bounds)
         dates = (f"{year}-{start}", f"{year + (end < start)}-{end}")
+    dates = tuple(d if full_date(d) else None for d in dates)  # no "2026-02-30", nor 02-29 of 2026
     if dates[0]:
         item["startDate"] = dates[0]
     if dates[1]:
@@ -100,6 +102,8 @@ def parish_jsonld(parish: dict, page_url: str | None = None) -> dict:
     events = []
     year = int(parish["crawled_at"][:4]) if parish.get("crawled_at") else None
     for (time, church, season, vigil, source, dates), days in _groups(parish.get("times", [])).items():
+        if season and ".." in season and season_bounds(season) is None:
+            continue  # "02-30..11-31": when it is held cannot be known, and it is not every week
         location = {"@type": "Church", "name": church or place["name"], "address": place["address"]}
         weekly = [d for d in days if d in BY_DAY]
         entries = [weekly] if weekly else []
@@ -121,8 +125,8 @@ def parish_jsonld(parish: dict, page_url: str | None = None) -> dict:
                 event["url"] = safe_url(source)
             events.append(event)
     for one in parish.get("one_off", []):
-        if not (one.get("date") and len(one["date"]) == 10):
-            continue  # a one-off without its full date cannot be published as a dated Event
+        if one_off_start(one) is None:
+            continue  # a one-off without a real full date ("MM-DD", "2026-02-30") cannot be a dated Event
         event = {
             "@type": "Event",
             "name": "Msza święta",

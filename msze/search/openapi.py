@@ -12,8 +12,8 @@ import json
 from functools import cache
 from pathlib import Path
 
-from msze.search import query
 from msze.search.db import DAYS
+from msze.search.params import DEFAULT_PER_PAGE, MAX_PER_PAGE
 
 SPEC_FILE = Path(__file__).with_name("openapi.json")
 _NOT_FOR_CSV = ("page", "per_page")  # the export walks every page itself
@@ -31,7 +31,7 @@ def openapi_document(server: str) -> dict:
     search = spec["paths"]["/api/parishes"]["get"]
     for path in ("/api/parishes", "/api/masses"):
         parameters = {parameter["name"]: parameter for parameter in spec["paths"][path]["get"]["parameters"]}
-        parameters["per_page"]["schema"].update(maximum=query.MAX_PER_PAGE, default=query.DEFAULT_PER_PAGE)
+        parameters["per_page"]["schema"].update(maximum=MAX_PER_PAGE, default=DEFAULT_PER_PAGE)
     spec["components"]["schemas"]["MassTime"]["properties"]["day"]["enum"] = [*DAYS, None]
     spec["paths"]["/eksport.csv"]["get"]["parameters"] = [
         parameter for parameter in search["parameters"] if parameter["name"] not in _NOT_FOR_CSV

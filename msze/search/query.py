@@ -1,45 +1,36 @@
-"""Every query of the search app: the search itself (validated parameters in, parishes with their matching
-Mass times out), one parish, the freshness note, and visitors' corrections (stored, listed, exported).
+"""The parish search (validated parameters in, parishes with their matching Mass times out), one parish with
+its schedule as the page shows it, the freshness note and the diocese list.
 
 No web framework here: the HTML pages, the JSON API, the CSV export and the CLI all call these functions, so
 no view holds SQL. Every condition is a SQLAlchemy expression with bound parameters (no SQL text is ever
-assembled from input).
+assembled from input). The parameters are read by params.py, the next Masses near a point are upcoming.py's,
+the visitors' corrections reports.py's.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from functools import cache
+from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Connection, and_, exists, func, insert, literal, or_, select
+from sqlalchemy import Connection, and_, exists, func, or_, select
 
-from msze.extraction.rules.reading import season_range
+from msze.search.calendar import clock_time, known_date, season_bounds
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
-    churches,
-    clean_text,
     confession_times,
-    corrections,
     mass_times,
     one_off_masses,
     parishes,
     time_history,
     town_key,
 )
+from msze.search.params import WEEKDAY, WORKDAYS, SearchParams, page_count
 from msze.search.urls import safe_url
 from msze.utils.text import fold
 
-MAX_PER_PAGE = 100
-DEFAULT_PER_PAGE = 20
-MAX_PAGE = 1_000_000  # (MAX_PAGE - 1) * MAX_PER_PAGE is still an offset every backend takes
-MAX_QUERY_LENGTH = 200
-DEFAULT_RADIUS_KM = 10.0
-MAX_RADIUS_KM = 100.0
 KM_PER_DEGREE = 111.32  # of latitude; of longitude times cos(latitude)
 
 DAY_LABELS = {
@@ -53,21 +44,6 @@ DAY_LABELS = {
     "holiday": "Święta nakazane",
     UNKNOWN_DAY: "dzień nieokreślony",
 }
-WEEKDAY = "weekday"  # the `day` filter's Monday–Friday
-WORKDAYS = ("mon", "tue", "wed", "thu", "fri")
-# Polish and English spellings a visitor or an API client may use for the `day` parameter (folded).
-DAY_ALIASES = {
-    **{code: code for code in DAYS},
-    "niedziela": "sun", "niedziele": "sun", "sunday": "sun",
-    "poniedzialek": "mon", "monday": "mon",
-    "wtorek": "tue", "tuesday": "tue",
-    "sroda": "wed", "wednesday": "wed",
-    "czwartek": "thu", "thursday": "thu",
-    "piatek": "fri", "friday": "fri",
-    "sobota": "sat", "saturday": "sat",
-    "swieto": "holiday", "swieta": "holiday",
-    WEEKDAY: WEEKDAY, "powszedni": WEEKDAY, "dzien powszedni": WEEKDAY, "dni powszednie": WEEKDAY,
-}  # fmt: skip
 # how a season reads on the parish page
 SEASON_LABELS = {
     "summer": "latem",
@@ -84,99 +60,6 @@ _WORD_RE = re.compile(r"\w+")
 STOP_WORDS = frozenset(
     {"parafia", "parafii", "parafie", "pw", "p", "w", "wezwaniem", "kosciol", "rzymskokatolicka"}
 )
-# ASCII digits only: `\d` alone also matches "١" or "٣", which int() would quietly read as 1 and 3.
-_TIME_RE = re.compile(r"^([01]?\d|2[0-3])(?:[:.]([0-5]\d))?$", re.ASCII)
-
-
-class InvalidQuery(ValueError):
-    """A query parameter that cannot be understood; the message is shown to the visitor (HTTP 400)."""
-
-
-@dataclass(frozen=True)
-class SearchParams:
-    """A validated search: text filters, day categories, minute-of-day range and the page wanted."""
-
-    q: str = ""
-    city: str = ""
-    diocese: str = ""
-    days: tuple[str, ...] = ()
-    time_from: int | None = None  # minutes after midnight, inclusive
-    time_to: int | None = None  # inclusive
-    near: tuple[float, float] | None = None  # (lat, lng): parishes within `radius` km, nearest first
-    radius: float = DEFAULT_RADIUS_KM
-    page: int = 1
-    per_page: int = DEFAULT_PER_PAGE
-
-    @property
-    def filters_times(self) -> bool:
-        return bool(self.days) or self.time_from is not None or self.time_to is not None
-
-    def as_args(self, **changes) -> dict[str, str]:
-        """Query-string arguments that reproduce this search (for links to other pages and the CSV export)."""
-        values = {
-            "q": self.q,
-            "city": self.city,
-            "diocese": self.diocese,
-            "day": ",".join(self.days),
-            "from": format_minute(self.time_from) if self.time_from is not None else "",
-            "to": format_minute(self.time_to) if self.time_to is not None else "",
-            "near": f"{self.near[0]:.5f},{self.near[1]:.5f}" if self.near else "",
-            "radius": f"{self.radius:g}" if self.near and self.radius != DEFAULT_RADIUS_KM else "",
-            "page": str(self.page) if self.page != 1 else "",
-            "per_page": str(self.per_page) if self.per_page != DEFAULT_PER_PAGE else "",
-        }
-        values.update({key: str(value) for key, value in changes.items()})
-        return {key: value for key, value in values.items() if value}
-
-
-def format_minute(minute: int) -> str:
-    return f"{minute // 60:02d}:{minute % 60:02d}"
-
-
-def parse_time(value: str, name: str) -> int | None:
-    """ "17:00", "17.30" or "17" -> minutes after midnight; "" -> None; anything else -> InvalidQuery."""
-    value = value.strip()
-    if not value:
-        return None
-    match = _TIME_RE.match(value)
-    if not match:
-        raise InvalidQuery(
-            f"Parametr „{name}” musi być godziną w formacie GG:MM (np. 17:00), a jest: {value[:20]!r}"
-        )
-    return int(match.group(1)) * 60 + int(match.group(2) or 0)
-
-
-def parse_near(value: str) -> tuple[float, float] | None:
-    """ "52.2297,21.0122" -> (lat, lng); "" -> None; anything else -> InvalidQuery."""
-    value = value.strip()
-    if not value:
-        return None
-    parts = value.split(",")
-    try:
-        lat, lng = (float(p) for p in parts) if len(parts) == 2 and len(value) <= 40 else (None, None)
-    except ValueError:
-        lat = lng = None
-    if lat is None or lng is None or not (-90 <= lat <= 90 and -180 <= lng <= 180):
-        raise InvalidQuery(
-            f"Parametr „near” musi mieć postać SZEROKOŚĆ,DŁUGOŚĆ (np. 52.23,21.01), a jest: {value[:20]!r}"
-        )
-    return lat, lng
-
-
-def parse_radius(value: str) -> float:
-    """Kilometres, 0.1 to MAX_RADIUS_KM ("" -> the default)."""
-    value = value.strip()
-    if not value:
-        return DEFAULT_RADIUS_KM
-    try:
-        radius = float(value.replace(",", ".")) if len(value) <= 10 else -1.0
-    except ValueError:
-        radius = -1.0
-    if not 0.1 <= radius <= MAX_RADIUS_KM:
-        raise InvalidQuery(
-            f"Parametr „radius” to kilometry od 0,1 do {MAX_RADIUS_KM:g}, a jest: {value[:20]!r}"
-        )
-    return radius
 
 
 def distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -184,74 +67,6 @@ def distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     lat1, lng1, lat2, lng2 = map(math.radians, (*a, *b))
     h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lng2 - lng1) / 2) ** 2
     return 2 * 6371.0 * math.asin(math.sqrt(h))
-
-
-def parse_days(value: str) -> tuple[str, ...]:
-    days: list[str] = []
-    for part in value.split(","):
-        part = fold(part)
-        if not part or part in ("all", "wszystkie"):
-            continue
-        day = DAY_ALIASES.get(part)
-        if day is None:
-            allowed = ", ".join(sorted(set(DAY_ALIASES.values())))
-            raise InvalidQuery(f"Nieznany dzień {part[:20]!r}; dozwolone: {allowed}")
-        if day not in days:
-            days.append(day)
-    return tuple(days)
-
-
-def parse_int(value: str, name: str, default: int, maximum: int, clamp: bool = False) -> int:
-    """A whole number 1..`maximum` written in ASCII digits ("" -> `default`); InvalidQuery otherwise.
-
-    `str.isdigit` alone accepts "²" (which int() refuses) and int() of 5 000 digits raises, so only up to
-    nine ASCII digits are read at all. Above `maximum`: `maximum` when `clamp`, else InvalidQuery.
-    """
-    value = value.strip()
-    if not value:
-        return default
-    number = int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else 0
-    if number < 1 or (number > maximum and not clamp):
-        raise InvalidQuery(
-            f"Parametr „{name}” musi być liczbą całkowitą od 1 do {maximum}, a jest: {value[:20]!r}"
-        )
-    return min(number, maximum)
-
-
-def parse_params(args: Mapping[str, str]) -> SearchParams:
-    """Validate request arguments (a Flask `request.args` or a dict); raise InvalidQuery with a message."""
-
-    def text(name: str) -> str:
-        value = clean_text(args.get(name) or "")
-        if len(value) > MAX_QUERY_LENGTH:
-            raise InvalidQuery(f"Parametr „{name}” jest za długi (najwyżej {MAX_QUERY_LENGTH} znaków)")
-        return value
-
-    time_from = parse_time(args.get("from") or "", "from")
-    time_to = parse_time(args.get("to") or "", "to")
-    if time_from is not None and time_to is not None and time_from > time_to:
-        raise InvalidQuery("Godzina „from” jest późniejsza niż „to”")
-    page, per_page = parse_paging(args)
-    return SearchParams(
-        q=text("q"),
-        city=text("city"),
-        diocese=text("diocese"),
-        days=parse_days(args.get("day") or ""),
-        near=parse_near(args.get("near") or ""),
-        radius=parse_radius(args.get("radius") or ""),
-        time_from=time_from,
-        time_to=time_to,
-        page=page,
-        per_page=per_page,
-    )
-
-
-def parse_paging(args: Mapping[str, str]) -> tuple[int, int]:
-    """(page, per_page) of a request: a page number from 1, and a page size clamped to MAX_PER_PAGE."""
-    return (
-        parse_int(args.get("page") or "", "page", 1, MAX_PAGE),
-        parse_int(args.get("per_page") or "", "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE, clamp=True),
-    )
 
 
 @dataclass
@@ -263,11 +78,6 @@ class SearchResult:
     @property
     def pages(self) -> int:
         return page_count(self.total, self.params.per_page)
-
-
-def page_count(total: int, per_page: int) -> int:
-    """Pages of `per_page` for `total` hits; one page for none."""
-    return max(1, -(-total // per_page))
 
 
 def query_words(q: str) -> list[str]:
@@ -292,7 +102,7 @@ def _time_conditions(params: SearchParams) -> list:
     return conditions
 
 
-def _parish_conditions(params: SearchParams) -> list:
+def parish_conditions(params: SearchParams) -> list:
     conditions = []
     for word in query_words(params.q):
         conditions.append(
@@ -326,7 +136,7 @@ def _parish_conditions(params: SearchParams) -> list:
             parishes.c.lat.between(lat_low, lat_high),
             parishes.c.lng.between(lng_low, lng_high),
         ]
-        conditions.append(_squared_km(params.near) <= params.radius**2)
+        conditions.append(squared_km(params.near) <= params.radius**2)
     return conditions
 
 
@@ -338,7 +148,7 @@ def near_box(near: tuple[float, float], radius: float) -> tuple[float, float, fl
     return lat - dlat, lat + dlat, lng - dlng, lng + dlng
 
 
-def _squared_km(near: tuple[float, float], lats=parishes.c.lat, lngs=parishes.c.lng):
+def squared_km(near: tuple[float, float], lats=parishes.c.lat, lngs=parishes.c.lng):
     """The squared distance in km from `near` as SQL arithmetic (equirectangular: within a 100 km radius it is
     the great-circle distance to a few metres), for filtering and ordering in any backend; given arrays of
     `lats` and `lngs` instead of the columns, the same arithmetic in the same order (msze/search/cache.py)."""
@@ -375,10 +185,12 @@ def season_label(season: str | None) -> str:
     """ "latem", "w roku szkolnym", "od 01.07 do 31.08"; "" for all year."""
     if not season:
         return ""
-    bounds = season_range(season)
+    bounds = season_bounds(season)
     if bounds is not None:
         a, b = (f"{day:02d}.{month:02d}" for month, day in bounds)
         return f"od {a} do {b}"
+    if ".." in season:  # "02-30..11-31": a typo of the parish page, not shown as a date
+        return "w okresie podanym na stronie parafii"
     return SEASON_LABELS.get(season, season)
 
 
@@ -420,7 +232,8 @@ def _continues(row: dict, where: tuple[str, str, str], day: str, times: list[dic
     )
 
 
-def _aware(value: datetime | None) -> str | None:
+def utc_iso(value: datetime | None) -> str | None:
+    """A stored timestamp as ISO 8601 in UTC ("…Z"); a naive one (SQLite) is UTC already."""
     if value is None:
         return None
     if value.tzinfo is None:
@@ -438,7 +251,7 @@ def parish_dict(row) -> dict:
         "diocese": row.diocese,
         "voivodeship": row.voivodeship,
         "website": safe_url(row.website),
-        "crawled_at": _aware(row.crawled_at),
+        "crawled_at": utc_iso(row.crawled_at),
         "crawl_status": row.crawl_status,
         "lat": row.lat,
         "lng": row.lng,
@@ -479,11 +292,11 @@ _TIME_COLUMNS = (
 def search(conn: Connection, params: SearchParams) -> SearchResult:
     """One page of parishes matching `params`, each with its matching times (all its times when no day/time
     filter is given), ordered by city and name."""
-    conditions = _parish_conditions(params)
+    conditions = parish_conditions(params)
     total = conn.execute(select(func.count()).select_from(parishes).where(*conditions)).scalar_one()
     order = (parishes.c.city_key, parishes.c.name_key, parishes.c.id)
     if params.near is not None:
-        order = (_squared_km(params.near), parishes.c.id)
+        order = (squared_km(params.near), parishes.c.id)
     rows = conn.execute(
         select(*_PARISH_COLUMNS)
         .where(*conditions)
@@ -508,175 +321,6 @@ def search(conn: Connection, params: SearchParams) -> SearchResult:
     return result
 
 
-NEAREST_PARISHES = 50  # how many of the nearest parishes `next_masses` expands
-MAX_WINDOW_DAYS = 14  # the longest `from`..`to` the next Masses are listed for
-
-
-def parse_moment(value: str, name: str, now: datetime) -> datetime:
-    """ "now", "" (now) or an ISO date-time ("2026-12-24T16:00", Warsaw time unless it says otherwise)."""
-    from msze.search.calendar import WARSAW
-
-    value = value.strip()
-    if value in ("", "now", "teraz"):
-        return now.astimezone(WARSAW)
-    try:
-        moment = datetime.fromisoformat(value[:32])
-    except ValueError:
-        raise InvalidQuery(
-            f"Parametr „{name}” to data i godzina, np. 2026-12-24T16:00, a jest: {value[:20]!r}"
-        ) from None
-    return moment.replace(tzinfo=WARSAW) if moment.tzinfo is None else moment.astimezone(WARSAW)
-
-
-SERVICES = ("mass", "confession")
-
-
-def next_masses(
-    conn: Connection,
-    near: tuple[float, float],
-    radius: float,
-    start: datetime,
-    end: datetime | None = None,
-    service: str = "mass",
-) -> list[dict]:
-    """The Masses (or, with service "confession", the confession times) of the parishes within `radius` km of
-    `near` from `start` on, soonest first: by default for the rest of that day and the next morning (to
-    noon)."""
-    end = end or next_noon(start)
-    nearest = conn.execute(
-        select(*NEAREST_COLUMNS)
-        .where(*_parish_conditions(SearchParams(near=near, radius=radius)))
-        .order_by(_squared_km(near), parishes.c.id)
-        .limit(NEAREST_PARISHES)
-    ).all()
-    return placed_masses(timed_masses(conn, nearest, start, end, service), near, radius, start, end)
-
-
-NEAREST_COLUMNS = (parishes.c.id, parishes.c.name, parishes.c.city, parishes.c.lat, parishes.c.lng)
-
-
-def next_noon(start: datetime) -> datetime:
-    """The next Masses' default end: noon of the day after `start`."""
-    next_day = datetime.combine(start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo)
-    return next_day + timedelta(hours=12)
-
-
-def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime, service: str) -> list:
-    """What the next Masses of the parishes `nearest` (rows of NEAREST_COLUMNS) are whatever the point asked
-    from: per parish (parish, {church: where it stands}, [(start, item without its distance)]), every time
-    from `start`'s day to `end`'s. It depends on `start` and `end` only through their days and minutes of the
-    day, so msze/search/cache.py keeps it for the minute."""
-    from msze.search.calendar import occurrences
-
-    ids = [p.id for p in nearest]
-    windows = row_windows(start, end)
-    if service == "confession":
-        rows, one_offs = _confession_rows(conn, ids, set(windows)), {}
-    else:
-        rows, one_offs = _mass_rows(conn, ids, windows), _one_off_rows(conn, ids)
-    located = _church_places(conn, ids)
-    url_of = cache(safe_url)  # a parish's Masses share a few source pages
-    out = []
-    for parish in nearest:
-        # a church with its own address stands where it stands, else where its parish does
-        places = {None: (parish.lat, parish.lng)}
-        items = []
-        for occ in occurrences(
-            rows.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
-        ):
-            church = occ.row.get("church")
-            if church not in places:
-                places[church] = located.get((parish.id, church), (parish.lat, parish.lng))
-            item = {
-                "start": occ.start.isoformat(),
-                "time": occ.start.strftime("%H:%M"),
-                "end": occ.row.get("end"),
-                "service": service,
-                "parish_id": parish.id,
-                "parish": parish.name,
-                "city": parish.city,
-                "church": church,
-                "distance_km": None,
-                "source_url": url_of(occ.row.get("source_url")),
-                "context": occ.row.get("context") or occ.row.get("note"),
-            }
-            items.append((occ.start, item))
-        out.append((parish, places, items))
-    return out
-
-
-def placed_masses(
-    timed: list, near: tuple[float, float], radius: float, start: datetime, end: datetime
-) -> list[dict]:
-    """The items of `timed_masses` from `start` to `end` at churches within `radius` km of `near`, each with
-    its distance, soonest first (the nearer first at the same minute)."""
-    out = []
-    for _parish, places, items in timed:
-        distances = {church: round(distance_km(near, where), 2) for church, where in places.items()}
-        for moment, item in items:
-            distance = distances[item["church"]]
-            if start <= moment <= end and distance <= radius:
-                out.append({**item, "distance_km": distance})  # the key keeps its place
-    out.sort(key=lambda m: (m["start"], m["distance_km"]))
-    return out
-
-
-def _church_places(conn: Connection, ids: list[int]) -> dict[tuple[int, str], tuple[float, float]]:
-    """(parish id, church name) -> the church's own coordinates, for the churches located apart."""
-    c = churches.c
-    found = conn.execute(select(c.parish_id, c.name, c.lat, c.lng).where(c.parish_id.in_(ids)))
-    return {(r.parish_id, r.name): (r.lat, r.lng) for r in found}
-
-
-def row_windows(start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
-    """Per day of a schedule row (mon … sun, holiday), the minutes of the day its rows can be held at from
-    `start` to `end` (Warsaw time): the rest of the first day, the whole days between, the last day up to
-    `end`. A holy day reads its Sunday and holiday rows whole: a church's Sunday rows stand in for holiday
-    rows it lacks, which a cut-off window would make look missing."""
-    from msze.search.calendar import WEEK, dates_between, holy_days
-
-    windows: dict[str, tuple[int, int]] = {}
-    for day in dates_between(start.date(), end.date()):
-        low = start.hour * 60 + start.minute if day == start.date() else 0
-        high = end.hour * 60 + end.minute if day == end.date() else 24 * 60 - 1
-        if day in holy_days(day.year):
-            spans = {"sun": (0, 24 * 60 - 1), "holiday": (0, 24 * 60 - 1)}
-        else:
-            spans = {WEEK[day.weekday()]: (low, high)}
-        for code, (a, b) in spans.items():
-            old = windows.get(code, (a, b))
-            windows[code] = (min(old[0], a), max(old[1], b))
-    return windows
-
-
-def _mass_rows(conn: Connection, ids: list[int], windows: dict[str, tuple[int, int]]) -> dict[int, list]:
-    m = mass_times.c
-    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
-    names = [column.name for column in columns]
-    held = or_(*(and_(m.day == day, m.minute.between(low, high)) for day, (low, high) in windows.items()))
-    rows: dict[int, list] = {}
-    for r in conn.execute(select(*columns).where(m.parish_id.in_(ids), held)):
-        rows.setdefault(r.parish_id, []).append(dict(zip(names, r, strict=True)))  # plain dicts: read often
-    return rows
-
-
-def _one_off_rows(conn: Connection, ids: list[int]) -> dict[int, list]:
-    rows: dict[int, list] = {}
-    for r in conn.execute(select(one_off_masses).where(one_off_masses.c.parish_id.in_(ids))).mappings():
-        rows.setdefault(r["parish_id"], []).append(dict(r))
-    return rows
-
-
-def _confession_rows(conn: Connection, ids: list[int], days: set[str]) -> dict[int, list]:
-    """Confession times as schedule rows (one per day they are held on)."""
-    rows: dict[int, list] = {}
-    for r in conn.execute(select(confession_times).where(confession_times.c.parish_id.in_(ids))).mappings():
-        for day in r["days"].split(","):
-            if day in days:
-                rows.setdefault(r["parish_id"], []).append({**dict(r), "day": day, "time": r["start"]})
-    return rows
-
-
 def parish_exists(conn: Connection, parish_id: int) -> bool:
     """Whether a parish with this id exists (a report for any other is a 404)."""
     return conn.execute(select(parishes.c.id).where(parishes.c.id == parish_id)).first() is not None
@@ -691,14 +335,18 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
     if row is None:
         return None
     parish = parish_dict(row)
-    parish["attempted_at"] = _aware(row.attempted_at)
+    parish["attempted_at"] = utc_iso(row.attempted_at)
     time_rows = conn.execute(select(*_TIME_COLUMNS).where(mass_times.c.parish_id == parish_id)).all()
     times = [time_dict(r) for r in sorted(time_rows, key=lambda r: (_day_order(r.day), r.minute))]
     parish["times"] = times
     parish["schedule"] = schedule_rows(times)
     o, c = one_off_masses.c, confession_times.c
     one_offs = select(o.date, o.time, o.church, o.note, o.source_url).where(o.parish_id == parish_id)
-    parish["one_off"] = [dict(r._mapping) for r in conn.execute(one_offs.order_by(o.date, o.time))]
+    parish["one_off"] = [
+        dict(r._mapping)
+        for r in conn.execute(one_offs.order_by(o.date, o.time))
+        if known_date(r.date) and clock_time(r.time)  # never "2026-02-30" or "13-01", stored by older loaders
+    ]
     confessions = select(c.days, c.start, c.end, c.church, c.season, c.source_url).where(
         c.parish_id == parish_id
     )
@@ -712,7 +360,7 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
         .limit(20)
     ).all()
     parish["history"] = [
-        {"crawled_at": _aware(h.crawled_at), "added": _json_list(h.added), "removed": _json_list(h.removed)}
+        {"crawled_at": utc_iso(h.crawled_at), "added": _json_list(h.added), "removed": _json_list(h.removed)}
         for h in history
     ]
     return parish
@@ -751,108 +399,9 @@ def freshness(conn: Connection) -> dict:
     ).one()
     with_times = conn.execute(select(func.count(func.distinct(mass_times.c.parish_id)))).scalar_one()
     return {
-        "oldest": _aware(row.oldest),
-        "newest": _aware(row.newest),
+        "oldest": utc_iso(row.oldest),
+        "newest": utc_iso(row.newest),
         "crawled": row.crawled,
         "parishes": row.parishes,
         "with_times": with_times,
-    }
-
-
-# ---- corrections ----------------------------------------------------------------------------------------
-
-
-def store_report(connection: Connection, report: dict, limit: int, window_seconds: int) -> bool:
-    """Insert a correction unless its client sent `limit` in the last `window_seconds`; False when limited.
-
-    Runs on the request's own connection (not in a transaction yet): a second pooled connection per report
-    would let a burst of reports hold every connection while each waits for one more.
-
-    The count and the insert are one `INSERT … SELECT … WHERE (count) < limit`, so parallel posts cannot all
-    read the same count: SQLite takes its write lock before the statement reads, and PostgreSQL (which reads
-    a snapshot) first takes a transaction-scoped advisory lock on the client, held until the commit.
-    """
-    since = report["created_at"] - timedelta(seconds=window_seconds)
-    recent = (
-        select(func.count())
-        .select_from(corrections)
-        .where(corrections.c.client == report["client"], corrections.c.created_at >= since)
-        .scalar_subquery()
-    )
-    row = select(*(literal(value, corrections.c[key].type).label(key) for key, value in report.items()))
-    statement = insert(corrections).from_select(list(report), row.where(recent < limit))
-    with connection.begin():
-        if connection.dialect.name == "postgresql":
-            key = int(report["client"][:15], 16)  # 60 bits of the client hash: a bigint lock id
-            connection.execute(select(func.pg_advisory_xact_lock(literal(key, BigInteger))))
-        return connection.execute(statement.execution_options(preserve_rowcount=True)).rowcount == 1
-
-
-def correction_rows(conn: Connection, limit: int | None = None, newest_first: bool = True) -> list[dict]:
-    """Corrections with their parish and the stored time they name (its page and sentence), in one query.
-
-    A parish may hold the same day and time more than once (seasonal rows): the join takes the first of them,
-    so each correction is one row.
-    """
-    same = mass_times.alias("same_time")
-    first_match = (
-        select(func.min(same.c.id))
-        .where(
-            same.c.parish_id == corrections.c.parish_id,
-            same.c.day == corrections.c.day,
-            same.c.time == corrections.c.time,
-        )
-        .correlate(corrections)
-        .scalar_subquery()
-    )
-    newest = (corrections.c.created_at.desc(), corrections.c.id.desc())
-    order = newest if newest_first else (corrections.c.id,)
-    stmt = (
-        select(
-            corrections,
-            parishes.c.name,
-            parishes.c.city,
-            parishes.c.website,
-            mass_times.c.source_url,
-            mass_times.c.context,
-        )
-        .join(parishes, parishes.c.id == corrections.c.parish_id)
-        .outerjoin(mass_times, mass_times.c.id == first_match)
-        .order_by(*order)
-        .limit(limit)
-    )
-    return [_correction_dict(row) for row in conn.execute(stmt)]
-
-
-def _correction_dict(row) -> dict:
-    return {
-        "id": row.id,
-        "parish_id": row.parish_id,
-        "name": row.name,
-        "city": row.city,
-        "website": safe_url(row.website),
-        "kind": row.kind,
-        "day": row.day,
-        "time": row.time,
-        "comment": row.comment,
-        "status": row.status,
-        "created_at": _aware(row.created_at),
-        "source_url": safe_url(row.source_url),
-        "context": row.context,
-    }
-
-
-def training_label(row: dict) -> dict:
-    """A correction as a classifier label: `wrong` -> label other, `missing` -> label mass."""
-    return {
-        "parish_id": row["parish_id"],
-        "website": row["website"],
-        "time": row["time"],
-        "day": row["day"],
-        "label": "other" if row["kind"] == "wrong" else "mass",
-        "source_url": row["source_url"],
-        "context": row["context"],
-        "comment": row["comment"],
-        "reported_at": row["created_at"],
-        "status": row["status"],
     }

@@ -14,6 +14,7 @@ from msze.search import query
 from msze.search.calendar import WARSAW
 from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
+from msze.search.params import MAX_PER_PAGE, InvalidQuery, SearchParams, parse_moment, parse_params
 from msze.search.web import conn, dioceses, freshness, next_masses, now, public_url
 
 bp = Blueprint("views", __name__)
@@ -25,19 +26,19 @@ def index() -> tuple[str, int]:
     """The search form; results once any filter is given; a bad parameter is the form with a 400."""
     error = None
     result = None
-    params = query.SearchParams()
+    params = SearchParams()
     try:
-        params = query.parse_params(request.args)
-    except query.InvalidQuery as exc:
+        params = parse_params(request.args)
+    except InvalidQuery as exc:
         error = str(exc)
     upcoming = None
     if error is None and params.near is not None and request.args.get("when"):
         try:
-            moment = query.parse_moment(request.args["when"], "when", now())
+            moment = parse_moment(request.args["when"], "when", now())
             service = "confession" if request.args.get("service") == "confession" else "mass"
             found = next_masses(params.near, params.radius, moment, service=service)
-            upcoming = found[: query.MAX_PER_PAGE]
-        except query.InvalidQuery as exc:
+            upcoming = found[:MAX_PER_PAGE]
+        except InvalidQuery as exc:
             error = str(exc)
     if error is None and upcoming is None and any(request.args.get(key) for key in SEARCH_KEYS):
         # with `when` the page is the next Masses alone: a phone need not load every nearby schedule

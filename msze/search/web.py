@@ -63,7 +63,7 @@ def next_masses(
     end: datetime | None = None,
     service: str = "mass",
 ) -> list[dict]:
-    """`query.next_masses` through this process's cache of the areas and minutes (msze/search/cache.py)."""
+    """`upcoming.next_masses` through this process's cache of the areas and minutes (msze/search/cache.py)."""
     cache = current_app.extensions["msze_near_cache"]
     return cache.next_masses(conn(), near, radius, start, end, service)
 

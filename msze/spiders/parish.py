@@ -28,6 +28,7 @@ from msze.crawling.links import (
     script_targets,
 )
 from msze.items import PageItem
+from msze.utils.time import utc_now
 
 SITE_META = "msze_site"
 
@@ -186,6 +187,9 @@ class ParishSpider(scrapy.Spider):
             depth=response.meta.get("depth", 0),
             button_text=response.meta.get("msze_button_text"),
             html=response.text,
+            crawled_at=utc_now(),
+            http_date=_header(response, b"Date"),
+            last_modified=_header(response, b"Last-Modified"),
         )
         if isinstance(response, HtmlResponse):
             yield from self.follow_links(site, response)
@@ -224,3 +228,9 @@ class ParishSpider(scrapy.Spider):
         name = failure.type.__name__ if failure.type else "Error"
         self.logger.warning("%s at %s: %s", name, request.url, failure.getErrorMessage())
         self._inc(f"errors/{name}")
+
+
+def _header(response: Response, name: bytes) -> str | None:
+    """A response header as text (latin-1, as HTTP sends it), None when absent or empty."""
+    value = response.headers.get(name)
+    return value.decode("latin-1").strip() or None if value else None

@@ -12,7 +12,9 @@ PLACES_API=legacy runs the thesis's Text Search + Place Details. Everything goes
 
 With `-a churches=` the input is a crawl's results.jsonl instead: each other church its site gives an address
 for (`churches`) is looked up by "name address", then by the address alone, for its coordinates; `search load
---churches` places it there.
+--churches` places it there. At most PLACES_MAX_CHURCHES_PER_PARISH churches of one parish are looked up; a
+line that is not a results object (torn, nested too deep, wrong types) is skipped and logged, and the lines
+after it are still read.
 
 Resume: parishes already in an existing local output file of FEEDS (use `-o`, which appends, not `-O`) are
 skipped; the exporters flush every item, so a crash loses nothing answered. Quota exhausted (429
@@ -27,9 +29,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import functools
+import gzip
 import logging
 import os
 import sys
+import zlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,7 +46,6 @@ from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from msze.archive.jsonl import read_objects
 from msze.crawling.backoff import backoff_delay, should_give_up
 from msze.directory.deon_parser import read_records
 from msze.directory.places_api import (
@@ -55,6 +59,7 @@ from msze.directory.places_api import (
     TRANSIENT,
     ZERO,
     Answer,
+    ChurchCap,
     Place,
     church_records,
     legacy_details_url,
@@ -66,6 +71,7 @@ from msze.directory.places_api import (
     parse_new_search,
     place_record,
     queries_for,
+    read_results,
     redact,
 )
 from msze.items import ChurchPlaceItem, PlaceItem
@@ -188,6 +194,7 @@ class PlacesSpider(scrapy.Spider):
         spider.region = settings.get("PLACES_REGION")
         spider.max_wait = settings.getfloat("BACKOFF_MAX_WAIT")
         spider.repeat_limit = settings.getint("BACKOFF_REPEAT_LIMIT")
+        spider.church_cap = ChurchCap(max(0, settings.getint("PLACES_MAX_CHURCHES_PER_PARISH")))
         spider.outputs = output_files(settings.getdict("FEEDS"))
         spider._filter = RedactFilter(spider.key)
         spider._install_filter()
@@ -239,16 +246,15 @@ class PlacesSpider(scrapy.Spider):
         if done:
             self.logger.info("Resuming: %d parishes already resolved in the output are skipped", len(done))
         first = True
-        if self.churches_file:
-            records = church_records(read_objects(self.churches_file))
-        else:
-            records = read_records(self.parishes_file)
+        records = self.church_lookups() if self.churches_file else read_records(self.parishes_file)
         for parish in records:
             if self.stopping:
                 return
             key = lookup_key(parish)
             if not key[0]:
                 self._inc("skipped_no_name")
+                continue
+            if not self.within_cap(parish):
                 continue
             if key in done:
                 self._inc("skipped_done")
@@ -263,6 +269,40 @@ class PlacesSpider(scrapy.Spider):
                 self._first_answer = asyncio.get_running_loop().create_future()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(asyncio.shield(self._first_answer), timeout=600)
+
+    def church_lookups(self) -> Iterator[dict[str, Any]]:
+        """The church records of the results file (plain or .gz); a bad line or church is skipped, counted
+        (msze/places/bad_lines, msze/places/bad_churches) and logged, and the rest is still read."""
+        path = str(self.churches_file)
+        number = 0
+
+        def bad(kind: str, line: int, why: str) -> None:
+            self._inc("bad_lines" if kind == "line" else "bad_churches")
+            self.logger.warning("%s line %d: %s skipped: %s", path, line, kind, why)
+
+        opener: Any = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+            try:
+                for number, result in read_results(f, lambda line, why: bad("line", line, why)):
+                    yield from church_records([result], functools.partial(bad, "church", number))
+            except (EOFError, zlib.error, gzip.BadGzipFile) as exc:  # a .gz cut short: the lines before count
+                bad("line", number + 1, f"gzip stream cut short: {exc}")
+
+    def within_cap(self, record: dict[str, Any]) -> bool:
+        """PLACES_MAX_CHURCHES_PER_PARISH: a parish's churches beyond it are not looked up (counted
+        msze/places/churches_over_cap; each parish cut is counted and logged once)."""
+        if self.church_cap.admits(record):
+            return True
+        self._inc("churches_over_cap")
+        start_url = str(record.get("start_url") or "")
+        if self.church_cap.cut[start_url] == 1:
+            self._inc("parishes_over_cap")
+            self.logger.warning(
+                "%s lists more than PLACES_MAX_CHURCHES_PER_PARISH=%d churches: the rest are not looked up",
+                start_url,
+                self.church_cap.limit,
+            )
+        return False
 
     def search_request(
         self, parish: dict[str, Any], queries: list[str], index: int, attempt: int = 0

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from functools import cache, lru_cache
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from w3lib.url import safe_url_string
+
+# Session ids (Java, PHP, osCommerce, Zen Cart, ColdFusion): the same page under a new URL per visit.
+SESSION_NAMES = r"phpsessid|sid|jsessionid|sessionid|session_id|sessid|s_id|oscsid|zenid|cfid|cftoken"
+# Tracking and session query parameters: the same page under another URL.
+DROP_PARAM_RE = re.compile(rf"^(utm_\w+|fbclid|gclid|{SESSION_NAMES})$", re.IGNORECASE)
 
 
 def host_of(url: str | None, *, drop_www: bool = True) -> str:
@@ -19,6 +27,39 @@ def host_of(url: str | None, *, drop_www: bool = True) -> str:
         url = "//" + url
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     return host.removeprefix("www.") if drop_www else host
+
+
+def parish_url(url: str | None) -> str:
+    """A parish's identity: its start URL normalised, "" when it is not an absolute http(s) URL.
+
+    Parishes share hosts (a diocesan portal's `parafia.php?id=N`, sibling subdomains, sites on ports of one
+    machine), so the identity is the whole address, not a host or a domain: the host lower-cased and
+    IDNA-encoded without "www." and a trailing dot, a port other than the scheme's default, the path without
+    its trailing "/", and the query (the part that tells a portal's parishes apart) without tracking and
+    session parameters; no scheme (a site that moved to https is the same parish), no fragment, no userinfo.
+    The crawl, the batch, the re-crawl state, `msze process` and `search load` all key a parish by this.
+    """
+    text = (url or "").strip()
+    if not text.lower().startswith(("http://", "https://")) or any(c in text for c in " \t\r\n"):
+        return ""
+    try:
+        parts = urlsplit(safe_url_string(text))
+        port = parts.port
+    except ValueError:  # an invalid port or IPv6 host
+        return ""
+    host = (parts.hostname or "").rstrip(".").removeprefix("www.")
+    if not host:
+        return ""
+    if ":" in host:
+        host = f"[{host}]"
+    default = 80 if parts.scheme == "http" else 443
+    netloc = f"{host}:{port}" if port and port != default else host
+    query = parts.query
+    if query:
+        query = urlencode(
+            [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not DROP_PARAM_RE.match(k)]
+        )
+    return netloc + parts.path.rstrip("/") + (f"?{query}" if query else "")
 
 
 def url_host(url: str) -> str:

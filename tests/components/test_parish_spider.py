@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from conftest import project_crawler
@@ -26,8 +27,13 @@ def spider() -> ParishSpider:
     return ParishSpider.from_crawler(crawler, url=START)
 
 
+HEADERS = {"Date": "Tue, 01 Dec 2026 09:30:00 GMT", "Last-Modified": "Sun, 29 Nov 2026 18:00:00 GMT"}
+
+
 def response_for(request: Request, body: str, url: str | None = None) -> HtmlResponse:
-    return HtmlResponse(url or request.url, body=body.encode(), encoding="utf-8", request=request)
+    return HtmlResponse(
+        url or request.url, body=body.encode(), encoding="utf-8", request=request, headers=HEADERS
+    )
 
 
 def test_start_page_item_and_links() -> None:
@@ -37,6 +43,8 @@ def test_start_page_item_and_links() -> None:
     out: list[Any] = list(s.parse(response_for(request, MENU)))
     item = out[0]
     assert isinstance(item, PageItem)
+    fetched = datetime.fromisoformat(item.pop("crawled_at"))
+    assert abs(datetime.now(UTC) - fetched) < timedelta(minutes=1)  # when the page was fetched, in UTC
     assert dict(item) == {
         "url": START,
         "previous_url": None,
@@ -45,6 +53,8 @@ def test_start_page_item_and_links() -> None:
         "depth": 0,
         "button_text": None,
         "html": MENU,
+        "http_date": HEADERS["Date"],
+        "last_modified": HEADERS["Last-Modified"],
     }
     followed = {r.url: r.meta["msze_button_text"] for r in out[1:]}
     assert followed == {

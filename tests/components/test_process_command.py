@@ -26,6 +26,8 @@ def write_pages(path: Path) -> Path:
          "start_url": "http://swjozef.test/", "domain": "swjozef.test", "depth": 1, "button_text": "English",
          "html": ENGLISH_HTML},
     ]  # fmt: skip
+    for minute, page in enumerate(pages):  # fetched on 29 November, one page a minute
+        page["crawled_at"] = f"2026-11-29T08:0{minute}:00Z"
     path.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in pages) + '{"url": "http://swj')
     return path
 
@@ -59,7 +61,7 @@ def test_process_jsonl_and_warcs_in_parallel(tmp_path, capsys):
     assert set(results) == {"swjozef.test", "parafia-jadwigi.pl"}
     jozef_result = results["swjozef.test"]
     assert jozef_result["start_url"] == "http://swjozef.test/" and jozef_result["status"] == "finished"
-    assert jozef_result["crawled_at"].endswith("Z")  # the JSONL file's mtime
+    assert jozef_result["crawled_at"] == "2026-11-29T08:02:00Z"  # its last page's fetch, not the file's mtime
     assert {"07:00", "18:00"} <= {m["time"] for m in jozef_result["masses"]}
     assert all(
         m["url"] == "http://swjozef.test/msze.html" for m in jozef_result["masses"] if m["time"] == "07:00"

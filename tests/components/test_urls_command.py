@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from msze.cli.urls import collect_urls, url_key
+from msze.cli.urls import collect_urls
 from msze.directory.deon_parser import PLACE_COLUMNS, write_tsv
+from msze.utils.urls import parish_url
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,12 +35,15 @@ def run_urls(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_url_key_ignores_case_of_host_trailing_slash_and_fragment():
-    assert url_key("HTTP://WWW.A.example/x/#top") == url_key("http://www.a.example/x")
-    assert url_key("http://a.example/?p=2") != url_key("http://a.example/?p=3")
-    assert url_key("mailto:x@y.pl") is None and url_key("www.a.example") is None
-    assert url_key("http://a.example:abc/") is None  # a bad port is an invalid URL, not a crash
-    assert url_key("http://a.example:8080/x/") == "http://a.example:8080/x"
+def test_parish_url_ignores_case_www_trailing_slash_fragment_and_tracking():
+    assert parish_url("HTTP://WWW.A.example/x/#top") == parish_url("http://a.example/x") == "a.example/x"
+    assert parish_url("https://a.example/x?utm_source=fb") == "a.example/x"
+    assert parish_url("http://a.example/?p=2") != parish_url("http://a.example/?p=3")
+    assert parish_url("mailto:x@y.pl") == "" and parish_url("www.a.example") == ""
+    assert parish_url("http://a.example:abc/") == ""  # a bad port is an invalid URL, not a crash
+    assert parish_url("http://a.example:8080/x/") == "a.example:8080/x"
+    assert parish_url("http://127.0.0.1:8001/") != parish_url("http://127.0.0.1:8002/")
+    assert parish_url("http://a.example:80/") == parish_url("https://a.example:443/") == "a.example"
 
 
 def test_collect_urls_counts():

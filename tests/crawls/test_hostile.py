@@ -1,7 +1,7 @@
 """The hostile-server suite: one `scrapy crawl` per scenario of tests/hostile.py (compression bombs, endless
 and dripping bodies, fan-out, session-id traps, redirect chains, odd encodings, closed connections, 429 with
-Retry-After: 86400, compressed extensionless pages, credentials in links, a fan-out site in the one-process
-`parishes` spider).
+Retry-After: 86400 or odd values, compressed extensionless pages, credentials in links, a fan-out site in the
+one-process `parishes` spider).
 
 Each crawl must end within hostile.CRAWL_TIMEOUT (else it is killed), stay under hostile.MAX_RSS_MB peak RSS
 (safety bounds, not benchmarks), store exactly the scenario's pages decoded right, show its stats, and log no

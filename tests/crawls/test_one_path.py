@@ -41,7 +41,7 @@ def test_reprocessed_crawl_gets_the_crawls_hours_and_results(
         for name in COMPARED:
             assert again[item["url"]][name] == item[name], (item["url"], name)
 
-    from msze.batch.results import summarize
+    from msze.extraction.parish import summarize
 
     [result] = read_jsonl(out / "results.jsonl")
     expected = summarize(crawl.items, start, crawl.items[0]["domain"])

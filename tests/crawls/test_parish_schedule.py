@@ -10,7 +10,8 @@ import pytest
 from conftest import CrawlResult, run_crawl
 from schema_check import check
 
-from msze.batch.results import csv_row, summarize
+from msze.batch.results import csv_row
+from msze.extraction.parish import summarize
 
 SITE = "http://parafia-zalesie.test/"
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri")  # "dni powszednie" where Saturday has its own time

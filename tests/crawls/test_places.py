@@ -31,6 +31,7 @@ from msze.directory.places_api import (
     QUOTA,
     TRANSIENT,
     ZERO,
+    ChurchCap,
     Place,
     church_records,
     lookup_key,
@@ -40,6 +41,7 @@ from msze.directory.places_api import (
     parse_new_search,
     place_record,
     queries_for,
+    read_results,
     redact,
     street_of,
 )
@@ -434,11 +436,46 @@ def test_church_queries_fall_back_to_the_address_alone():
     assert borki["church"] == "Kaplica w Borkach" and borki["start_url"] == "http://p.test/"
     assert queries_for(borki) == ["Kaplica w Borkach ul. Leśna 5, 62-010 Borki", "ul. Leśna 5, 62-010 Borki"]
     assert list(church_records([{"start_url": "http://p.test/", "churches": None}])) == []
+    bad: list[str] = []
     hostile = [{"start_url": "http://p.test/", "churches": "x"}, {"churches": [7, None, {"name": 3}]}]
-    assert list(church_records(hostile)) == []
+    assert list(church_records(hostile, bad.append)) == []
+    assert bad == ["a church is int, not an object", "a church is NoneType, not an object",
+                   "church 3: its name or address is no string"]  # fmt: skip
     # the same chapel name and street in two parishes: two lookups
     other = [*church_records([{"start_url": "http://q.test/", "churches": CHURCHES[:1]}])]
     assert lookup_key(borki) != lookup_key(other[0]) and lookup_key(borki)[0] == "http://p.test/"
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # json.loads raises RecursionError, no ValueError
+BAD_LINES = [
+    (DEEP, "JSON nested deeper than the parser allows"),
+    ('{"start_url": "http://p.test/", "churches": [', "not JSON"),
+    ("[1, 2]", "a JSON list, not an object"),
+    ('"x"', "a JSON str, not an object"),
+    ('{"start_url": 5}', "start_url is int, not a string"),
+    ('{"churches": []}', "start_url is NoneType, not a string"),
+    ('{"start_url": "http://p.test/", "churches": {"name": "x"}}', "churches is dict, not a list"),
+]
+
+
+def test_each_bad_results_line_is_told_and_the_lines_after_it_are_read():
+    good = {"start_url": "http://p.test/", "churches": CHURCHES}
+    lines = [json.dumps(good), "", *(line for line, _ in BAD_LINES), json.dumps(good) + "\n"]
+    bad: list[tuple[int, str]] = []
+    got = list(read_results(lines, lambda number, why: bad.append((number, why))))
+    assert got == [(1, good), (len(lines), good)]
+    assert [n for n, _ in bad] == list(range(3, 3 + len(BAD_LINES)))
+    assert all(why.startswith(want) for (_, why), (_, want) in zip(bad, BAD_LINES, strict=True))
+
+
+def test_the_church_cap_keeps_the_first_churches_of_each_parish():
+    cap = ChurchCap(2)
+    p = [*church_records([{"start_url": "http://p.test/", "churches": CHURCHES}])]
+    q = [*church_records([{"start_url": "http://q.test/", "churches": CHURCHES}])]
+    assert [cap.admits(r) for r in (p[0], q[0], p[1], p[2], p[0], q[1], p[2])] == [
+        True, True, True, False, True, True, False]  # fmt: skip
+    assert cap.cut == {"http://p.test/": 2}
+    assert all(ChurchCap(0).admits(r) for r in p) and ChurchCap(1).admits({"name": "a parish"})
 
 
 @pytest.mark.parametrize("api", ["new", "legacy"])
@@ -465,6 +502,68 @@ def test_a_parish_s_other_churches_are_located_by_their_addresses(tmp_path, api)
     assert "Kaplica w Lesie" not in asked  # never the name alone
     assert not any("details" in path for path in paths)  # no website asked for a church
     assert again.stats.get("msze/places/skipped_done") == 3 and len(again.jsonl) == 3
+
+
+def test_bad_lines_of_the_results_are_skipped_and_every_later_church_is_looked_up(tmp_path):
+    results = tmp_path / "results.jsonl"
+    first = {"start_url": "http://p.test/", "churches": CHURCHES[:1]}
+    mixed = {"start_url": "http://q.test/", "churches": [{"name": ["x"], "address": "Wola 1"}, CHURCHES[1]]}
+    lines = [json.dumps(first), *(line for line, _ in BAD_LINES), json.dumps(mixed, ensure_ascii=False)]
+    results.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    place = {"name": "Kaplica", "address": "", "website": "", "lat": 52.1, "lng": 17.2}
+    directory = {
+        "Kaplica w Borkach ul. Leśna 5, 62-010 Borki": [{**place, "id": "B"}],
+        "Kaplica w Woli Wola 12": [{**place, "id": "W"}],
+    }
+    with FakePlaces(directory) as fake:
+        run = crawl_places(tmp_path, fake, results, given="churches")
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.stats["finish_reason"] == "finished"  # not start_error
+    assert {(r["start_url"], r["church"], r["place_id"]) for r in run.jsonl} == {
+        ("http://p.test/", "Kaplica w Borkach", "B"),
+        ("http://q.test/", "Kaplica w Woli", "W"),  # after every bad line
+    }
+    assert run.stats["msze/places/bad_lines"] == len(BAD_LINES)
+    assert run.stats["msze/places/bad_churches"] == 1
+    for number, (_, why) in enumerate(BAD_LINES, 2):
+        assert f"{results} line {number}: line skipped: {why}" in run.log
+    assert f"{results} line {len(lines)}: church skipped: church ['x']: its name or address" in run.log
+    assert "Traceback" not in run.log
+
+
+def test_a_parish_s_churches_beyond_the_cap_are_not_looked_up(tmp_path):
+    results = tmp_path / "results.jsonl"
+    chapels = [{"name": f"Kaplica {i}", "address": f"ul. Polna {i}"} for i in range(25)]
+    lines = [
+        {"start_url": "http://wielka.test/", "churches": chapels},
+        {"start_url": "http://mala.test/", "churches": chapels[:2]},
+    ]
+    results.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    with FakePlaces({}) as fake:
+        run = crawl_places(tmp_path, fake, results, given="churches")
+        asked = len(fake.requests)
+        again = crawl_places(tmp_path, fake, results, given="churches")
+        asked_again = len(fake.requests) - asked
+        (tmp_path / "one").mkdir()
+        one = crawl_places(
+            tmp_path / "one", fake, results, "PLACES_MAX_CHURCHES_PER_PARISH=1", given="churches"
+        )
+    assert run.returncode == 0, run.log[-3000:]
+    # PLACES_MAX_CHURCHES_PER_PARISH's default: the first 20 of the big parish, both of the small one
+    got = [(r["start_url"], r["church"]) for r in run.jsonl]
+    assert sorted(got) == sorted(
+        [("http://wielka.test/", f"Kaplica {i}") for i in range(20)]
+        + [("http://mala.test/", f"Kaplica {i}") for i in range(2)]
+    )
+    assert asked == 2 * 22  # "name address", then the address alone: nothing is found
+    assert run.stats["msze/places/churches_over_cap"] == 5
+    assert run.stats["msze/places/parishes_over_cap"] == 1
+    assert run.log.count("http://wielka.test/ lists more than PLACES_MAX_CHURCHES_PER_PARISH=20") == 1
+    # a resumed run counts the churches done toward the cap: the same 20, none asked again
+    assert again.stats["msze/places/skipped_done"] == 22 and asked_again == 0
+    assert again.stats["msze/places/churches_over_cap"] == 5
+    assert [r["church"] for r in one.jsonl] == ["Kaplica 0", "Kaplica 0"]  # the setting: one per parish
+    assert one.stats["msze/places/churches_over_cap"] == 24 + 1
 
 
 def test_missing_key_or_input_is_a_clear_error(tmp_path):

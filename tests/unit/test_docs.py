@@ -35,6 +35,8 @@ EXTRA_ENVIRONMENT = {
 # Upper-case words in the docs that are no settings: API status values, OS constants. Each must occur in the
 # file named, so a word that left the code cannot stay in the docs either.
 NOT_SETTINGS = {
+    "MAX_ROWS_PER_PARISH": "msze/search/loader/results.py",
+    "MOMENT_YEARS": "msze/search/params.py",
     "NOT_FOUND": "msze/directory",
     "ZERO_RESULTS": "msze/directory",
     "OVER_QUERY_LIMIT": "msze/directory",

@@ -24,6 +24,7 @@ PURE = [
     "utils",
     "cli",
     "schemas",
+    "labels",
 ]
 ADAPTERS = {"spiders", "commands", "middlewares.py", "pipelines.py", "extensions.py", "downloadhandlers.py",
             "exporters.py", "items.py", "settings.py", "__init__.py", "__main__.py"}  # fmt: skip

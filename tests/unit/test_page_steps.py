@@ -150,3 +150,23 @@ def test_hour_flood_is_cut_with_a_warning():
     assert len(ex.hours) == 100
     assert "08:00" in ex.masses
     assert any("hour candidates" in w for w in ex.warnings)
+
+
+def test_only_the_beginning_of_a_huge_page_is_converted_and_its_html_stays_whole():
+    head = "<html><body><h1>Msze święte</h1><p>Niedziela: 8:00, 10:00</p>"
+    html = head + "<p>Ogłoszenia parafialne o 19:00</p>" * 200 + "<p>Dni powszednie: 18:00</p></body></html>"
+    counts: dict[str, int] = {}
+    warnings: list[str] = []
+    steps = PageSteps(
+        max_html_chars=len(head) + 50, count=lambda k, n: counts.__setitem__(k, n), warn=warnings.append
+    )
+    page = steps.run({"url": "https://p.test/", "html": html})
+    assert page["html"] == html
+    # cut before the tag that starts last within the limit, never inside one
+    assert page["text"] == "Msze święte\n\nNiedziela: 8:00, 10:00\n\nOgłoszenia parafialne o 19:00\n"
+    assert "18:00" not in page["masses"]  # in the HTML not converted
+    assert counts["text/html_cut"] == 1 and "text/fallback" not in counts
+    assert warnings == [f"HTML of {len(html)} characters: the first {len(head) + 50} were converted"]
+    whole: dict[str, int] = {}
+    page = PageSteps(count=whole.__setitem__).run({"url": "https://p.test/", "html": html})  # the default cap
+    assert "18:00" in page["masses"] and "text/html_cut" not in whole

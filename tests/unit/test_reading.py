@@ -3,6 +3,8 @@ the page's confession times (msze/extraction/rules/reading.py, days.py, walk.py)
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -213,6 +215,40 @@ def test_announced_one_offs_with_their_dates():
     ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msza św. w intencji parafian 30.02.2026 o godz. 18:00",
+        "Pogrzeb śp. Anny 31.11, Msza św. o godz. 11:00",
+        "Msza św. dnia 00.05 o 7:00",
+        "Nabożeństwo 32.01, Msza św. o 18:00",
+        "Msza św. w dniu 29.02.2025 o 18:00",  # 2025 is no leap year
+        "Msza św. 31 kwietnia o 18:00",
+        "Msza św. 31 VI o 18:00",
+    ],
+)
+def test_an_impossible_date_is_no_date_but_its_hour_is_still_read(text):
+    assert [(t, r["date"]) for t, r in readings(text)] == [(find_hours(text)[-1].time, None)]
+
+
+def test_a_possible_date_next_to_those_is_read():
+    assert [r["date"] for _, r in readings("Msza św. w dniu 30.04.2026 o 18:00")] == ["2026-04-30"]
+    assert [r["date"] for _, r in readings("Msza św. w dniu 29.02.2024 o 18:00")] == ["2024-02-29"]
+
+
+def test_the_page_year_never_makes_a_date_impossible():
+    # "29.02" on a page of 2025: the day is kept without the year, which lacks it
+    text = "Ogłoszenia 2025\nPIĄTEK 29.02\nMsza św. 18:00"
+    assert [r["date"] for _, r in readings(text, year=None)] == ["02-29"]
+    text = "Ogłoszenia 2024\nCZWARTEK 29.02\nMsza św. 18:00"
+    assert [r["date"] for _, r in readings(text, year=None)] == ["2024-02-29"]
+
+
+def test_an_impossible_day_bounds_no_season():
+    assert [r["season"] for _, r in readings("Msze św. od 31.06 do 31.08: niedziela 9:00")] == [None]
+    assert [r["season"] for _, r in readings("Msze św. od 1.07 do 31.08: niedziela 9:00")] == ["07-01..08-31"]
+
+
 def test_a_date_heading_dates_the_intentions_below_it_with_the_pages_year():
     text = "Intencje mszalne 2020\nPONIEDZIAŁEK 26.10\n7:00 – + Jan Kowalski\n18:00 – Za parafian"
     got = [(t, r["kind"], r["date"], r["days"]) for t, r in readings(text, year=None)]
@@ -338,6 +374,9 @@ _pieces = st.sampled_from(
         "–",
         "x",
         "31.02",
+        "30.02.2026",
+        "29.02",
+        "31.11 ",
         "1 XIII",
     ]
 )
@@ -354,6 +393,16 @@ def test_the_reading_never_raises_and_stays_consistent(text):
         assert r.kind in ("regular", "one_off")
         assert r.days is None or r.days.days <= {"mon", "tue", "wed", "thu", "fri", "sat", "sun", "holiday"}
         assert not r.vigil or r.days.days == {"sat"}
+        assert r.date is None or _possible(r.date_text())
+
+
+def _possible(text: str) -> bool:
+    """Whether a reading's date ("YYYY-MM-DD" or "MM-DD", any leap year) exists."""
+    try:
+        datetime.date.fromisoformat(text if len(text) == 10 else f"2024-{text}")
+    except ValueError:
+        return False
+    return True
 
 
 def test_the_blessing_of_easter_food_in_the_villages_is_no_mass():

@@ -7,7 +7,8 @@ import json
 import multiprocessing
 
 from msze.archive.jsonl import read_objects
-from msze.batch.results import append_result, csv_row, export_csv, export_jsonl, summarize, summarize_file
+from msze.batch.results import append_result, csv_row, export_csv, export_jsonl, summarize_file
+from msze.extraction.parish import summarize
 
 
 def _hour(time, label="mass", day="sunday", source="rules", score=1.0, context="Msze św. w niedziele"):

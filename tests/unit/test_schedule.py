@@ -4,7 +4,7 @@ apart, conflicts kept, evidence with every entry. Pages go through the crawl's p
 from __future__ import annotations
 
 from msze.archive.reprocess import page_steps
-from msze.extraction.schedule import consolidate, page_role
+from msze.extraction.schedule import consolidate, page_date, page_role, starts_on
 
 SIDEBAR = "<aside><h3>Msze święte</h3><p>Niedziela: 8:00, 10:00</p><p>Dni powszednie: 18:00</p></aside>"
 
@@ -161,3 +161,11 @@ def test_times_more_pages_confirm_win_a_conflict_between_undated_schedule_pages(
         ("https://parafia.test/nabozenstwa", "<p>Nabożeństwa</p><p>W niedziele Msze św. o 8:00 i 11:00.</p>"),
     )
     assert [r[0] for r in rows(result)] == ["08:00", "11:00"]
+
+
+def test_a_page_s_date_and_a_schedule_s_start_are_never_impossible():
+    assert page_date({"text": "Ogłoszenia 30.02.2026, 12.01.2026"}) == "2026-01-12"
+    assert page_date({"text": "Ogłoszenia 2025: 29.02 i 3.03"}) == "2025-03-03"  # 2025 has no 29 February
+    assert starts_on("Od 31 czerwca Msze św. w niedziele: 8:00", 2025) is None
+    assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2025) == "02-29"
+    assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2024) == "2024-02-29"

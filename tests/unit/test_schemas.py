@@ -9,8 +9,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from schema_check import check, errors
 
-from msze.batch.results import summarize
 from msze.extraction.page import PageSteps
+from msze.extraction.parish import summarize
 from msze.schemas import schema
 
 HTML = (
@@ -20,7 +20,7 @@ HTML = (
 )
 
 
-def page() -> dict:
+def page(html: str = HTML) -> dict:
     p = {
         "url": "https://parafia.test/msze",
         "previous_url": None,
@@ -28,7 +28,7 @@ def page() -> dict:
         "domain": "parafia.test",
         "depth": 0,
         "button_text": None,
-        "html": HTML,
+        "html": html,
     }
     return PageSteps().run(p)
 
@@ -54,6 +54,11 @@ def test_a_processed_page_and_its_parish_result_match_their_schemas():
         (lambda p: p["hours"][0].update(season="lato 2020"), "hours/0/season"),
         (lambda p: p.update(spider="parish"), "."),
         (lambda p: p["confessions"][0].update(end="17.45"), "confessions/0/end"),
+        (lambda p: p["hours"][0].update(date="2026-02-30"), "hours/0/date"),  # only "format": "date" says so
+        (lambda p: p["hours"][0].update(date="2025-02-29"), "hours/0/date"),
+        (lambda p: p["hours"][0].update(date="11-31"), "hours/0/date"),
+        (lambda p: p["hours"][0].update(date="00-05"), "hours/0/date"),
+        (lambda p: p["hours"][0].update(season="06-31..08-31"), "hours/0/season"),
     ],
 )
 def test_what_the_extraction_never_writes_is_refused(change, where):
@@ -61,3 +66,18 @@ def test_what_the_extraction_never_writes_is_refused(change, where):
     change(p)
     problems = errors(p, "page")
     assert problems and problems[0].startswith(f"{where}: ")
+
+
+def test_a_one_off_on_an_impossible_day_fails_the_result_schema():
+    p = page(HTML + "<p>Msza św. w dniu 21.10.2025 o godz. 18:00</p>")
+    result = summarize([p], p["start_url"], p["domain"], crawled_at="2026-12-01T10:00:00Z")
+    [dated] = result["one_off"]
+    assert dated["date"] == "2025-10-21"
+    check(result, "result")
+    for day in ("2026-04-30", "2024-02-29", "02-29", None):
+        check({**result, "one_off": [{**dated, "date": day}]}, "result")
+    for day in ("2026-02-30", "2025-02-29", "2026-13-01", "02-30", "04-31", "2026-1-05"):
+        assert errors({**result, "one_off": [{**dated, "date": day}]}, "result")[0].startswith(
+            "one_off/0/date: "
+        )
+    assert errors({**result, "crawled_at": "2026-12-01 10:00"}, "result")[0].startswith("crawled_at: ")

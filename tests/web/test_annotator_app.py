@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import http.cookiejar
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from datetime import timedelta
@@ -18,6 +21,7 @@ import pytest
 from annotator_pages import (
     NEWS_TEXT,
     NEWS_URL,
+    SCHEDULE_URL,
     Device,
     HttpDevice,
     check_parallel_annotators,
@@ -29,10 +33,13 @@ from annotator_pages import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, func, select
+from sqlalchemy.exc import OperationalError
 
+from msze.annotator import export
 from msze.annotator.app import create_app
 from msze.annotator.db import assignments, devices, events, hours, transaction, utcnow
-from msze.annotator.importer import import_file
+from msze.annotator.importer import import_file, import_lines
+from msze.cli import main
 
 
 class Clock:
@@ -93,6 +100,66 @@ def test_page_is_polish_and_loads_only_local_assets(app):
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     for asset in ["/static/annotator.js", "/static/annotator.css"]:
         assert app.test_client().get(asset).status_code == 200
+
+
+def test_items_imported_from_extract_output_never_show_the_servers_file_path(app, tmp_path, capsys):
+    """`msze extract` names its input by its path on the server: volunteers see no address for it at all."""
+    page = tmp_path / "strony" / "kosciol-lokalny.html"
+    page.parent.mkdir()
+    page.write_text("<html><body><p>Msze św. w niedziele: 8:00, 10:30 i 18:00.</p></body></html>", "utf-8")
+    assert main(["extract", "--no-model", str(page)]) == 0
+    extracted = tmp_path / "extract.jsonl"
+    extracted.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert json.loads(extracted.read_text(encoding="utf-8"))["path"] == str(page)
+    engine = app.extensions["msze_annotator_engine"]
+    assert import_file(engine, extracted).added == 3
+    crawled = {"url": "javascript:alert(1)//", "text": "Msza o 7:00", "hours": []}  # not an address either
+    crawled["hours"] = [{"start": 7, "end": 11, "text": "7:00", "time": "07:00", "context": "Msza o 7:00",
+                         "context_start": 0}]  # fmt: skip
+    assert import_lines(engine, [json.dumps(crawled)]).added == 1
+    device, sources, from_files = Device(app), set(), 0
+    response = device.post("/api/current")
+    while response.get_json()["item"] is not None:
+        body, item = response.get_data(as_text=True), response.get_json()["item"]
+        assert str(tmp_path) not in body and "kosciol-lokalny" not in body and "javascript" not in body
+        sources.add(item["source"])
+        from_files += "w niedziele" in item["before"] + item["after"]
+        response = device.post("/api/answer", {"item": item["id"], "answer": "no"})
+    assert from_files == 3
+    assert sources == {None, NEWS_URL, SCHEDULE_URL}  # crawled pages keep their address
+
+
+def test_every_kind_of_answer_has_the_security_headers(app, monkeypatch):
+    """Pages, static files, the API, its refusals and the error pages: none can be framed or sniffed."""
+    device = Device(app)
+    client = device.client
+    answers = {
+        "page": client.get("/"),
+        "stats page": client.get("/statystyki"),
+        "static": client.get("/static/annotator.js"),
+        "api get": client.get("/api/stats"),
+        "api post": device.post("/api/current"),
+        "api refusal": client.post("/api/current", json={}),  # no CSRF token
+        "api 404": client.get("/api/nope"),
+        "api 405": client.get("/api/current"),
+        "api 413": device.post("/api/current", {"fp": "x" * 20_000}),
+        "page 404": client.get("/nope"),
+        "page 405": client.post("/statystyki"),
+    }
+    broken = OperationalError("SELECT", {}, Exception("disk I/O error"))
+    monkeypatch.setattr(export, "stats", lambda conn: (_ for _ in ()).throw(broken))
+    answers["page 503"], answers["api 503"] = client.get("/statystyki"), client.get("/api/stats")
+    codes = {kind: response.status_code for kind, response in answers.items()}
+    assert [codes[k] for k in ("page", "stats page", "static", "api get", "api post")] == [200] * 5
+    assert [codes[k] for k in ("api refusal", "api 404", "api 405", "api 413")] == [400, 404, 405, 413]
+    assert [codes[k] for k in ("page 404", "page 405", "page 503", "api 503")] == [404, 405, 503, 503]
+    for kind, response in answers.items():
+        headers = response.headers
+        assert headers["X-Frame-Options"] == "DENY", kind
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"], kind
+        assert "form-action 'self'" in headers["Content-Security-Policy"], kind
+        assert headers["X-Content-Type-Options"] == "nosniff", kind
+        assert headers["Referrer-Policy"] == "same-origin", kind
 
 
 def test_api_returns_page_text_as_plain_strings(app):
@@ -404,13 +471,54 @@ def test_brackets_inside_json_strings_are_not_nesting(app):
 
 @pytest.mark.parametrize("server", [serve, serve_waitress])  # werkzeug (`serve --debug`), waitress (`serve`)
 def test_chunked_body_over_the_size_limit_is_413(app, server):
-    """No Content-Length is no way around MAX_CONTENT_LENGTH (werkzeug alone would cut the body silently)."""
+    """No Content-Length is no way around MAX_CONTENT_LENGTH (werkzeug alone would cut the body silently):
+    the app refuses it in JSON, or waitress does itself (in text) once more than the limit has come."""
     with server(app) as url:
         device = HttpDevice(url, 360)
         status, answer = device.post_raw("/api/current", iter([b'{"fp": "', b"x" * 20_000, b'"}']))
-        assert status == 413 and answer["error"]
+        assert status == 413
+        assert answer["error"] if server is serve else "Request Entity Too Large" in answer["text"]
         status, _ = device.post_raw("/api/current", iter([b'{"fp": ', b'{"sw": 360}}']))
         assert status == 200  # a small chunked body is fine
+
+
+BIG_POST = (
+    b"POST /api/current HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 52428800\r\n\r\n"
+)  # 50 MB declared
+
+
+def test_serve_answers_a_big_body_413_before_reading_it(app):
+    with serve_waitress(app) as url, socket.create_connection(_address(url), timeout=30) as sock:
+        sock.sendall(BIG_POST)  # only the headers: a server that waited for the 50 MB would never answer
+        assert sock.recv(100).startswith(b"HTTP/1.1 413 ")
+
+
+def test_serve_spools_nothing_of_a_big_body_to_disk(app, tmp_path, monkeypatch):
+    """waitress buffers a body past 512 kB in a temp file: a refused one must never get that far."""
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spool))  # where waitress's TemporaryFile goes
+    with serve_waitress(app) as url, socket.create_connection(_address(url), timeout=30) as sock:
+        with contextlib.suppress(OSError):  # refused: the server may close before taking it all
+            sock.sendall(BIG_POST + b"x" * (2 * 1024 * 1024))
+        # Another request answered: the server's loop has been through what it took of the first one.
+        assert urllib.request.urlopen(url + "/", timeout=30).status == 200
+        assert _files_open_under(spool) == [] and list(spool.iterdir()) == []
+
+
+def _address(url: str) -> tuple[str, int]:
+    host, port = url.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def _files_open_under(folder: Path) -> list[str]:
+    """This process's open files in `folder` (a TemporaryFile has no name there, only an open descriptor)."""
+    targets = []
+    for fd in Path("/proc/self/fd").iterdir():
+        with contextlib.suppress(OSError):  # closed since listed
+            targets.append(os.readlink(fd))
+    return [target for target in targets if target.startswith(str(folder))]
 
 
 def test_pages_and_api_are_blueprints_over_modules_that_hold_the_sql(app):

@@ -1,5 +1,5 @@
-"""The per-process cache of the next Masses (msze/search/cache.py): every answer is query.next_masses's own,
-for points all over an area, both services and any second of the minute; a reload empties it at once."""
+"""The per-process cache of the next Masses (msze/search/cache.py): every answer is upcoming.next_masses's
+own, for points all over an area, both services and any second of the minute; a reload empties it at once."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from search_fixtures import load_database, results, write_results
 from sqlalchemy import event
 
 from msze.search import cache as cache_module
-from msze.search import query
+from msze.search import upcoming
 from msze.search.app import create_app
 from msze.search.cache import NearCache
 from msze.search.calendar import WARSAW
 from msze.search.db import create_schema, make_engine
 from msze.search.demo.generate import CENTRES, bulk_insert
 from msze.search.loader import load
+from msze.search.params import SERVICES
 
 KRAKOW = CENTRES["Kraków"]
 SATURDAY = datetime(2026, 12, 5, 16, 0, tzinfo=UTC)  # 17:00 in Warsaw
@@ -44,7 +45,7 @@ def shared(generated) -> NearCache:
 def same(cache: NearCache, conn, *args) -> list[dict]:
     """The cache's answer, checked to be the fresh computation's, byte for byte as JSON."""
     cached = cache.next_masses(conn, *args)
-    assert json.dumps(cached) == json.dumps(query.next_masses(conn, *args))
+    assert json.dumps(cached) == json.dumps(upcoming.next_masses(conn, *args))
     return cached
 
 
@@ -55,7 +56,7 @@ def same(cache: NearCache, conn, *args) -> list[dict]:
     radius=st.sampled_from([0.5, 1.0, 2.5, 5.0]),
     second=st.integers(0, 59),
     minute=st.sampled_from([0, 1, 30]),
-    service=st.sampled_from(query.SERVICES),
+    service=st.sampled_from(SERVICES),
 )
 def test_a_cached_answer_is_the_fresh_one_anywhere_in_the_area(
     generated, shared, dlat, dlng, radius, second, minute, service

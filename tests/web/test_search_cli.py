@@ -113,11 +113,12 @@ def test_load_skips_malformed_lines_reports_each_and_exits_0(tmp_path):
     report = json.loads(result.stdout)
     assert report["results_loaded"] == 2 and report["bad_lines"] == 2 and report["urls_dropped"] == 1
     lines = result.stderr.splitlines()
-    ipv6 = "start_url/domain is not a URL (Invalid IPv6 URL)"
+    ipv6 = "start_url is not an http(s) URL"
     assert lines[0] == f"skipped {paths['results']}:5: {ipv6}: 'http://[::1'"
     assert lines[1] == f"skipped {paths['results']}:6: 'start_url' is int, not text"
-    assert lines[2] == "search load: skipped 2 malformed line(s), loaded 12"
-    assert len(lines) == 3 and "Traceback" not in result.stderr
+    assert lines[2] == "unmatched result http://unknown-parish.example/: no parish has this website"
+    assert lines[3] == "search load: skipped 2 malformed line(s), loaded 12"
+    assert len(lines) == 4 and "Traceback" not in result.stderr
 
 
 def test_load_fails_only_when_no_line_could_be_loaded(tmp_path):

@@ -90,3 +90,48 @@ def test_a_future_one_off_is_a_single_event():
         one["dtstart"].dt.isoformat() == "2026-12-10T11:00:00+01:00"
         and str(one["description"]) == "Msza pogrzebowa"
     )
+
+
+def test_uids_are_unique_per_event_and_the_same_in_every_feed(tmp_path):
+    """A season that falls twice in the feed (winter, Advent: November 2026 and 2027) is an event per stretch,
+    each with its own UID; the same data gives the same UIDs from one request to the next."""
+    from sqlalchemy import insert, select
+
+    from msze.search.db import make_engine, mass_times, parishes
+    from msze.search.query import get_parish
+
+    db = load_database(tmp_path)
+    engine = make_engine(db)
+    with engine.begin() as conn:
+        pid = conn.execute(select(parishes.c.id).where(parishes.c.name == "Świętego Józefa")).scalar_one()
+        rows = [("sun", "16:16", "winter"), ("mon", "06:30", "advent"), ("tue", "06:30", "advent"),
+                ("sun", "16:16", "winter"), ("fri", "17:17", "lent")]  # fmt: skip  # winter stored twice
+        conn.execute(
+            insert(mass_times),
+            [{"parish_id": pid, "day": d, "time": t, "minute": int(t[:2]) * 60 + int(t[3:]), "season": s}
+             for d, t, s in rows],
+        )  # fmt: skip
+    now = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)  # in Advent and winter; the feed ends 1 December 2027
+    client = create_app(db, config={"TESTING": True, "NOW": now}).test_client()
+    feeds = [Calendar.from_ical(client.get(f"/parafia/{pid}.ics").data) for _ in range(2)]
+    uids = [[str(e["uid"]) for e in events(cal)] for cal in feeds]
+    assert len(uids[0]) == len(set(uids[0])) and uids[0] == uids[1]
+    advent = [e for e in events(feeds[0]) if e["dtstart"].dt.strftime("%H:%M") == "06:30"]
+    assert sorted(e["dtstart"].dt.date().isoformat() for e in advent) == ["2026-11-30", "2027-11-29"]
+    times = [(e["dtstart"].dt.strftime("%H:%M"), "rrule" in e) for e in events(feeds[0])]
+    winter = [e for e, time in zip(events(feeds[0]), times, strict=True) if time == ("16:16", True)]
+    assert len(winter) == 2  # two stretches of winter, each a weekly rule
+    # 25, 26 Dec, 1, 6 Jan, Easter (28 Mar 2027), 1 Nov 2027: each twice, as stored twice, with unique UIDs
+    assert times.count(("16:16", False)) == 2 * 6
+
+    with engine.connect() as conn:
+        parish = get_parish(conn, pid)
+    engine.dispose()
+    two_years = [Calendar.from_ical(parish_calendar(parish, now.date(), now, horizon_days=731)) for _ in "ab"]
+    uids = [[str(e["uid"]) for e in events(cal)] for cal in two_years]
+    assert len(uids[0]) == len(set(uids[0])) and uids[0] == uids[1]
+    lent = [e for e in events(two_years[0]) if e["dtstart"].dt.strftime("%H:%M") == "17:17"]
+    assert len(lent) == 2  # Lent 2027 and 2028
+    # a stretch keeps its UID as the feed's first day moves on within it (tomorrow's feed, winter 2026/27)
+    tomorrow = Calendar.from_ical(parish_calendar(parish, now.date() + dt.timedelta(days=1), now))
+    assert {str(e["uid"]) for e in winter} <= {str(e["uid"]) for e in events(tomorrow)}

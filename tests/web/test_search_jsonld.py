@@ -145,3 +145,13 @@ def test_only_absolute_http_urls_go_into_jsonld():
     doc = parish_jsonld({**PARISH, "website": "javascript:alert(1)", "times": times}, "/parafia/7")
     assert "sameAs" not in doc and "@id" not in doc and "url" not in doc  # a relative page URL too
     assert "url" not in doc["event"][0]
+
+
+def test_no_impossible_date_is_published():
+    """A season's 29 February in a year without one, or a stored "2026-02-30", is left out; a real bound
+    stays."""
+    assert schedule("07:00", ["sun"], "02-29..03-10", 2026)["endDate"] == "2026-03-10"
+    assert "startDate" not in schedule("07:00", ["sun"], "02-29..03-10", 2026)
+    assert schedule("07:00", ["sun"], "02-29..03-10", 2028)["startDate"] == "2028-02-29"
+    assert "startDate" not in schedule("07:00", ["sun"], dates=("2026-02-30", "2026-03-10"))
+    assert "startDate" not in schedule("07:00", ["sun"], "02-30..03-10", 2026)

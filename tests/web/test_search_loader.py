@@ -1,4 +1,5 @@
-"""The results loader: parishes + websites + batch results, joined by host/registered domain, with history."""
+"""The results loader: parishes + websites + batch results, each result joined to the parish whose website is
+its start URL, with history."""
 
 from __future__ import annotations
 
@@ -10,15 +11,9 @@ from search_fixtures import DEON_TSV, results, write_inputs, write_results
 from sqlalchemy import func, select
 
 from msze.search.db import create_schema, make_engine, mass_times, parishes, time_history
-from msze.search.loader import (
-    host_of,
-    load,
-    normalize_time,
-    parse_timestamp,
-    read_parish_file,
-    registered_domain,
-)
+from msze.search.loader import load, normalize_time, parse_timestamp, read_parish_file
 from msze.utils.text import fold
+from msze.utils.urls import host_of
 
 
 @pytest.fixture
@@ -45,9 +40,6 @@ def test_fold_and_helpers():
     assert fold("ŚWIĘTEJ Trójcy") == "swietej trojcy"
     assert host_of("https://WWW.Parafia.pl:8080/x") == "parafia.pl"
     assert host_of("parafia.pl") == "parafia.pl"
-    assert registered_domain("http://sw-jan.parafie.com.pl/msze") == "parafie.com.pl"
-    assert registered_domain("http://www.jozef-lodz.pl/") == "jozef-lodz.pl"
-    assert registered_domain("http://127.0.0.1:5000/") == "127.0.0.1"
     assert normalize_time("7.30") == "07:30"
     assert normalize_time("25:00") is None
     assert parse_timestamp("2026-11-20T08:00:00Z") == datetime(2026, 11, 20, 8, tzinfo=UTC)
@@ -83,7 +75,7 @@ def test_bad_tsv_header_is_a_clear_error(tmp_path, engine):
         load(engine, parishes_path=bad)
 
 
-def test_load_joins_results_by_host_then_registered_domain(tmp_path, engine):
+def test_load_joins_each_result_to_the_parish_whose_website_is_its_start_url(tmp_path, engine):
     paths = write_inputs(tmp_path)
     report = load(engine, paths["parishes"], paths["places"], paths["results"])
     assert report.parishes_inserted == 4
@@ -91,6 +83,7 @@ def test_load_joins_results_by_host_then_registered_domain(tmp_path, engine):
     assert report.results_loaded == 2
     assert report.results_failed == 1
     assert report.results_unmatched == 1
+    assert report.unmatched_results == ["http://unknown-parish.example/"]
     assert report.times_skipped == 1  # "25:99"
     jozef = parish_id(engine, "Świętego Józefa")
     assert times_of(engine, jozef) == {
@@ -99,7 +92,7 @@ def test_load_joins_results_by_host_then_registered_domain(tmp_path, engine):
         ("sat", "07:30"),
         ("sat", "19:00"),
     }
-    rozaniec = parish_id(engine, "Matki Bożej Różańcowej")  # joined through parafie.com.pl
+    rozaniec = parish_id(engine, "Matki Bożej Różańcowej")  # https://rozaniec.parafie.com.pl/start
     assert ("unknown", "06:30") in times_of(engine, rozaniec)
     with engine.connect() as conn:
         row = conn.execute(select(parishes).where(parishes.c.name == "Świętej Trójcy")).one()
@@ -222,7 +215,7 @@ def test_malformed_lines_are_skipped_reported_and_the_rest_loads(tmp_path, engin
     assert (report.results_loaded, report.results_failed, report.results_unmatched) == (2, 1, 1)
     reasons = {int(line.split(":")[1]): line.split(": ", 1)[1] for line in report.bad_lines}
     assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8, 12]
-    assert "Invalid IPv6 URL" in reasons[2]
+    assert reasons[2].startswith("start_url is not an http(s) URL")
     assert reasons[3] == "'start_url' is int, not text"
     assert reasons[4] == "'masses' is str, not a list"
     assert reasons[5] == "'crawled_at' is int, not text"

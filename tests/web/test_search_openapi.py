@@ -10,8 +10,9 @@ import re
 import pytest
 from search_fixtures import load_database
 
-from msze.search import query
+from msze.search import params
 from msze.search.app import create_app
+from msze.search.db import DAYS
 from msze.search.openapi import SPEC_FILE, openapi_document
 
 UNDOCUMENTED = {"api.openapi"}  # the document does not describe itself
@@ -88,9 +89,9 @@ def test_every_ref_resolves(spec):
 
 def test_runtime_values_come_from_the_code(spec):
     parameters = {p["name"]: p for p in spec["paths"]["/api/parishes"]["get"]["parameters"]}
-    assert parameters["per_page"]["schema"]["maximum"] == query.MAX_PER_PAGE
-    assert parameters["per_page"]["schema"]["default"] == query.DEFAULT_PER_PAGE
-    assert spec["components"]["schemas"]["MassTime"]["properties"]["day"]["enum"][:-1] == list(query.DAYS)
+    assert parameters["per_page"]["schema"]["maximum"] == params.MAX_PER_PAGE
+    assert parameters["per_page"]["schema"]["default"] == params.DEFAULT_PER_PAGE
+    assert spec["components"]["schemas"]["MassTime"]["properties"]["day"]["enum"][:-1] == list(DAYS)
     csv_names = {p["name"] for p in spec["paths"]["/eksport.csv"]["get"]["parameters"]}
     assert csv_names == set(parameters) - {"page", "per_page"}
     assert openapi_document("https://msze.example.org")["servers"] == [{"url": "https://msze.example.org"}]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from msze.batch import results
 from msze.extraction import page as extraction
+from msze.extraction.parish import summarize
 from msze.search.app import create_app
 from msze.search.db import create_schema, make_engine
 from msze.search.loader import load
@@ -29,7 +30,7 @@ def test_extracted_times_reach_the_api_with_their_page_and_sentence(tmp_path):
         "text": PAGE_TEXT,
         "hours": extraction.extract(PAGE_TEXT).hours,
     }
-    summary = results.summarize(
+    summary = summarize(
         [page], "https://parafia-wojciech.pl/", "parafia-wojciech.pl", crawled_at="2026-11-29T10:00:00Z"
     )
     results_path = tmp_path / "results.jsonl"

@@ -18,7 +18,7 @@ from postgres_cluster import postgres_cluster, requires_postgres
 from search_fixtures import load_database, post_reports_at_once, results, running, write_inputs, write_results
 from sqlalchemy import func, select
 
-from msze.search import query
+from msze.search import upcoming
 from msze.search.app import create_app
 from msze.search.cache import NearCache
 from msze.search.calendar import WARSAW
@@ -173,7 +173,7 @@ def test_the_next_masses_cache_answers_as_the_query_on_postgresql(pg_url):
             point = (krakow[0] + rng.uniform(-0.03, 0.03), krakow[1] + rng.uniform(-0.03, 0.03))
             start = datetime(2026, 12, 5, 17, rng.randint(0, 2), rng.randint(0, 59), tzinfo=WARSAW)
             args = (point, rng.choice([1.0, 2.5, 5.0]), start)
-            fresh = query.next_masses(conn, *args)
+            fresh = upcoming.next_masses(conn, *args)
             assert json.dumps(cache.next_masses(conn, *args)) == json.dumps(fresh)
             listed += len(fresh)
     assert listed > 400 and 0 < len(cache.areas) < 40

@@ -12,7 +12,8 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 
 from msze.search.db import create_schema, make_engine, metadata, parishes
 from msze.search.loader import load
-from msze.search.query import InvalidQuery, _parish_conditions, get_parish, parse_params, search
+from msze.search.params import InvalidQuery, parse_params
+from msze.search.query import get_parish, parish_conditions, search
 
 
 @pytest.fixture
@@ -175,7 +176,7 @@ def test_schema_and_queries_compile_for_postgresql():
     params = parse_params(
         {"q": "józefa 50%", "city": "Łódź", "diocese": "łódzka", "day": "sunday", "from": "17"}
     )
-    sql = str(select(parishes.c.id).where(*_parish_conditions(params)).compile(dialect=dialect))
+    sql = str(select(parishes.c.id).where(*parish_conditions(params)).compile(dialect=dialect))
     assert "LIKE" in sql and "EXISTS" in sql and "%(" in sql  # bound parameters, pyformat style
 
 
@@ -220,7 +221,7 @@ def test_bad_near_and_radius_are_400_messages(args, message):
 
 def test_the_next_masses_read_only_the_rows_their_window_can_hold():
     from msze.search.calendar import WARSAW
-    from msze.search.query import row_windows
+    from msze.search.upcoming import row_windows
 
     saturday = datetime(2026, 12, 5, 17, 0, tzinfo=WARSAW)
     assert row_windows(saturday, saturday + timedelta(hours=19)) == {"sat": (1020, 1439), "sun": (0, 720)}

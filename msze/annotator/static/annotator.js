@@ -60,7 +60,7 @@
       itemBox.appendChild(done);
       previous.hidden = true;
     } else {
-      source.textContent = current.source;
+      source.textContent = current.source || "";  // null: no web address (a local file)
       if (current.cut_before) { appendCut("… "); }
       itemBox.appendChild(document.createTextNode(current.before));
       var mark = document.createElement("mark");

@@ -12,6 +12,7 @@ the 6:30 of the schedule, and a date gives its weekday.
 
 from __future__ import annotations
 
+import calendar
 import datetime
 import re
 from collections import Counter
@@ -248,6 +249,23 @@ _MONTH_RANGE_RE = re.compile(
     re.IGNORECASE,
 )
 _MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+Date = tuple[int | None, int, int]  # (year or None, month, day)
+
+
+def possible_date(year: int | None, month: int, day: int) -> bool:
+    """Whether the day exists: in that year, or (no year) in a leap year; "30.02", "31.11", "00.05", "32.01"
+    are no dates, and "29.02.2025" is none either."""
+    if not (1 <= month <= 12 and 1 <= day <= _MONTH_DAYS[month - 1]):
+        return False
+    return year is None or month != 2 or day < 29 or calendar.isleap(year)
+
+
+def with_year(date: Date, year: int | None) -> Date:
+    """A date without a year given `year` (the page's); left without one when that year lacks the day
+    ("29.02" on a page of 2025)."""
+    if date[0] is not None or year is None or not possible_date(year, date[1], date[2]):
+        return date
+    return (year, date[1], date[2])
 
 
 def _month_of(roman: str | None, word: str | None) -> int:
@@ -264,7 +282,9 @@ def season_in(text: str) -> str | None:
     if r is not None:
         m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
         m2 = int(r["m2"]) if r["m2"] else _MONTH_NUMBER[r["w2"].lower()]
-        return f"{m1:02d}-{int(r['d1']):02d}..{m2:02d}-{int(r['d2']):02d}"
+        d1, d2 = int(r["d1"]), int(r["d2"])
+        if possible_date(None, m1, d1) and possible_date(None, m2, d2):  # "od 31.11 do 5.12" is no range
+            return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
     m = _SEASON_RE.search(text)
     return _SEASON_NAMES[int(m.lastgroup[1:])] if m else None  # type: ignore[index]
 
@@ -313,8 +333,8 @@ def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int 
             day, month, year = int(m["d2"]), _MONTH_NUMBER[m["mw"].lower()], m["y2"]
         else:
             day, month, year = int(m["d3"]), _ROMAN[m["mr"].upper()], m["y3"]
-        if not 1 <= day <= 31:
-            continue
+        if not possible_date(int(year) if year else None, month, day):
+            continue  # "30.02.2026", "31.11": not a date (an hour next to it is still read, undated)
         if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
             continue
         out.append((m.start(), m.end(), (int(year) if year else None, month, day)))
@@ -394,8 +414,8 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
     """The reading of the schedule as a whole, on the hours' readings in place (see the module docstring)."""
     year = page_year(text) or year
     for r in readings:
-        if r.date is not None and r.date[0] is None and year:
-            r.date = (year, r.date[1], r.date[2])
+        if r.date is not None:
+            r.date = with_year(r.date, year)
         if r.date is not None and r.date[0] and r.days is None:
             weekday = _weekday(*r.date)
             if weekday is not None:
