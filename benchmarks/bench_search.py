@@ -7,6 +7,17 @@ trivial `/healthz` endpoint in the same run (the baseline: what the server and a
     .venv/bin/python benchmarks/bench_search.py --requests 400 --concurrency 4 --json out.json
 
 The load is bounded both by count (--requests per query kind) and by time (--max-seconds per kind).
+
+`--phones`: instead, near-me under load, 50 phones in one town (--clients) asking for the next Masses near
+them (`/api/masses?near=…&radius=5`, now) for 20 s (--seconds), each from its own spot within about a
+kilometre of Kraków's centre with a few metres of GPS jitter per request, on one keep-alive connection, with
+no pause.
+Three servers one after the other on the same database: the old single process (`search serve`, waitress, the
+cache off: the baseline), the same with the next-Masses cache, and gunicorn with --workers processes
+(`search serve --workers W`). Prints requests/s, p50, p95 and errors of each, the ratios to the baseline and
+the load average before and after each run (the machine may be shared; the run itself adds about 3).
+
+    .venv/bin/python benchmarks/bench_search.py --phones --clients 50 --seconds 20 --workers 2
 """
 
 from __future__ import annotations
@@ -71,22 +82,14 @@ def query_kinds(parishes: int, rng: random.Random) -> dict[str, list[str]]:
     }
 
 
-def start_server(db: Path, threads: int) -> tuple[subprocess.Popen, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def start_server(
+    db: Path, threads: int, extra: tuple[str, ...] = (), env: dict | None = None
+) -> tuple[subprocess.Popen, str]:
+    """`search serve` on 127.0.0.1 and a free port, with `extra` arguments and `env` variables."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    serve = ["search", "serve", "--db", str(db), "--port", "0", "--threads", str(threads), *extra]
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "msze",
-            "search",
-            "serve",
-            "--db",
-            str(db),
-            "--port",
-            "0",
-            "--threads",
-            str(threads),
-        ],
+        [sys.executable, "-m", "msze", *serve],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -155,6 +158,113 @@ def run_load(base: str, paths: list[str], requests: int, concurrency: int, max_s
     }
 
 
+def phone_paths(rng: random.Random, count: int) -> list[str]:
+    """`count` requests of one phone: a spot within about 1 km of Kraków's centre, a few metres of jitter."""
+    lat, lng = CENTRES["Kraków"]
+    lat, lng = lat + rng.uniform(-0.009, 0.009), lng + rng.uniform(-0.014, 0.014)
+    return [
+        f"/api/masses?near={lat + rng.gauss(0, 0.00005):.6f},{lng + rng.gauss(0, 0.00008):.6f}&radius=5"
+        for _ in range(count)
+    ]
+
+
+def run_phones(base: str, clients: int, seconds: float, max_requests: int = 200_000) -> dict:
+    """`clients` threads, each a phone asking again as soon as it is answered, for `seconds` (and at most
+    `max_requests` in all); a failed request (not 200, or a broken connection) is an error, and the phone
+    opens a new connection."""
+    host = urlsplit(base)
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    budget = iter(range(max_requests))
+    start_together = threading.Barrier(clients + 1)
+
+    def phone(seed: int) -> None:
+        paths = phone_paths(random.Random(seed), 500)
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+        mine: list[float] = []
+        start_together.wait()
+        deadline = time.monotonic() + seconds
+        try:
+            for n in budget:
+                if time.monotonic() >= deadline:
+                    break
+                path = paths[n % len(paths)]  # one of its own spot's requests
+                started = time.perf_counter()
+                try:
+                    conn.request("GET", path)
+                    response = conn.getresponse()
+                    response.read()
+                except (OSError, http.client.HTTPException) as exc:
+                    conn.close()
+                    with lock:
+                        errors.append(f"{type(exc).__name__} {path}")
+                    continue
+                mine.append(time.perf_counter() - started)
+                if response.status != 200:
+                    with lock:
+                        errors.append(f"{response.status} {path}")
+        finally:
+            conn.close()
+            with lock:
+                latencies.extend(mine)
+
+    threads = [threading.Thread(target=phone, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    start_together.wait()
+    started = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "errors": len(errors),
+        "rps": round(len(latencies) / elapsed, 1),
+        "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
+        "p95_ms": round(latencies[int(0.95 * (len(latencies) - 1))] * 1000, 1) if latencies else None,
+        "first_errors": errors[:3],
+    }
+
+
+def phones(args: argparse.Namespace, db: Path) -> dict:
+    """The three servers of `--phones` in turn under the same load; their figures and ratios."""
+    servers = {
+        "one process, no cache (baseline)": ((), {"MSZE_SEARCH_NEAR_CACHE_SECONDS": "0"}),
+        "one process, cache": ((), {}),
+        f"gunicorn {args.workers} workers, cache": (("--workers", str(args.workers)), {}),
+    }
+    report: dict = {"clients": args.clients, "seconds": args.seconds, "runs": {}}
+    print(f"{args.clients} phones for {args.seconds:g} s each, /api/masses near + now (radius 5 km, Kraków)")
+    print(f"{'server':36} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'errors':>6} "
+          f"{'req/s ×':>7} {'p95 ×':>6} {'load avg':>11}")  # fmt: skip
+    baseline = None
+    for name, (extra, env) in servers.items():
+        load_before = os.getloadavg()[0]  # the other work on the machine (a 1-minute average)
+        process, base = start_server(db, args.server_threads, extra, env)
+        try:
+            run_load(base, phone_paths(random.Random(0), 40), 40, 2, 10)  # warm up: imports, first queries
+            figures = run_phones(base, args.clients, args.seconds)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+        figures["load_average_1min"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
+        baseline = baseline or figures
+        figures["rps_ratio"] = round(figures["rps"] / baseline["rps"], 2)
+        figures["p95_ratio"] = round(figures["p95_ms"] / baseline["p95_ms"], 2)
+        report["runs"][name] = figures
+        print(f"{name:36} {figures['requests']:8} {figures['rps']:7} {figures['p50_ms']:7} "
+              f"{figures['p95_ms']:7} {figures['errors']:6} {figures['rps_ratio']:7} "
+              f"{figures['p95_ratio']:6} {'{} → {}'.format(*figures['load_average_1min']):>11}"
+              + (f"  {figures['first_errors']}" if figures["errors"] else ""))  # fmt: skip
+    best = report["runs"][list(servers)[-1]]
+    target = best["errors"] == 0 and best["p95_ms"] <= 250 and best["rps"] >= 300
+    print(f"gunicorn: {'meets' if target else 'MISSES'} the target (0 errors, p95 <= 250 ms, >= 300 req/s)")
+    report["meets_target"] = target
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parishes", type=int, default=10_000)
@@ -165,6 +275,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=30.0, help="time bound per query kind")
     parser.add_argument("--server-threads", type=int, default=8)
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--phones", action="store_true", help="near-me under load (see the module's docs)")
+    parser.add_argument("--clients", type=int, default=50, help="--phones: phones at once (default 50)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="--phones: seconds a server (default 20)")
+    parser.add_argument("--workers", type=int, default=2, help="--phones: gunicorn processes (default 2)")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="msze-bench-search-") as tmp:
@@ -175,6 +289,11 @@ def main(argv: list[str] | None = None) -> int:
             f"database: {args.parishes} parishes, {times} times, "
             f"built in {time.perf_counter() - started:.1f} s"
         )
+        if args.phones:
+            report = phones(args, db)
+            if args.json:
+                Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+            return 0 if all(run["errors"] == 0 for run in report["runs"].values()) else 1
         process, base = start_server(db, args.server_threads)
         try:
             kinds = query_kinds(args.parishes, random.Random(8))

@@ -31,8 +31,7 @@ from msze.search.params import (
     parse_params,
     parse_radius,
 )
-from msze.search.upcoming import next_masses
-from msze.search.web import conn, public_url
+from msze.search.web import conn, next_masses, public_url
 from msze.search.web import now as current_now
 
 bp = Blueprint("api", __name__)
@@ -86,7 +85,7 @@ def masses() -> Response | tuple[Response, int]:
         page, per_page = parse_paging(request.args)
     except InvalidQuery as exc:
         return jsonify(error=str(exc)), 400
-    found = next_masses(conn(), near, radius, start, end, service)
+    found = next_masses(near, radius, start, end, service)
     pages = page_count(len(found), per_page)
     shown = found[(page - 1) * per_page : page * per_page]
     for item in shown:

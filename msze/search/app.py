@@ -28,6 +28,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
 from msze.search import api, corrections, query, views, web
+from msze.search.cache import NearCache
 from msze.search.db import create_schema, make_engine
 from msze.search.urls import safe_url
 
@@ -41,6 +42,11 @@ DEFAULTS = {
     "PROXY_HOPS": 0,  # [MSZE_SEARCH_PROXY_HOPS] reverse proxies in front: X-Forwarded-For hops to trust
     "STALE_DAYS": 90,  # [MSZE_SEARCH_STALE_DAYS] a parish whose pages were read longer ago is shown a warning
     "FRESHNESS_CACHE_SECONDS": 60,  # the freshness note aggregates all parishes: once a minute
+    # [MSZE_SEARCH_NEAR_CACHE_SECONDS] how long a process keeps what it read for the next Masses near a point
+    # (msze/search/cache.py; emptied at once when a SQLite database changes); 0: not kept
+    "NEAR_CACHE_SECONDS": 60,
+    "NEAR_CACHE_AREAS": 128,  # [MSZE_SEARCH_NEAR_CACHE_AREAS] areas (cell and radius) kept, at most
+    "NEAR_CACHE_PARISHES": 2000,  # [MSZE_SEARCH_NEAR_CACHE_PARISHES] parishes' times (for a minute) kept
     # [MSZE_SEARCH_MAX_CONTENT_LENGTH] the largest request body: a report is a few kB (1000-character comment
     # percent-encoded); `search serve` refuses a longer Content-Length before reading any of the body.
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -141,9 +147,15 @@ def _attach_engine(app: Flask, engine: Engine | None, db_url: str | None) -> Non
     app.config.setdefault("DEMO", False)
     app.extensions["msze_engine"] = engine
     app.extensions["msze_cache"] = {}  # web.cached: the freshness note and the diocese list
+    config = app.config
+    app.extensions["msze_near_cache"] = NearCache(
+        engine, config["NEAR_CACHE_SECONDS"], config["NEAR_CACHE_AREAS"], config["NEAR_CACHE_PARISHES"]
+    )
 
 
-def _remove_files(*paths: str) -> None:
+def _remove_files(owner: int, *paths: str) -> None:
+    if os.getpid() != owner:
+        return
     for path in paths:
         with contextlib.suppress(OSError):
             os.remove(path)
@@ -154,7 +166,8 @@ def _demo_engine() -> Engine:
 
     handle, path = tempfile.mkstemp(prefix="msze-search-demo-", suffix=".sqlite")
     os.close(handle)
-    atexit.register(_remove_files, path, path + "-wal", path + "-shm")
+    # by this process only: `serve --workers` forks it, and a worker that exits leaves the file to the rest
+    atexit.register(_remove_files, os.getpid(), path, path + "-wal", path + "-shm")
     engine = make_engine(path)
     create_schema(engine)
     load(engine, DEMO_DIR / "parishes.tsv", DEMO_DIR / "places.tsv", DEMO_DIR / "results.jsonl")

@@ -2,6 +2,7 @@
 
 python -m msze search serve                       # bundled demo data on http://127.0.0.1:8080/
 python -m msze search serve --db results.sqlite --port 8080 --base-url https://msze.example.org
+python -m msze search serve --db results.sqlite --workers 2   # production: gunicorn, one process per core
 python -m msze search load --parishes deon.tsv --places places.tsv --results results.jsonl --db results.sqlite
 python -m msze search corrections --db results.sqlite > labels.jsonl
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,14 +48,20 @@ def _positive(value: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    serve = sub.add_parser("serve", help="serve the search pages and JSON API (waitress)")
+    serve = sub.add_parser("serve", help="serve the search pages and JSON API (waitress, or gunicorn)")
     serve.add_argument(
         "--db",
         help="database URL or SQLite path, made by `search load`; without it the bundled demo data is served",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=8080, help="port (default 8080; 0 picks a free one)")
-    serve.add_argument("--threads", type=_positive, default=8, help="waitress worker threads (default 8)")
+    serve.add_argument("--threads", type=_positive, default=8, help="threads per process (default 8)")
+    serve.add_argument(
+        "--workers",
+        type=_positive,
+        help="production: this many processes under gunicorn (about one per core); without it one "
+        "waitress process, for development and the demo",
+    )
     serve.add_argument(
         "--base-url",
         help="public root of the site (https://msze.example.org): API and JSON-LD links are absolute "
@@ -174,15 +182,45 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app(engine=engine, config={"BASE_URL": args.base_url} if args.base_url else None)
     except ValueError as exc:  # a bad setting: one line, not a traceback
         raise Refused(str(exc)) from None
+    what = _shown(args.db) if args.db else "demo data"
+    if args.workers:
+        return _serve_workers(app, what, args)
     server = listen(app, args.host, args.port, args.threads)
     where = f"http://{server.effective_host}:{server.effective_port}/"
-    print(f"msze search: serving {_shown(args.db) if args.db else 'demo data'} on {where}", flush=True)
+    print(f"msze search: serving {what} on {where}", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
+    return 0
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port, with a port in use or an address that cannot be had as Refused."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise Refused(f"port {port} is in use: pick another with --port") from None
+        raise Refused(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _serve_workers(app: Flask, what: str, args: argparse.Namespace) -> int:
+    """`serve --workers N`: the app built here, forked into N gunicorn workers (msze/search/wsgi.py)."""
+    from msze.search.wsgi import run_gunicorn
+
+    listener = bind(args.host, args.port)
+    host, port = listener.getsockname()[:2]
+    where = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+    app.extensions["msze_engine"].dispose()  # no connection crosses the fork: each worker opens its own
+
+    def ready() -> None:
+        print(f"msze search: serving {what} on {where} ({args.workers} gunicorn workers)", flush=True)
+
+    run_gunicorn(app, listener, args.workers, args.threads, ready)
     return 0
 
 

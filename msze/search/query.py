@@ -130,24 +130,31 @@ def parish_conditions(params: SearchParams) -> list:
             exists().where(and_(mass_times.c.parish_id == parishes.c.id, *_time_conditions(params)))
         )
     if params.near is not None:
-        lat, lng = params.near
-        dlat = params.radius / KM_PER_DEGREE
-        dlng = params.radius / (KM_PER_DEGREE * max(math.cos(math.radians(lat)), 0.01))
+        lat_low, lat_high, lng_low, lng_high = near_box(params.near, params.radius)
         # the box first (the (lat, lng) index narrows it), the circle within it
         conditions += [
-            parishes.c.lat.between(lat - dlat, lat + dlat),
-            parishes.c.lng.between(lng - dlng, lng + dlng),
+            parishes.c.lat.between(lat_low, lat_high),
+            parishes.c.lng.between(lng_low, lng_high),
         ]
         conditions.append(squared_km(params.near) <= params.radius**2)
     return conditions
 
 
-def squared_km(near: tuple[float, float]):
-    """The squared distance in km from `near` as SQL arithmetic (equirectangular: within a 100 km radius it is
-    the great-circle distance to a few metres), for filtering and ordering in any backend."""
+def near_box(near: tuple[float, float], radius: float) -> tuple[float, float, float, float]:
+    """(lowest lat, highest lat, lowest lng, highest lng) of the box around the `radius` circle of `near`."""
     lat, lng = near
-    dy = (parishes.c.lat - lat) * KM_PER_DEGREE
-    dx = (parishes.c.lng - lng) * (KM_PER_DEGREE * math.cos(math.radians(lat)))
+    dlat = radius / KM_PER_DEGREE
+    dlng = radius / (KM_PER_DEGREE * max(math.cos(math.radians(lat)), 0.01))
+    return lat - dlat, lat + dlat, lng - dlng, lng + dlng
+
+
+def squared_km(near: tuple[float, float], lats=parishes.c.lat, lngs=parishes.c.lng):
+    """The squared distance in km from `near` as SQL arithmetic (equirectangular: within a 100 km radius it is
+    the great-circle distance to a few metres), for filtering and ordering in any backend; given arrays of
+    `lats` and `lngs` instead of the columns, the same arithmetic in the same order (msze/search/cache.py)."""
+    lat, lng = near
+    dy = (lats - lat) * KM_PER_DEGREE
+    dx = (lngs - lng) * (KM_PER_DEGREE * math.cos(math.radians(lat)))
     return dy * dy + dx * dx
 
 

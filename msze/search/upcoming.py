@@ -15,6 +15,7 @@ from msze.search.query import distance_km, parish_conditions, squared_km
 from msze.search.urls import safe_url
 
 NEAREST_PARISHES = 50  # how many of the nearest parishes `next_masses` expands
+NEAREST_COLUMNS = (parishes.c.id, parishes.c.name, parishes.c.city, parishes.c.lat, parishes.c.lng)
 
 
 def next_masses(
@@ -28,15 +29,28 @@ def next_masses(
     """The Masses (or, with service "confession", the confession times) of the parishes within `radius` km of
     `near` from `start` on, soonest first: by default for the rest of that day and the next morning (to
     noon)."""
-    if end is None:
-        next_day = datetime.combine(start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo)
-        end = next_day + timedelta(hours=12)
+    end = end or next_noon(start)
     nearest = conn.execute(
-        select(parishes.c.id, parishes.c.name, parishes.c.city, parishes.c.lat, parishes.c.lng)
+        select(*NEAREST_COLUMNS)
         .where(*parish_conditions(SearchParams(near=near, radius=radius)))
         .order_by(squared_km(near), parishes.c.id)
         .limit(NEAREST_PARISHES)
     ).all()
+    return placed_masses(timed_masses(conn, nearest, start, end, service), near, radius, start, end)
+
+
+def next_noon(start: datetime) -> datetime:
+    """The next Masses' default end: noon of the day after `start`."""
+    next_day = datetime.combine(start.date() + timedelta(days=1), datetime.min.time(), start.tzinfo)
+    return next_day + timedelta(hours=12)
+
+
+def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime, service: str) -> list:
+    """What the next Masses of the parishes `nearest` (rows of NEAREST_COLUMNS) are whatever the point asked
+    from: per parish (parish, {church: where it stands}, [(start, item without its distance)]), every time
+    from `start`'s day to `end`'s (a one-off with no real date or time is none: calendar.occurrences). It
+    depends on `start` and `end` only through their days and minutes of the day, so msze/search/cache.py
+    keeps it for the minute."""
     ids = [p.id for p in nearest]
     windows = row_windows(start, end)
     if service == "confession":
@@ -48,31 +62,44 @@ def next_masses(
     out = []
     for parish in nearest:
         # a church with its own address stands where it stands, else where its parish does
-        distances = {None: round(distance_km(near, (parish.lat, parish.lng)), 2)}
+        places = {None: (parish.lat, parish.lng)}
+        items = []
         for occ in occurrences(
             rows.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
         ):
             church = occ.row.get("church")
-            if church not in distances:
-                where = located.get((parish.id, church), (parish.lat, parish.lng))
-                distances[church] = round(distance_km(near, where), 2)
-            distance = distances[church]
-            if start <= occ.start <= end and distance <= radius:
-                out.append(
-                    {
-                        "start": occ.start.isoformat(),
-                        "time": occ.start.strftime("%H:%M"),
-                        "end": occ.row.get("end"),
-                        "service": service,
-                        "parish_id": parish.id,
-                        "parish": parish.name,
-                        "city": parish.city,
-                        "church": church,
-                        "distance_km": distance,
-                        "source_url": url_of(occ.row.get("source_url")),
-                        "context": occ.row.get("context") or occ.row.get("note"),
-                    }
-                )
+            if church not in places:
+                places[church] = located.get((parish.id, church), (parish.lat, parish.lng))
+            item = {
+                "start": occ.start.isoformat(),
+                "time": occ.start.strftime("%H:%M"),
+                "end": occ.row.get("end"),
+                "service": service,
+                "parish_id": parish.id,
+                "parish": parish.name,
+                "city": parish.city,
+                "church": church,
+                "distance_km": None,
+                "source_url": url_of(occ.row.get("source_url")),
+                "context": occ.row.get("context") or occ.row.get("note"),
+            }
+            items.append((occ.start, item))
+        out.append((parish, places, items))
+    return out
+
+
+def placed_masses(
+    timed: list, near: tuple[float, float], radius: float, start: datetime, end: datetime
+) -> list[dict]:
+    """The items of `timed_masses` from `start` to `end` at churches within `radius` km of `near`, each with
+    its distance, soonest first (the nearer first at the same minute)."""
+    out = []
+    for _parish, places, items in timed:
+        distances = {church: round(distance_km(near, where), 2) for church, where in places.items()}
+        for moment, item in items:
+            distance = distances[item["church"]]
+            if start <= moment <= end and distance <= radius:
+                out.append({**item, "distance_km": distance})  # the key keeps its place
     out.sort(key=lambda m: (m["start"], m["distance_km"]))
     return out
 

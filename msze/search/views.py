@@ -15,8 +15,7 @@ from msze.search.calendar import WARSAW
 from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
 from msze.search.params import MAX_PER_PAGE, InvalidQuery, SearchParams, parse_moment, parse_params
-from msze.search.upcoming import next_masses
-from msze.search.web import conn, dioceses, freshness, now, public_url
+from msze.search.web import conn, dioceses, freshness, next_masses, now, public_url
 
 bp = Blueprint("views", __name__)
 SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
@@ -37,7 +36,7 @@ def index() -> tuple[str, int]:
         try:
             moment = parse_moment(request.args["when"], "when", now())
             service = "confession" if request.args.get("service") == "confession" else "mass"
-            found = next_masses(conn(), params.near, params.radius, moment, service=service)
+            found = next_masses(params.near, params.radius, moment, service=service)
             upcoming = found[:MAX_PER_PAGE]
         except InvalidQuery as exc:
             error = str(exc)

@@ -56,6 +56,18 @@ def dioceses() -> list[str]:
     return cached("dioceses", query.dioceses)
 
 
+def next_masses(
+    near: tuple[float, float],
+    radius: float,
+    start: datetime,
+    end: datetime | None = None,
+    service: str = "mass",
+) -> list[dict]:
+    """`upcoming.next_masses` through this process's cache of the areas and minutes (msze/search/cache.py)."""
+    cache = current_app.extensions["msze_near_cache"]
+    return cache.next_masses(conn(), near, radius, start, end, service)
+
+
 def public_url(endpoint: str, **values: Any) -> str:
     """A URL for the API and JSON-LD: under BASE_URL when set, else relative; never from the Host."""
     path = url_for(endpoint, **values)

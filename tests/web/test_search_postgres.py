@@ -7,7 +7,9 @@ Skipped with a reason when PostgreSQL's server binaries or the psycopg driver ar
 from __future__ import annotations
 
 import json
+import random
 import re
+from datetime import datetime
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +18,10 @@ from postgres_cluster import postgres_cluster, requires_postgres
 from search_fixtures import load_database, post_reports_at_once, results, running, write_inputs, write_results
 from sqlalchemy import func, select
 
+from msze.search import upcoming
 from msze.search.app import create_app
+from msze.search.cache import NearCache
+from msze.search.calendar import WARSAW
 from msze.search.db import (
     corrections,
     create_schema,
@@ -26,6 +31,7 @@ from msze.search.db import (
     parishes,
     time_history,
 )
+from msze.search.demo.generate import CENTRES, bulk_insert
 from msze.search.loader import load
 
 pytestmark = requires_postgres
@@ -151,3 +157,24 @@ def pg_search_client(pg_url: str):
     if pg_url not in _CLIENTS:
         _CLIENTS[pg_url] = create_app(pg_url, config={"TESTING": True}).test_client()
     return _CLIENTS[pg_url]
+
+
+def test_the_next_masses_cache_answers_as_the_query_on_postgresql(pg_url):
+    """The cache picks the nearest parishes with the SQL's arithmetic: on PostgreSQL's doubles too."""
+    engine = make_engine(pg_url)
+    metadata.drop_all(engine)
+    create_schema(engine)
+    bulk_insert(engine, 600, 6)
+    cache = NearCache(engine, seconds=60, areas=64, parishes=2000)
+    rng = random.Random(5)
+    krakow, listed = CENTRES["Kraków"], 0
+    with engine.connect() as conn:
+        for _ in range(40):
+            point = (krakow[0] + rng.uniform(-0.03, 0.03), krakow[1] + rng.uniform(-0.03, 0.03))
+            start = datetime(2026, 12, 5, 17, rng.randint(0, 2), rng.randint(0, 59), tzinfo=WARSAW)
+            args = (point, rng.choice([1.0, 2.5, 5.0]), start)
+            fresh = upcoming.next_masses(conn, *args)
+            assert json.dumps(cache.next_masses(conn, *args)) == json.dumps(fresh)
+            listed += len(fresh)
+    assert listed > 400 and 0 < len(cache.areas) < 40
+    engine.dispose()
