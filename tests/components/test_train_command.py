@@ -62,9 +62,18 @@ def test_cross_validation_reports_page_level_union_per_kind(pages_file, tmp_path
     )
 
 
-def test_cv_needs_pages(capsys):
-    assert main(["train", "--cv", "3"]) == 2
+def test_cv_needs_pages(tmp_path, capsys):
+    (tmp_path / "no-pages").mkdir()  # a source named, but no labelled pages: nothing to cross-validate
+    assert main(["train", "--cv", "3", "--pages", str(tmp_path / "no-pages")]) == 2
     assert "--cv K needs" in capsys.readouterr().err
+
+
+def test_without_sources_the_dataset_is_the_repository_labels(tmp_path, capsys):
+    assert main(["dataset", str(tmp_path / "out"), "--seed", "1"]) == 0
+    assert "sources: data/realpages and 2 annotated files (at most 300)" in capsys.readouterr().out
+    train = [json.loads(line) for line in (tmp_path / "out" / "train.jsonl").read_text().splitlines()]
+    assert {e["source"] for e in train} >= {"realpages", "annotated"}
+    assert not any("zamojskolubaczowska" in e["site"] for e in train)  # a held-out host of dev-D
 
 
 class FixedScores:

@@ -192,4 +192,5 @@ def test_dataset_command_writes_site_disjoint_splits(tmp_path):
             assert seen.setdefault(ex.site, name) == name
         lines = (out / f"{name}.txt").read_text().splitlines()
         assert lines and all(line.startswith("__label__") for line in lines)
-    assert main(["dataset", str(tmp_path / "empty")]) == 2
+    (tmp_path / "no-pages").mkdir()
+    assert main(["dataset", str(tmp_path / "empty"), "--pages", str(tmp_path / "no-pages")]) == 2
