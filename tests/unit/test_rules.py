@@ -197,6 +197,31 @@ def test_intention_list_under_its_header():
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św. w niedziele: 8, 10, 12, 18", ["08:00", "10:00", "12:00", "18:00"]),
+        ("Porządek Mszy\ndni powszednie: 7, 18; niedziele: 8, 11", ["07:00", "08:00", "11:00", "18:00"]),
+        ("Msze św. w niedziele o godz.: 7, 9.30, 11", ["07:00", "09:30", "11:00"]),
+        ("Msze św. w tygodniu o godz. 6, 8 i 19.", ["06:00", "08:00", "19:00"]),
+    ],
+)
+def test_hours_without_minutes_listed_under_a_heading(text, expected):
+    assert masses(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msze św. w niedziele: 3, 2, 1",  # not rising: no hours
+        "Niedziela 8, 10",  # no heading's colon
+        "Msze św. w niedziele: 1, 2",  # before the first hour of a Mass
+    ],
+)
+def test_small_numbers_that_are_no_list_of_hours(text):
+    assert masses(text) == []
+
+
+@pytest.mark.parametrize(
     "text, expected",
     [
         ("Kancelaria: 16:00-18:00", [(False, "range"), (False, "range")]),

@@ -85,14 +85,22 @@ def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
 _LIST_SEP_RE = re.compile(r"\s*(?:,|;|i|oraz|lub|albo)\s*", re.IGNORECASE)
 
 
+# a day heading or a Mass header just before a list: "niedziele: 8, 10, 12", "Msze św. w tygodniu: 7, 18"
+_LIST_HEAD_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern}|{MASS_CUE_RE.pattern})[^\d\n:]{{0,30}}:\s*$", re.I)
+LIST_FIRST_HOUR = "05:00"  # a headed list of bare numbers from this hour on, rising, is a list of hours
+
+
 def _in_lists(text: str, hours: Sequence[Hour]) -> list[bool]:
-    """Which bare numbers continue a list that an hour starts ("o godz. 7, 9, 11 i 18", "o 9 i 11")."""
+    """Which bare numbers are hours of a list: continuing one that an hour starts ("o godz. 7, 9, 11 i 18",
+    "o 9 i 11"), or rising numbers right after a day heading or Mass header ("niedziele: 8, 10, 12, 18")."""
     listed = [False] * len(hours)
     for i in range(1, len(hours)):
         a, b = hours[i - 1], hours[i]
         if not is_bare(b) or b.start - a.end > 8 or not _LIST_SEP_RE.fullmatch(text, a.end, b.start):
             continue
         before = text[max(0, a.start - LOOKBEHIND) : a.start]
+        headed = LIST_FIRST_HOUR <= a.time < b.time and bool(_LIST_HEAD_RE.search(before))
+        listed[i - 1] = listed[i - 1] or headed
         listed[i] = listed[i - 1] or not is_bare(a) or bool(HOUR_WORD_BEFORE_RE.search(before))
     return listed
 
