@@ -209,6 +209,19 @@ def test_hours_without_minutes_listed_under_a_heading(text, expected):
     assert masses(text) == expected
 
 
+def test_times_joined_by_dashes_are_a_list_and_two_are_a_range():
+    text = "Msze św.\nNiedziele: 6.30 – 8.00 – 9.30 – 11.00 – 19.00\nKancelaria: 15.00 – 17.30"
+    assert masses(text) == ["06:30", "08:00", "09:30", "11:00", "19:00"]
+    hours = find_hours(text)
+    assert [d.reason for d in decide(text, hours)][-2:] == ["range", "range"]
+
+
+def test_ranges_side_by_side_stay_ranges():
+    text = "Msze św.\nKancelaria: wtorek 9:00-11:00, 16:00-18:00; piątek 10:00-12:00"
+    hours = find_hours(text)
+    assert [d.reason for d in decide(text, hours)] == ["range"] * 6
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -70,14 +70,28 @@ def mass_times(text: str, hours: Sequence[Hour]) -> list[str]:
     return sorted({h.time for h, d in zip(hours, decide(text, hours), strict=True) if d.is_mass})
 
 
+_DASH_RE = re.compile(r"\s*[-–—]\s*")
+
+
 def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
-    """Which hours are an end of a range ("16:00-18:00", "od 15 do 17"): both ends are never a Mass start."""
+    """Which hours are an end of a range ("16:00-18:00", "od 15 do 17"): both ends are never a Mass start.
+    Three or more rising times joined by dashes are a list ("7.30 – 9.00 – 10.30"), a range being two."""
     in_range = [False] * len(hours)
+    dashed = [False] * len(hours)  # joined to the next hour by a dash, rising
     for i in range(len(hours) - 1):
         a, b = hours[i], hours[i + 1]
         between = text[a.end : b.start]
         if len(between) <= 12 and RANGE_SEP_RE.fullmatch(between) and not UNIT_AFTER_RE.match(text, b.end):
             in_range[i] = in_range[i + 1] = True
+            dashed[i] = a.time < b.time and bool(_DASH_RE.fullmatch(between))
+    i = 0
+    while i < len(hours):
+        j = i
+        while dashed[j]:
+            j += 1
+        if j - i >= 2:  # hours i..j, three or more
+            in_range[i : j + 1] = [False] * (j - i + 1)
+        i = j + 1
     return in_range
 
 
