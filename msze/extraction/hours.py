@@ -51,6 +51,7 @@ _CANDIDATE_RE = re.compile(
 # Words after which a bare number is an hour even where the thesis borders say no ("godz.7", "o godz. 7.").
 _HOUR_WORD_BEFORE_RE = re.compile(r"(?:godz(?:in[aęiy]e?)?|g)\.?\s*$", re.IGNORECASE)
 _LEAD_DIGITS_RE = re.compile(r"\d{1,2}")
+_LIST_BEFORE_RE = re.compile(r"\d(?:,\s+|\s+(?:i|oraz|lub)\s+)$")  # "7, 9, 17 i " before the last of a list
 _DIGIT_GROUP_BEFORE_RE = re.compile(r"\d[ \-]\Z")
 _DIGIT_GROUP_AFTER_RE = re.compile(r"[ \-]\d")
 _YEAR_AFTER_RE = re.compile(r"\s?(?:r\.|r\b|rok|roku|lat(?:a|ach|ami|y)?\b)", re.IGNORECASE)  # "2000 lat"
@@ -206,7 +207,7 @@ def _bare_ok(text: str, start: int, end: int, hour: int) -> bool:
         return False  # "Mk 13,35": a chapter
     if _MONTH_AFTER_RE.match(text, end):
         return False  # "18 października", "18 X": a date
-    if _thesis_border_ok(text, start, end) and (6 <= hour <= 22):
+    if (_thesis_border_ok(text, start, end) or _list_end_ok(text, start, end, hour)) and (6 <= hour <= 22):
         return True
     before_text = text[max(0, start - 12) : start]
     if not _HOUR_WORD_BEFORE_RE.search(before_text) or not 0 <= hour <= 24:
@@ -217,6 +218,17 @@ def _bare_ok(text: str, start: int, end: int, hour: int) -> bool:
         return True
     # "o godz. 7. Msze": a closing full stop
     return after == "." and (after2.isspace() or after2 == " ")
+
+
+def _list_end_ok(text: str, start: int, end: int, hour: int) -> bool:
+    """The last of a list of hours closed by a full stop: "o godz. 7, 9, 17 i 20." (the thesis's borders
+    take no full stop after a number, "20. rocznica" being an ordinal)."""
+    after = text[end : end + 2]
+    return (
+        6 <= hour <= 22
+        and (after == "." or (after[:1] == "." and after[1:].isspace()))
+        and bool(_LIST_BEFORE_RE.search(text, max(0, start - 8), start))
+    )
 
 
 def find_hours(text: str, limit: int | None = None) -> list[Hour]:

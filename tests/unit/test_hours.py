@@ -66,6 +66,8 @@ def test_thesis_extractor(text, expected):
         ("Pasterka o 24:00", ["24:00"]),
         ("po Mszy o godz. 18.00/15.00", ["18:00", "15:00"]),
         ("dni powszednie 18\n00", ["18:00"]),
+        ("w niedziele o godz. 8, 10, 12 i 19.", ["08:00", "10:00", "12:00", "19:00"]),
+        ("w tygodniu: 7, 18.\nW sobotę", ["07:00", "18:00"]),
     ],
 )
 def test_extended_forms(text, expected):
@@ -84,6 +86,8 @@ def test_extended_forms(text, expected):
         "św. Grzegorza (540 – 604)",
         "kwota 3,50 zł",
         "pierwszy 1.05",
+        "obchodzimy 20. rocznicę",
+        "w 12. niedzielę zwykłą",
     ],
 )
 def test_not_hours(text):

@@ -184,6 +184,56 @@ def test_a_chapel_named_first_is_still_a_chapel_and_the_parish_church_is_none():
     assert [(t, r["church"]) for t, r in readings(text)] == [("09:00", "Kaplica w Bagrowie"), ("11:00", None)]
 
 
+def test_a_church_named_by_its_village_alone_the_first_named_being_the_parish_church():
+    text = (
+        "Msze św. w niedziele: Olszyny godz. 7.30, godz. 11.00; Borowiec Mały godz. 9.00\n"
+        "Msze św. w dni powszednie: Olszyny godz. 18.00; Borowiec Mały piątek godz. 17.00"
+    )
+    got = [(t, r["church"], r["days"]) for t, r in readings(text)]
+    assert got == [
+        ("07:30", None, ["sun"]),
+        ("11:00", None, ["sun"]),
+        ("09:00", "Borowiec Mały", ["sun"]),
+        ("18:00", None, MON_SAT),
+        ("17:00", "Borowiec Mały", ["fri"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św. w niedziele: 8.00, 10.30; Zarzecze – 9.15", [None, None, "Zarzecze"]),
+        ("Msze św. w niedziele: 8.00, 12.00; w Lipówce o 10.00", [None, None, "Lipówce"]),
+        ("Msze św. w niedziele: godz. 8.00, 9.30 (Stara Huta), godz. 11.00", [None, "Stara Huta", None]),
+        ("Msze św. w dni powszednie: godz. 18.00, wtorek godz. 16.00 - Wólka", [None, "Wólka"]),
+        ("Msze św. w niedziele: 7.30, 11.00, 12.30 DPS-Zalesie", [None, None, "DPS-Zalesie"]),
+        ("Msze św. w dni powszednie: 7.00, w środę w Gaju o 17.00", [None, "Gaju"]),
+    ],
+)
+def test_a_village_after_the_parish_times_is_another_church(text, expected):
+    assert [r["church"] for _, r in readings(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Niedziela: 8:00, 10:00 Suma, 12:00 Msza dla dzieci",
+        "Msze św.\nNiedziela 9:00\nWigilia Paschalna 20:00",
+        "Msze św. w niedziele: 8.00, w Wielki Czwartek o 18.00",
+        "Intencje mszalne\n7:00 – + Jan Nowak\n18:00 – Anna Kowalska (rocznica)",
+        "Msze św. w niedziele: 8.00, 11.00 (Adwent), 18.00 (w lipcu i sierpniu)",
+    ],
+)
+def test_capitalised_words_that_are_no_place_name_no_church(text):
+    got = readings(text)
+    assert len(got) >= 2 and [r["church"] for _, r in got] == [None] * len(got)
+
+
+def test_a_village_adjective_is_part_of_its_name_not_a_church_word():
+    text = "Msze św. w niedziele: Dąbrowa Kościelna 8:00, 11:00; Zagórze 9:30"
+    assert [r["church"] for _, r in readings(text)] == [None, None, "Zagórze"]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

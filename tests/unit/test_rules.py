@@ -197,6 +197,44 @@ def test_intention_list_under_its_header():
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św. w niedziele: 8, 10, 12, 18", ["08:00", "10:00", "12:00", "18:00"]),
+        ("Porządek Mszy\ndni powszednie: 7, 18; niedziele: 8, 11", ["07:00", "08:00", "11:00", "18:00"]),
+        ("Msze św. w niedziele o godz.: 7, 9.30, 11", ["07:00", "09:30", "11:00"]),
+        ("Msze św. w tygodniu o godz. 6, 8 i 19.", ["06:00", "08:00", "19:00"]),
+    ],
+)
+def test_hours_without_minutes_listed_under_a_heading(text, expected):
+    assert masses(text) == expected
+
+
+def test_times_joined_by_dashes_are_a_list_and_two_are_a_range():
+    text = "Msze św.\nNiedziele: 6.30 – 8.00 – 9.30 – 11.00 – 19.00\nKancelaria: 15.00 – 17.30"
+    assert masses(text) == ["06:30", "08:00", "09:30", "11:00", "19:00"]
+    hours = find_hours(text)
+    assert [d.reason for d in decide(text, hours)][-2:] == ["range", "range"]
+
+
+def test_ranges_side_by_side_stay_ranges():
+    text = "Msze św.\nKancelaria: wtorek 9:00-11:00, 16:00-18:00; piątek 10:00-12:00"
+    hours = find_hours(text)
+    assert [d.reason for d in decide(text, hours)] == ["range"] * 6
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msze św. w niedziele: 3, 2, 1",  # not rising: no hours
+        "Niedziela 8, 10",  # no heading's colon
+        "Msze św. w niedziele: 1, 2",  # before the first hour of a Mass
+    ],
+)
+def test_small_numbers_that_are_no_list_of_hours(text):
+    assert masses(text) == []
+
+
+@pytest.mark.parametrize(
     "text, expected",
     [
         ("Kancelaria: 16:00-18:00", [(False, "range"), (False, "range")]),

@@ -106,7 +106,8 @@ FROM_TO_BEFORE_RE = re.compile(
 )
 # a bare number is an hour only when written as one: "o godz. 17", "rano 7"
 HOUR_WORD_BEFORE_RE = re.compile(
-    r"(?:\bgodz(?:\.|in[aieyę]\w*)?|\bg\.|\bo|\brano|\bwieczorem|\bwieczór|\bpołudniu)\s*$", re.IGNORECASE
+    r"(?:\bgodz(?:\.|in[aieyę]\w*)?|\bg\.|\bo|\brano|\bwieczorem|\bwieczór|\bpołudniu)\s*:?\s*$",
+    re.IGNORECASE,
 )
 # phone numbers, bank accounts, street numbers: "tel. 61 815 30 45"
 CONTACT_RE = re.compile(

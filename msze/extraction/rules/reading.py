@@ -20,8 +20,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from msze.extraction.rules.cues import MASS_CUE_RE, OTHER_CUE_RE
+from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, WEEK, Days, days_of
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
-from msze.extraction.rules.days import PARENS_RE, WEEK, Days, days_of
 
 _MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
 _ROMAN = {
@@ -134,7 +135,7 @@ CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pok
 NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwołan\w*|zawieszon\w*)\b", re.I)
 
 _CHURCH_WORDS = (
-    r"kaplic\w*|kości[oeó]\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
+    r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
     r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej)"
     r"|zakład\w*\s+(?:opieki|karn\w*)|cmentarn\w*|katedr\w*|bazylik\w*|zgromadzeni\w*\s+sióstr"
 )
@@ -240,6 +241,49 @@ def inline_church(text: str) -> str | None:
         return None
     name = m.group("name").strip(" \t:•*·-–—")
     return None if _MAIN_CHURCH_RE.search(name) else name
+
+
+# A church named by its place alone, as diocesan lists write a parish's chapels: "Mączniki godz. 8.00;
+# Bagrowo godz. 10.00", "w Rosnówku o 10.00", "godz. 9.30 (Szołdry)", "godz. 17.00 - Nagradowice". The
+# words around the hour, less its header, days, seasons and "godz.", are one capitalised name or nothing.
+_UPPER, _LOWER = "A-ZĄĆĘŁŃÓŚŹŻ", "a-ząćęłńóśźż"
+_NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+|[{_UPPER}]{{2,4}})(?:-[{_UPPER}]?[{_LOWER}]+)?"
+_PLACE_NAME_RE = re.compile(rf"{_NAME_WORD}(?:\s+(?:i\s+)?{_NAME_WORD}){{0,3}}")
+# a Mass header up to its colon ("Msze św. w niedziele:"), and the small words of a time ("o godz.")
+_PLACE_HEADER_RE = re.compile(r"^[^:]*\bmsz\w*[^:]*:", re.IGNORECASE)
+_PLACE_FILLER_RE = re.compile(
+    r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok)(?![^\W\d_])\.?|[:,.;()/]|(?<!\w)[-–—]|[-–—](?!\w)"
+)
+# what a capitalised word before a time may be besides a place: a Mass or another event, a church word, an
+# occasion, a tag, a month; "Uwaga", "Ks." and people's names ("Ks. Jan") are no place either
+_NOT_PLACE_RE = re.compile(
+    rf"{MASS_CUE_RE.pattern}|{OTHER_CUE_RE.pattern}|{CHURCH_WORD_RE.pattern}|{ONE_OFF_RE.pattern}"
+    rf"|{_TAG_RE.pattern}|{CONFESSION_RE.pattern}|\b(?:{_MONTH_WORDS}|uwag\w*|ks|księ\w*|parafi\w*|wigili\w*)\b",
+    re.IGNORECASE,
+)
+# after its hour a place stands in parentheses, after a dash or "w", or ends the line: "9.30 (Szołdry)"
+_PLACE_AFTER_RE = re.compile(
+    r"\s*(?:\((?P<p>[^()]+)\)|[-–—]\s*(?P<d>[^,;()]+)|w\s+(?P<w>[^,;()]+))\s*(?:[,;].*)?$"
+)
+
+
+def place_named(words_near: str) -> str | None:
+    """The place a time's words name by its name alone ("Bagrowo godz.", "w Rosnówku o"), else None."""
+    rest = _PLACE_HEADER_RE.sub(" ", words_near)
+    if _NOT_PLACE_RE.search(rest):
+        return None
+    rest = _SEASON_RE.sub(" ", _MONTH_RANGE_RE.sub(" ", DAY_ANY_RE.sub(" ", rest)))
+    rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split())
+    return rest if _PLACE_NAME_RE.fullmatch(rest) else None
+
+
+def place_after(words_after: str, line_end: bool) -> str | None:
+    """The place named right after a time: "(Szołdry)", "– Nagradowice", "w Kotuszu"; or a bare name that
+    ends the line ("12.00 DPS-Osiek")."""
+    m = _PLACE_AFTER_RE.match(words_after)
+    if m is not None:
+        return place_named(m["p"] or m["d"] or m["w"])
+    return place_named(words_after) if line_end else None
 
 
 # "od IX do VI", "od września do czerwca": whole months

@@ -17,6 +17,7 @@ from msze.extraction.hours import Hour
 from msze.extraction.rules.cues import (
     HOUR_WORD_BEFORE_RE,
     LOOKBEHIND,
+    MASS_CUE_RE,
     PLACE_HEADING_RE,
     RANGE_SEP_RE,
     UNIT_AFTER_RE,
@@ -36,11 +37,14 @@ from msze.extraction.rules.days import (
 from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, words
 from msze.extraction.rules.reading import (
     BROADCAST_RE,
+    CHURCH_WORD_RE,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
     Reading,
     finish,
+    place_after,
+    place_named,
     read,
     season_in,
 )
@@ -66,14 +70,28 @@ def mass_times(text: str, hours: Sequence[Hour]) -> list[str]:
     return sorted({h.time for h, d in zip(hours, decide(text, hours), strict=True) if d.is_mass})
 
 
+_DASH_RE = re.compile(r"\s*[-–—]\s*")
+
+
 def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
-    """Which hours are an end of a range ("16:00-18:00", "od 15 do 17"): both ends are never a Mass start."""
+    """Which hours are an end of a range ("16:00-18:00", "od 15 do 17"): both ends are never a Mass start.
+    Three or more rising times joined by dashes are a list ("7.30 – 9.00 – 10.30"), a range being two."""
     in_range = [False] * len(hours)
+    dashed = [False] * len(hours)  # joined to the next hour by a dash, rising
     for i in range(len(hours) - 1):
         a, b = hours[i], hours[i + 1]
         between = text[a.end : b.start]
         if len(between) <= 12 and RANGE_SEP_RE.fullmatch(between) and not UNIT_AFTER_RE.match(text, b.end):
             in_range[i] = in_range[i + 1] = True
+            dashed[i] = a.time < b.time and bool(_DASH_RE.fullmatch(between))
+    i = 0
+    while i < len(hours):
+        j = i
+        while dashed[j]:
+            j += 1
+        if j - i >= 2:  # hours i..j, three or more
+            in_range[i : j + 1] = [False] * (j - i + 1)
+        i = j + 1
     return in_range
 
 
@@ -81,14 +99,22 @@ def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
 _LIST_SEP_RE = re.compile(r"\s*(?:,|;|i|oraz|lub|albo)\s*", re.IGNORECASE)
 
 
+# a day heading or a Mass header just before a list: "niedziele: 8, 10, 12", "Msze św. w tygodniu: 7, 18"
+_LIST_HEAD_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern}|{MASS_CUE_RE.pattern})[^\d\n:]{{0,30}}:\s*$", re.I)
+LIST_FIRST_HOUR = "05:00"  # a headed list of bare numbers from this hour on, rising, is a list of hours
+
+
 def _in_lists(text: str, hours: Sequence[Hour]) -> list[bool]:
-    """Which bare numbers continue a list that an hour starts ("o godz. 7, 9, 11 i 18", "o 9 i 11")."""
+    """Which bare numbers are hours of a list: continuing one that an hour starts ("o godz. 7, 9, 11 i 18",
+    "o 9 i 11"), or rising numbers right after a day heading or Mass header ("niedziele: 8, 10, 12, 18")."""
     listed = [False] * len(hours)
     for i in range(1, len(hours)):
         a, b = hours[i - 1], hours[i]
         if not is_bare(b) or b.start - a.end > 8 or not _LIST_SEP_RE.fullmatch(text, a.end, b.start):
             continue
         before = text[max(0, a.start - LOOKBEHIND) : a.start]
+        headed = LIST_FIRST_HOUR <= a.time < b.time and bool(_LIST_HEAD_RE.search(before))
+        listed[i - 1] = listed[i - 1] or headed
         listed[i] = listed[i - 1] or not is_bare(a) or bool(HOUR_WORD_BEFORE_RE.search(before))
     return listed
 
@@ -256,6 +282,7 @@ class _Walk:
         self.readings: list[Reading] = [Reading() for _ in hours]
         self.owns: list[str] = [""] * len(hours)
         self.block = _Block()
+        self.home: str | None = None  # the place named before any Mass: the parish's own church
 
     def run(self) -> list[RuleDecision]:
         """Every non-blank line in order up to the last line with hours (the block state after it decides
@@ -309,6 +336,7 @@ class _Walk:
         over = head_days or block.heading_day or block.label_day
         sunday_heading = over is not None and "sun" in over.days
         first_in_clause: dict[int, int] = {}
+        place: str | None = None  # the place named last on this line: its times are there
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -328,6 +356,15 @@ class _Walk:
             own = before + " " + after
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
+            if r.church is None and not CHURCH_WORD_RE.search(own):
+                named = place_named(before)
+                if named is not None or MASS_CUE_RE.search(before):
+                    place = named  # "Bagrowo 10.00 Msze św. w soboty: 18.00": a Mass header starts anew
+                if named is None and idx != idxs[0]:
+                    named = place_after(after, c.next_start >= c.clause_end)
+                r.church = self._church_at(named or place)
+            elif r.church is not None:
+                place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
             if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
             if r.season is None:
@@ -341,6 +378,15 @@ class _Walk:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
         block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None)
+
+    def _church_at(self, place: str | None) -> str | None:
+        """The church a place names: the first named before any Mass is the parish's own (None), and so is
+        every later mention ("Mączniki godz. 8.00; Bagrowo godz. 10.00", then "Mączniki godz. 18.00")."""
+        if place is None:
+            return None
+        if self.home is None and not self.block.notes.main_seen:
+            self.home = place.casefold()
+        return None if place.casefold() == self.home else place
 
     def _hour_context(
         self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
