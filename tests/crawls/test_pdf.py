@@ -8,6 +8,7 @@ folder: parafia-pdf.test, and parafia-pdfy.test for the per-site PDF budget).
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from pdfs import Line, scanned_pdf, text_pdf
 from schema_check import check
 from webserver import FixtureWeb, RequestHandler
 
+from msze.cli import main
 from msze.extraction.parish import summarize
 
 HOST = "parafia-pdf.test"
@@ -173,6 +175,22 @@ def test_the_announcements_columns_stay_whole(result: CrawlResult) -> None:
     assert "Roraty od poniedziałku o 6:30." in item["text"].replace("\n", " ")
     assert "Kancelaria parafialna czynna\nwe wtorek" in item["text"]
     assert {h["time"]: h["label"] for h in item["hours"]}["16:00"] == "other"
+
+
+def test_msze_process_gives_a_stored_pdf_the_hours_the_crawl_gave_it(
+    result: CrawlResult, tmp_path: Any, capsys: Any
+) -> None:
+    out = tmp_path / "out"
+    assert main(["process", str(result.pages_dir), "--out", str(out)]) == 0
+    assert "1/1 files done, 0 failed" in capsys.readouterr().out
+    lines = (out / f"{HOST}.jsonl").read_text(encoding="utf-8").splitlines()
+    processed = {page["url"]: page for page in map(json.loads, lines)}
+    for url in (f"{SITE}pliki/porzadek-mszy.pdf", f"{SITE}pliki/ogloszenia-2026-11-29.pdf"):
+        crawled, again = result.item(url), processed[url]
+        assert again["content_type"] == "application/pdf" and again["text"] == crawled["text"]
+        assert again["masses"] == crawled["masses"]
+        shape = [(h["time"], h["label"], h["source"], h["pdf_page"]) for h in crawled["hours"]]
+        assert [(h["time"], h["label"], h["source"], h["pdf_page"]) for h in again["hours"]] == shape
 
 
 # --- the per-site PDF budget: the PDFs that name Masses or announcements first ---------------------------
