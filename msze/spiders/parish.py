@@ -227,7 +227,8 @@ class ParishSpider(scrapy.Spider):
         pdf = pdf_to_text(response.body, self.pdf_max_pages)
         if pdf.status == NO_TEXT:
             pdf = self.ocr_pdf(response.body, pdf)
-        self.crawler.stats.inc_value("msze/pdf/pages", pdf.pages)
+        if pdf.pages:  # stats list outcomes, not zeros
+            self.crawler.stats.inc_value("msze/pdf/pages", pdf.pages)
         if pdf.status != OK:
             self.logger.warning(
                 "PDF %s (linked from %s) gives no text: %s, %s",
