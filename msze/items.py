@@ -18,12 +18,13 @@ class PageItem(scrapy.Item):
     domain = scrapy.Field()  # the parish's registered domain, e.g. "parafia.pl"
     depth = scrapy.Field()  # links followed from the start page (0 = start page)
     button_text = scrapy.Field()  # text of the link that led here
-    html = scrapy.Field()  # the decoded HTML body
+    html = scrapy.Field()  # the decoded HTML body; "" for a PDF
+    content_type = scrapy.Field()  # "application/pdf" for a PDF's text; absent for an HTML page
     crawled_at = scrapy.Field()  # when the page was fetched, ISO 8601 UTC ("2026-12-01T20:16:54Z")
     http_date = scrapy.Field()  # the response's Date header as the server sent it, None without one
     last_modified = scrapy.Field()  # its Last-Modified header, None without one
     # Added by the pipelines:
-    text = scrapy.Field()  # html2text output
+    text = scrapy.Field()  # html2text output; a PDF's text (set by the spider: pages joined by form feeds)
     has_schedule_hint = scrapy.Field()  # page filter result (thesis ok/bad regexes on URL suffix / link text)
     # list of {text, time, start, end, context, context_start, label, score, source, day}
     #   text: the hour as written ("7.oo"); time: "07:00"; start/end: span in `text`;
@@ -33,7 +34,8 @@ class PageItem(scrapy.Item):
     #   days: [mon tue wed thu fri sat sun holiday]; vigil: a Saturday Mass counted as Sunday's;
     #   church: None for the parish church, else the church or chapel the page names;
     #   season: None (all year), a tag (summer, winter, school-year, advent, ...) or "MM-DD..MM-DD";
-    #   kind: regular | one_off; date: "YYYY-MM-DD" / "MM-DD" of a one-off; tags: [children, youth, ...]
+    #   kind: regular | one_off; date: "YYYY-MM-DD" / "MM-DD" of a one-off; tags: [children, youth, ...];
+    #   pdf_page: the PDF page the hour is on (1-based; PDFs only)
     #   (schemas/page.schema.json)
     hours = scrapy.Field()
     confessions = scrapy.Field()  # [{days, start, end, church, season}]: the page's confession times

@@ -30,7 +30,7 @@ from scrapy_fake_useragent.providers import BaseProvider
 
 from msze.crawling.backoff import retry_after, retry_delay
 from msze.crawling.charset import correct_encoding
-from msze.crawling.sniff import HEAD_SIZE, declared_charset, is_binary
+from msze.crawling.sniff import HEAD_SIZE, declared_charset, is_binary, is_pdf
 from msze.crawling.tls import is_tls_version_failure, legacy_tls_hosts
 from msze.recrawl.changes import NOT_MODIFIED
 from msze.recrawl.state import SET_ASIDE_WARNING, SharedRecrawl, shared_recrawl
@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 
 # Content types that say nothing about the body (misconfigured servers send pages as octet-stream).
 _UNTYPED = (b"", b"application/octet-stream", b"application/unknown", b"binary/octet-stream")
+PDF_TYPES = (b"application/pdf", b"application/x-pdf")  # what servers send PDFs as (besides _UNTYPED)
+PDF_META = "msze_pdf"  # request.meta: the request is for a PDF link (the spider's PDF budget and size cap)
 
 
 def _load_objects(paths: list[Any]) -> tuple[type[Exception], ...]:
@@ -89,11 +91,15 @@ class BinarySniffMiddleware:
     stopped (`StopDownload`) when they look binary. Compressed bodies are sniffed after decompression.
     Dropped responses raise IgnoreRequest (the spider logs them at DEBUG). Stats: msze/binary_sniff/dropped,
     msze/binary_sniff/dropped/<reason>, msze/binary_sniff/stopped_early.
+    With PDF_ENABLED a PDF passes, for the spider's PDF step: a PDF type (or any type for a PDF link,
+    meta["msze_pdf"]) is not stopped at its headers, and a whole body that starts as a PDF passes
+    (sniff.is_pdf, judged after decompression like any body) whatever type it came with.
     `request.meta["binary_sniff"] = False` turns it off for one request.
     """
 
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
+        self.pdfs = crawler.settings.getbool("PDF_ENABLED")
         self.stats = crawler.stats
         self._heads: WeakKeyDictionary[Request, _Head] = WeakKeyDictionary()
         crawler.signals.connect(self.headers_received, signal=signals.headers_received)
@@ -117,6 +123,8 @@ class BinarySniffMiddleware:
             plain = Headers(headers)
             plain.pop(b"Content-Encoding", None)
         response_class = responsetypes.from_args(headers=plain, url=request.url)
+        if self.pdfs and (content_type in PDF_TYPES or request.meta.get(PDF_META)):
+            return  # process_response checks that the (decoded) body is one
         # No type or a generic one: Scrapy decides from the body later (process_response sees its verdict).
         if content_type not in _UNTYPED and not issubclass(response_class, TextResponse):
             request.meta["_msze_binary"] = "content_type"
@@ -132,6 +140,8 @@ class BinarySniffMiddleware:
         if len(head.data) < HEAD_SIZE:
             return
         del self._heads[request]
+        if self.pdfs and is_pdf(bytes(head.data)):
+            return
         if is_binary(bytes(head.data), head.charset):
             request.meta["_msze_binary"] = "sniffed"
             self.stats.inc_value("msze/binary_sniff/stopped_early")
@@ -148,6 +158,8 @@ class BinarySniffMiddleware:
             return response  # a redirect, 304 or 204: no body that matters
         if not response.body and reason != "content_type":
             return response  # empty: nothing was transferred, nothing to drop
+        if self.pdfs and reason is None and is_pdf(response.body[:HEAD_SIZE]):
+            return response  # a PDF, whatever its type said: the spider's PDF step reads it
         if reason is None:
             if not isinstance(response, TextResponse):
                 reason = "content_type"
@@ -394,6 +406,7 @@ class UserinfoMiddleware:
 class _SiteBudget:
     started: float | None = None  # when the site's first request was downloaded (the middleware's clock)
     requested: set[bytes] = field(default_factory=set)  # fingerprints of the site's requests let through
+    pdfs: set[bytes] = field(default_factory=set)  # fingerprints of the site's PDF downloads let through
     capped: set[str] = field(default_factory=set)  # caps reached (logged once each)
 
 
@@ -421,6 +434,7 @@ class CrawlBudgetMiddleware(BaseSpiderMiddleware):
         self.fingerprint = crawler.request_fingerprinter.fingerprint
         self.max_pages = crawler.settings.getint("PARISH_MAX_PAGES")
         self.max_seconds = crawler.settings.getfloat("PARISH_MAX_SECONDS")
+        self.max_pdfs = crawler.settings.getint("PDF_MAX_PER_SITE")
         self.clock: Callable[[], float] = time.monotonic  # tests put a fake clock here
         self.sites: dict[str, _SiteBudget] = {}  # by the site's start URL
 
@@ -428,8 +442,9 @@ class CrawlBudgetMiddleware(BaseSpiderMiddleware):
     def from_crawler(cls, crawler: Any) -> CrawlBudgetMiddleware:
         """The crawler's one instance (the spider and the downloader middleware share the budgets)."""
         settings = crawler.settings
-        if not (settings.getint("PARISH_MAX_PAGES") or settings.getfloat("PARISH_MAX_SECONDS")):
-            raise NotConfigured("PARISH_MAX_PAGES and PARISH_MAX_SECONDS are 0")
+        caps = ("PARISH_MAX_PAGES", "PARISH_MAX_SECONDS", "PDF_MAX_PER_SITE")
+        if not any(settings.getfloat(name) for name in caps):
+            raise NotConfigured(f"{', '.join(caps)} are 0")
         if crawler not in _BUDGETS:
             _BUDGETS[crawler] = cls(crawler)
         return _BUDGETS[crawler]
@@ -463,6 +478,26 @@ class CrawlBudgetMiddleware(BaseSpiderMiddleware):
         if self._out_of_time(budget):
             self._drop(site.start_url, budget, "max_seconds")
             raise IgnoreRequest(f"crawl budget (PARISH_MAX_SECONDS) of {site.start_url}: {request.url}")
+        if request.meta.get(PDF_META):
+            self._take_pdf(site.start_url, budget, request)
+
+    def _take_pdf(self, start_url: str, budget: _SiteBudget, request: Request) -> None:
+        """A PDF download of the site's PDF budget (a retry of one already let through is free)."""
+        fingerprint = self.fingerprint(request)
+        if fingerprint in budget.pdfs:
+            return
+        if self.max_pdfs and len(budget.pdfs) >= self.max_pdfs:
+            self.stats.inc_value("msze/pdf/skipped_budget")
+            if "pdf" not in budget.capped:
+                budget.capped.add("pdf")
+                logger.warning(
+                    "Site %s reached PDF_MAX_PER_SITE=%d: its further PDFs are skipped",
+                    start_url,
+                    self.max_pdfs,
+                )
+            raise IgnoreRequest(f"PDF budget (PDF_MAX_PER_SITE) of {start_url}: {request.url}")
+        budget.pdfs.add(fingerprint)
+        self.stats.inc_value("msze/pdf/followed")
 
     def _out_of_time(self, budget: _SiteBudget) -> bool:
         started = budget.started

@@ -137,6 +137,18 @@ PARISH_MAX_PAGES = 1000
 # servers, and keeps a batch of 10 000 parishes bounded.
 PARISH_MAX_SECONDS = 1800
 
+# PDFs of the parish's own site (announcements, a schedule), read by pdfminer.six (msze/extraction/pdf.py) and
+# run through the same page steps; False: .pdf links are not followed, PDF bodies are dropped as binary.
+PDF_ENABLED = True
+# PDFs downloaded per parish site at most (0 = no cap): a site's few announcements and its schedule, not its
+# archive of 300 bulletins; links that name Masses or announcements are downloaded first.
+PDF_MAX_PER_SITE = 10
+# A PDF bigger than this is not downloaded (Scrapy's per-request download_maxsize): announcements are under
+# 1 MB, a 40 MB file is a scanned book or a poster.
+PDF_MAX_BYTES = 10 * 1024 * 1024
+# Pages read from one PDF at most (0 = all): bounds the time pdfminer spends on one file.
+PDF_MAX_PAGES = 50
+
 # --- Extraction (msze/extraction) ---------------------------------------------------------------------
 # Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).
 EXTRACTION_MAX_TEXT_CHARS = 5_000_000

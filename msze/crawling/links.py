@@ -6,9 +6,10 @@ IGNORED_EXTENSIONS, the blacklist test is Scrapy's url_is_from_any_domain, URLs 
 safe_url_string (as Scrapy's Request does); the session/tracking parameter stripping is ours.
 A parish site is its start URL's host without "www." and that host's subdomains (``www.parafia.pl`` and
 ``parafia.pl`` are one site; parishes on one hosting domain are not), plus the host its start URL redirected
-to. Never followed: blacklisted domains (and their subdomains), files that are not pages (.pdf, .jpg, .mp4,
-...), calendar-like URLs (date parameters or date-shaped path ends), and more than a few query-string
-variants of one path (a calendar with 10 000 dates must not become 10 000 requests).
+to. Never followed: blacklisted domains (and their subdomains), files that are not pages (.jpg, .mp4, ...;
+.pdf too unless the site follows PDFs, `Site.follow_pdfs`), calendar-like URLs (date parameters or
+date-shaped path ends), and more than a few query-string variants of one path (a calendar with 10 000 dates
+must not become 10 000 requests).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from urllib.parse import ParseResult, parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import ParseResult, parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.url import url_is_from_any_domain
@@ -60,6 +61,12 @@ _CALENDAR_WORD_RE = re.compile(r"kalendar|calendar|wydarzeni|event|terminarz|age
 _SESSION_PATH_PARAM_RE = re.compile(rf";(?:{_SESSION_NAMES})=[^/;?#]*", re.IGNORECASE)
 # ASP.NET cookieless sessions: a path segment /(S(lit3py55t21z5v55vlm25s55))/ or /(X(1)S(...))/.
 _ASPNET_SESSION_RE = re.compile(r"/\((?:[A-Za-z]\([^()/]*\))+\)(?=/|$)")
+
+# Words of a PDF link (its text or URL) that speak of Masses, announcements, intentions or services: such a
+# PDF is downloaded first (pdf_priority), before the site's other PDFs take its PDF budget.
+_PDF_CUE_RE = re.compile(r"og[lł]osze|msz[aey]|porz[aą]d|intencj|nabo[zż]e[nń]", re.IGNORECASE)
+PDF_PRIORITY_CUED = 10  # before pages (priority 0): the few PDFs that matter get the budget
+PDF_PRIORITY_OTHER = -10  # after pages: the site's pages may still link a PDF that matters more
 
 # Inline-script navigation of old parish menus: location(.href) = '...', location.assign/replace('...'),
 # window.open('...'); only string literals (a variable cannot be followed).
@@ -133,6 +140,14 @@ def non_page_extension(url: str) -> str | None:
         return None
     ext = name.rsplit(".", 1)[-1].lower()
     return ext if ext in NON_PAGE_EXTENSIONS else None
+
+
+def pdf_priority(url: str, text: str | None = None) -> int:
+    """The request priority of a PDF link: PDF_PRIORITY_CUED when its text or URL (percent-decoded) names
+    Masses, announcements, intentions or services ("ogloszenia-2024-11-17.pdf", "Porządek Mszy"), else
+    PDF_PRIORITY_OTHER."""
+    words = f"{unquote(url)} {text or ''}"
+    return PDF_PRIORITY_CUED if _PDF_CUE_RE.search(words) else PDF_PRIORITY_OTHER
 
 
 def is_calendar_like(url: str) -> bool:
@@ -215,6 +230,7 @@ class Site:
     start_url: str
     blacklist: frozenset[str] = frozenset()
     max_queries_per_path: int | None = None  # None: no cap (the spiders pass LINKS_MAX_QUERIES_PER_PATH)
+    follow_pdfs: bool = False  # .pdf links are followed ("pdf") rather than refused ("extension")
     domain: str = ""
     hosts: set[str] = field(default_factory=set)
     _query_shapes: Counter[str] = field(default_factory=Counter, repr=False)  # query variants per path shape
@@ -241,8 +257,9 @@ class Site:
     def decide(self, url: str) -> tuple[str | None, str]:
         """Whether to follow a link: (canonical URL, "follow") or (None, reason).
 
-        Reasons: "invalid", "scheme", "blacklisted", "offsite", "extension", "calendar", "query_cap".
-        Each distinct query string counts once against its path's cap.
+        Reasons: "invalid", "scheme", "blacklisted", "offsite", "extension", "calendar", "query_cap"; a .pdf
+        link the site follows is (canonical URL, "pdf"). Each distinct query string counts once against its
+        path's cap.
         """
         try:
             return self._decide(url)
@@ -256,7 +273,8 @@ class Site:
             return None, "blacklisted"
         if not self.is_same_site(url):
             return None, "offsite"
-        if non_page_extension(url):
+        extension = non_page_extension(url)
+        if extension and not (extension == "pdf" and self.follow_pdfs):
             return None, "extension"
         canonical = canonical_url(url)
         if is_calendar_like(canonical):
@@ -268,4 +286,4 @@ class Site:
                 return None, "query_cap"
             self._query_shapes[shape] += 1
             self._queried.add(canonical)
-        return canonical, "follow"
+        return canonical, "pdf" if extension else "follow"

@@ -25,6 +25,7 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 _WIDE_CHARSET_RE = re.compile(r"^utf-?(16|32)(-?[lb]e)?$", re.IGNORECASE)
+PDF_MAGIC = b"%PDF-"  # a PDF's header, which readers look for in the first 1024 bytes
 _CHARSET_RE = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
 
 
@@ -81,3 +82,8 @@ def is_binary(head: bytes, charset: str | None = None) -> bool:
     control = sum(1 for byte in head if byte in CONTROL_BYTES)
     high = sum(1 for byte in head if byte in HIGH_BYTES)
     return control / HEAD_SIZE > CONTROL_RATIO or high / HEAD_SIZE > HIGH_RATIO
+
+
+def is_pdf(head: bytes) -> bool:
+    """True when the first bytes of a body are a PDF's (its header within the first 1024 bytes)."""
+    return PDF_MAGIC in head[:HEAD_SIZE]

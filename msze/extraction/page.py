@@ -18,6 +18,7 @@ from msze.extraction.boilerplate import SiteTemplates, TemplateSplit
 from msze.extraction.hours import Hour, find_hours
 from msze.extraction.language import detect_language
 from msze.extraction.page_filter import has_schedule_hint
+from msze.extraction.pdf import PDF_CONTENT_TYPE, page_at, page_starts
 from msze.extraction.rules import RuleDecision, decide
 from msze.extraction.rules.reading import Reading
 from msze.extraction.rules.verdict import UNCUED
@@ -231,7 +232,8 @@ class PageSteps:
 
     def hours(self, page: Page) -> None:
         """page["hours"], page["masses"]: every clock-time candidate outside the repeated blocks, labelled by
-        the rules, which read the whole text (a schedule's header may sit in a repeated block)."""
+        the rules, which read the whole text (a schedule's header may sit in a repeated block). Hours of a PDF
+        (content_type application/pdf) say the page they are on (pdf_page: by the form feeds of the text)."""
         if not_modified(page):
             self.tally("hours/not_modified")
             return
@@ -247,6 +249,10 @@ class PageSteps:
             self.tally("hours/truncated")
         template = TemplateSplit(repeated=[tuple(span) for span in page.get("template") or []])
         hours, decisions, skipped = labelled_hours(found, decide(text, found, self.year), template)
+        if page.get("content_type") == PDF_CONTENT_TYPE:
+            starts = page_starts(text)
+            for hour in hours:
+                hour["pdf_page"] = page_at(starts, hour["start"])  # where a reader finds it in the PDF
         page["hours"], page["masses"] = hours, masses_of(hours)
         page["confessions"] = confessions_of(hours, decisions)
         self.tally("hours/template_skipped", skipped)

@@ -68,12 +68,16 @@ def page_date(page: Mapping[str, Any]) -> str | None:
 
 
 def evidence(page: Mapping[str, Any], hour: Mapping[str, Any]) -> dict[str, Any]:
-    return {
+    """Where an hour was read: the page, its words, who labelled it; for a PDF, the PDF page too."""
+    said = {
         "url": page.get("url"),
         "context": hour.get("context", ""),
         "source": hour.get("source"),
         "score": hour.get("score"),
     }
+    if hour.get("pdf_page"):
+        said["pdf_page"] = hour["pdf_page"]
+    return said
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The `parish` spider: crawl one parish website, one PageItem per text page.
+"""The `parish` spider: crawl one parish website, one PageItem per text page (and per readable PDF).
 
     scrapy crawl parish -a url=https://parafia.example.pl/
 
@@ -14,10 +14,11 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import scrapy
-from scrapy.exceptions import IgnoreRequest
+from scrapy.exceptions import DownloadCancelledError, IgnoreRequest
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet.defer import CancelledError
 from twisted.python.failure import Failure
 
 from msze.crawling.links import (
@@ -25,9 +26,13 @@ from msze.crawling.links import (
     is_blacklisted,
     is_valid_start_url,
     load_blacklist,
+    pdf_priority,
     script_targets,
 )
+from msze.crawling.sniff import HEAD_SIZE, is_pdf
+from msze.extraction.pdf import NO_TEXT, OK, PDF_CONTENT_TYPE, PdfText, pdf_to_text
 from msze.items import PageItem
+from msze.middlewares import PDF_META
 from msze.utils.time import utc_now
 
 SITE_META = "msze_site"
@@ -83,6 +88,9 @@ class ParishSpider(scrapy.Spider):
         settings = crawler.settings
         spider.blacklist = load_blacklist(settings.get("DOMAIN_BLACKLIST_FILE") or None)
         spider.max_queries_per_path = settings.getint("LINKS_MAX_QUERIES_PER_PATH")
+        spider.follow_pdfs = settings.getbool("PDF_ENABLED")
+        spider.pdf_max_bytes = settings.getint("PDF_MAX_BYTES")
+        spider.pdf_max_pages = settings.getint("PDF_MAX_PAGES")
         return spider
 
     @classmethod
@@ -105,7 +113,12 @@ class ParishSpider(scrapy.Spider):
 
     # --- building requests ------------------------------------------------------------------------------
     def make_site(self, start_url: str) -> Site:
-        return Site(start_url, blacklist=self.blacklist, max_queries_per_path=self.max_queries_per_path)
+        return Site(
+            start_url,
+            blacklist=self.blacklist,
+            max_queries_per_path=self.max_queries_per_path,
+            follow_pdfs=self.follow_pdfs,
+        )
 
     def site_request(
         self,
@@ -128,6 +141,14 @@ class ParishSpider(scrapy.Spider):
                 **meta,
             },
         )
+
+    def pdf_request(self, site: Site, url: str, previous_url: str, button_text: str | None) -> Request:
+        """A request for a PDF link: cut at PDF_MAX_BYTES (Scrapy's download_maxsize), counted against the
+        site's PDF budget (CrawlBudgetMiddleware), links that name Masses or announcements first."""
+        request = self.site_request(site, url, previous_url, button_text, **{PDF_META: True})
+        if self.pdf_max_bytes:
+            request.meta["download_maxsize"] = self.pdf_max_bytes
+        return request.replace(priority=pdf_priority(url, button_text))
 
     def _inc(self, key: str) -> None:
         self.crawler.stats.inc_value(f"msze/parish/{key}")
@@ -175,24 +196,56 @@ class ParishSpider(scrapy.Spider):
             )
             self._inc("dropped/offsite_redirect")
             return
+        if self.follow_pdfs and is_pdf(response.body[:HEAD_SIZE]):
+            yield from self.parse_pdf(site, response)
+            return
         if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
             self._inc("dropped/not_text")
             return
         self._inc("pages")
-        yield PageItem(
+        yield self.page_item(site, response, html=response.text)
+        if isinstance(response, HtmlResponse):
+            yield from self.follow_links(site, response)
+
+    def page_item(self, site: Site, response: Response, **fields: Any) -> PageItem:
+        return PageItem(
             url=response.url,
             previous_url=response.meta.get("msze_previous_url"),
             start_url=site.start_url,
             domain=site.domain,
             depth=response.meta.get("depth", 0),
             button_text=response.meta.get("msze_button_text"),
-            html=response.text,
+            **fields,
             crawled_at=utc_now(),
             http_date=_header(response, b"Date"),
             last_modified=_header(response, b"Last-Modified"),
         )
-        if isinstance(response, HtmlResponse):
-            yield from self.follow_links(site, response)
+
+    def parse_pdf(self, site: Site, response: Response) -> Iterator[PageItem]:
+        """A PDF's text as a page (no HTML, content_type application/pdf) for the same page steps; an
+        encrypted, broken or text-less PDF is a warning and msze/pdf/<encrypted|broken|no_text>."""
+        pdf = pdf_to_text(response.body, self.pdf_max_pages)
+        if pdf.status == NO_TEXT:
+            pdf = self.ocr_pdf(response.body, pdf)
+        if pdf.pages:  # stats list outcomes, not zeros
+            self.crawler.stats.inc_value("msze/pdf/pages", pdf.pages)
+        if pdf.status != OK:
+            self.logger.warning(
+                "PDF %s (linked from %s) gives no text: %s, %s",
+                response.url,
+                response.meta.get("msze_previous_url"),
+                pdf.status,
+                pdf.error,
+            )
+            self.crawler.stats.inc_value(f"msze/pdf/{pdf.status}")
+            return
+        self.crawler.stats.inc_value("msze/pdf/read")
+        yield self.page_item(site, response, html="", text=pdf.text, content_type=PDF_CONTENT_TYPE)
+
+    def ocr_pdf(self, body: bytes, pdf: PdfText) -> PdfText:
+        """The hook for OCR of a PDF without a text layer (a scan): return its text with status OK. Not done
+        yet, so the PDF stays NO_TEXT (msze/pdf/no_text)."""
+        return pdf
 
     def follow_links(self, site: Site, response: HtmlResponse) -> Iterator[Request]:
         fallback_texts = _fallback_link_texts(response)
@@ -209,7 +262,9 @@ class ParishSpider(scrapy.Spider):
         for link_url, text in links:
             url, reason = site.decide(link_url)
             self.crawler.stats.inc_value(f"msze/links/{reason}")
-            if url is not None:
+            if reason == "pdf":
+                yield self.pdf_request(site, url, response.url, text)
+            elif url is not None:
                 yield self.site_request(site, url, previous_url=response.url, button_text=text)
 
     def on_error(self, failure: Failure) -> None:
@@ -221,6 +276,16 @@ class ParishSpider(scrapy.Spider):
                 "HTTP %s at %s (linked from %s)", status, request.url, request.meta.get("msze_previous_url")
             )
             self._inc(f"errors/http_{status}")
+            return
+        if request.meta.get(PDF_META) and failure.check(DownloadCancelledError, CancelledError):
+            # Scrapy cancels a download over download_maxsize (PDF_MAX_BYTES): by Content-Length or on the way
+            self.logger.warning(
+                "PDF %s (linked from %s) is over PDF_MAX_BYTES=%d: not downloaded",
+                request.url,
+                request.meta.get("msze_previous_url"),
+                request.meta.get("download_maxsize", 0),
+            )
+            self.crawler.stats.inc_value("msze/pdf/too_large")
             return
         if failure.check(IgnoreRequest):  # HttpError is one too, hence checked after it
             self.logger.debug("Ignored %s: %s", request.url, failure.value)

@@ -78,8 +78,10 @@ def test_time_cap_counts_from_the_first_download() -> None:
     assert crawler.stats.get_value("msze/budget/sites/max_seconds") == 1
 
 
-def test_one_instance_for_both_roles_and_off_when_both_caps_are_0() -> None:
+def test_one_instance_for_both_roles_and_off_when_every_cap_is_0() -> None:
     crawler = project_crawler(Spider, PARISH_MAX_PAGES=5)
     assert CrawlBudgetMiddleware.from_crawler(crawler) is CrawlBudgetMiddleware.from_crawler(crawler)
+    no_caps = {"PARISH_MAX_PAGES": 0, "PARISH_MAX_SECONDS": 0, "PDF_MAX_PER_SITE": 0}
     with pytest.raises(NotConfigured):
-        CrawlBudgetMiddleware.from_crawler(project_crawler(Spider, PARISH_MAX_PAGES=0, PARISH_MAX_SECONDS=0))
+        CrawlBudgetMiddleware.from_crawler(project_crawler(Spider, **no_caps))
+    assert CrawlBudgetMiddleware.from_crawler(project_crawler(Spider, **{**no_caps, "PDF_MAX_PER_SITE": 1}))

@@ -164,6 +164,65 @@ def test_compressed_non_text_type_still_stops_at_once() -> None:
         mw.headers_received(Headers({"Content-Type": "video/mp4", "Content-Encoding": "gzip"}), None, request)
 
 
+PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n" + bytes(range(256)) * 8  # binary after its header, as PDFs are
+
+
+@pytest.mark.parametrize("content_type", ["application/pdf", "application/x-pdf"])
+def test_a_pdf_type_is_not_stopped_and_its_body_passes(content_type: str) -> None:
+    crawler, mw = sniffer()
+    request = Request("http://parafia.test/pliki/ogloszenia.pdf")
+    mw.headers_received(Headers({"Content-Type": content_type}), None, request)  # no StopDownload
+    response = Response(request.url, body=PDF, headers={"Content-Type": content_type}, request=request)
+    assert mw.process_response(request, response) is response
+    assert stat(crawler, "msze/binary_sniff/dropped") is None
+
+
+def test_a_pdf_body_passes_whatever_its_type_after_decompression() -> None:
+    _, mw = sniffer()
+    for content_type in ("application/octet-stream", "text/html"):  # misconfigured servers
+        request = Request("http://parafia.test/pobierz.php?id=3")
+        mw.headers_received(Headers({"Content-Type": content_type}), None, request)
+        mw.bytes_received(PDF, request)  # no StopDownload: its first bytes are a PDF's
+        response = Response(request.url, body=PDF, request=request)
+        assert mw.process_response(request, response) is response
+    gzipped = Request("http://parafia.test/pliki/porzadek.pdf")
+    mw.headers_received(
+        Headers({"Content-Type": "application/pdf", "Content-Encoding": "gzip"}), None, gzipped
+    )
+    decoded = Response(gzipped.url, body=PDF, request=gzipped)
+    assert mw.process_response(gzipped, decoded) is decoded
+
+
+def test_a_pdf_link_is_not_stopped_by_its_type_but_a_body_that_is_no_pdf_is_dropped() -> None:
+    crawler, mw = sniffer()
+    request = Request("http://parafia.test/plik.pdf", meta={"msze_pdf": True})
+    mw.headers_received(Headers({"Content-Type": "application/force-download"}), None, request)
+    video = Response(
+        request.url, body=VIDEO, headers={"Content-Type": "application/force-download"}, request=request
+    )
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(request, video)
+    assert stat(crawler, "msze/binary_sniff/dropped/content_type") == 1
+
+
+def test_a_pdf_cut_at_its_headers_is_not_let_through() -> None:
+    """A non-text type stops at the headers: the partial body that arrives is dropped, PDF or not."""
+    _, mw = sniffer()
+    request = Request("http://parafia.test/plik")
+    with pytest.raises(StopDownload):
+        mw.headers_received(Headers({"Content-Type": "application/zip"}), None, request)
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(request, Response(request.url, body=PDF, request=request))
+
+
+def test_pdfs_are_dropped_as_binary_when_pdf_is_off() -> None:
+    crawler = crawler_with(PDF_ENABLED=False)
+    mw = BinarySniffMiddleware.from_crawler(crawler)
+    request = Request("http://parafia.test/pliki/ogloszenia.pdf")
+    with pytest.raises(StopDownload):
+        mw.headers_received(Headers({"Content-Type": "application/pdf"}), None, request)
+
+
 def test_sniffing_can_be_turned_off() -> None:
     with pytest.raises(NotConfigured):
         BinarySniffMiddleware.from_crawler(crawler_with(BINARY_SNIFF_ENABLED=False))

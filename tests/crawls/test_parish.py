@@ -41,6 +41,7 @@ NOT_STORED_A = {
     f"{A}/wolno.html": 3,  # timeouts
     f"{A}/petla.html": 1,
     f"{A}/petla2.html": 1,
+    f"{A}/pliki/ogloszenia-2026-11-29.pdf": 1,  # a PDF without pages: msze/pdf/broken
 }
 
 
@@ -113,7 +114,9 @@ def test_domain_limit_and_blacklist(result_a: CrawlResult, hits_a: list[Any]) ->
     stats = result_a.stats
     assert stats["msze/links/offsite"] >= 1  # the neighbour parish
     assert stats["msze/links/blacklisted"] >= 2  # facebook.com on every page, youtube.com
-    assert stats["msze/links/extension"] >= 2  # the PDF and the JPG
+    assert stats["msze/links/extension"] >= 1  # the JPG
+    assert stats["msze/links/pdf"] >= 2  # the PDF, linked from two pages
+    assert stats["msze/pdf/followed"] == stats["msze/pdf/broken"] == 1
     assert f"{A}/admin/" not in fetched(hits_a) and stats["robotstxt/forbidden"] == 1
 
 

@@ -13,6 +13,8 @@ from scrapy.linkextractors import IGNORED_EXTENSIONS
 
 from msze.crawling.links import (
     NON_PAGE_EXTENSIONS,
+    PDF_PRIORITY_CUED,
+    PDF_PRIORITY_OTHER,
     Site,
     canonical_url,
     domain_of,
@@ -22,6 +24,7 @@ from msze.crawling.links import (
     load_blacklist,
     non_page_extension,
     pages_filename,
+    pdf_priority,
     script_targets,
     site_host,
 )
@@ -228,6 +231,38 @@ def test_site_decisions() -> None:
     assert site.decide("mailto:ks@parafia.pl") == (None, "scheme")
     assert site.decide("javascript:void(0)") == (None, "scheme")
     assert site.decide("http://[broken/x") == (None, "invalid")
+
+
+def test_a_site_that_follows_pdfs_follows_its_own_pdf_links_only() -> None:
+    site = Site("http://parafia.pl/", blacklist=frozenset({"facebook.com"}), follow_pdfs=True)
+    assert site.decide("http://parafia.pl/pliki/Ogloszenia.PDF#s=2") == (
+        "http://parafia.pl/pliki/Ogloszenia.PDF",
+        "pdf",
+    )
+    assert site.decide("http://inna-parafia.pl/msze.pdf") == (None, "offsite")
+    assert site.decide("https://www.facebook.com/plik.pdf") == (None, "blacklisted")
+    assert site.decide("http://parafia.pl/zdjecie.jpg") == (None, "extension")
+    assert site.decide("http://parafia.pl/msze.html") == ("http://parafia.pl/msze.html", "follow")
+
+
+@pytest.mark.parametrize(
+    ("url", "text"),
+    [
+        ("http://p.pl/pliki/ogloszenia-2024-11-17.pdf", None),
+        ("http://p.pl/pliki/porzadek-mszy.pdf", None),
+        ("http://p.pl/pliki/Og%C5%82oszenia.pdf", None),  # percent-encoded "Ogłoszenia"
+        ("http://p.pl/pliki/doc12.pdf", "Intencje mszalne"),
+        ("http://p.pl/pliki/doc13.pdf", "Nabożeństwa majowe"),
+        ("http://p.pl/pliki/doc14.pdf", "Msze św. w wakacje"),
+    ],
+)
+def test_pdf_links_that_name_masses_or_announcements_come_first(url: str, text: str | None) -> None:
+    assert pdf_priority(url, text) == PDF_PRIORITY_CUED > 0 > PDF_PRIORITY_OTHER
+
+
+def test_other_pdf_links_come_after_the_pages() -> None:
+    assert pdf_priority("http://p.pl/pliki/historia-parafii.pdf", "Historia parafii") == PDF_PRIORITY_OTHER
+    assert pdf_priority("http://p.pl/pliki/plakat.pdf") == PDF_PRIORITY_OTHER
 
 
 def test_query_cap_per_path_shape() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msze.crawling.sniff import CONTROL_BYTES, HEAD_SIZE, HIGH_BYTES, declared_charset, is_binary
+from msze.crawling.sniff import CONTROL_BYTES, HEAD_SIZE, HIGH_BYTES, declared_charset, is_binary, is_pdf
 
 INVALID = b"\xff"  # never valid UTF-8: forces the ratio rules
 
@@ -122,3 +122,10 @@ def test_bom_or_declared_utf16_does_not_make_a_video_text() -> None:
 )
 def test_declared_charset(content_type: bytes | str | None, charset: str | None) -> None:
     assert declared_charset(content_type) == charset
+
+
+def test_a_pdf_is_known_by_its_header_in_the_first_1024_bytes() -> None:
+    assert is_pdf(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3")
+    assert is_pdf(b"\r\n" * 100 + b"%PDF-1.4")  # junk before the header, as some generators write
+    assert not is_pdf(b" " * HEAD_SIZE + b"%PDF-1.4")
+    assert not is_pdf(b"<html><body>%PDF</body></html>")
