@@ -141,6 +141,15 @@ def test_dni_powszednie_is_monday_to_friday_when_saturday_has_its_own_times():
     assert days(without)[2:] == [("07:00", MON_SAT), ("18:00", MON_SAT)]
 
 
+def test_a_vigil_listed_under_sunday_leaves_saturday_in_dni_powszednie_but_at_its_own_time():
+    text = "Msze św. w niedziele: 9.00, 11.30; sobota godz. 17.30\nMsze św. w dni powszednie: 7.15, 19.00"
+    assert days(text)[3:] == [("07:15", MON_SAT), ("19:00", MON_SAT)]
+    text = "Msze św. w niedziele: sobota 19.00; 9.00\nMsze św. w dni powszednie: 7.15, 19.00"
+    assert days(text)[2:] == [("07:15", MON_SAT), ("19:00", MON_FRI)]
+    text = "Msze św.\nNiedziela: 9.00\nSobota: 8.00\nDni powszednie: 7.15, 19.00"
+    assert days(text)[2:] == [("07:15", MON_FRI), ("19:00", MON_FRI)]
+
+
 def test_codziennie_leaves_out_a_sunday_with_its_own_times():
     assert days("Msze św. codziennie o 7:00") == [("07:00", [*MON_SAT, "sun"])]
     text = "Msze św.\nCodziennie: 7:00\nNiedziela: 9:00, 11:00"
