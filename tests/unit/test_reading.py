@@ -93,6 +93,36 @@ def test_an_exception_after_a_time_takes_its_days_out_and_gives_them_to_the_next
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w dni powszednie: czwartek 7.15, pozostałe dni 19.00",
+            [("07:15", ["thu"]), ("19:00", ["mon", "tue", "wed", "fri", "sat"])],
+        ),
+        (
+            "Msze św. w tygodniu: we wtorki i piątki o 6.30, w pozostałe dni tygodnia o 18.30",
+            [("06:30", ["tue", "fri"]), ("18:30", ["mon", "wed", "thu", "sat"])],
+        ),
+        (
+            "Msze św.: w niedziele 9.00 i 11.00, w inne dni o 18.00",
+            [("09:00", ["sun"]), ("11:00", ["sun"]), ("18:00", MON_SAT)],
+        ),
+        (
+            "Msze św. w tygodniu: środa 7.15, poza tym o 19.00",
+            [("07:15", ["wed"]), ("19:00", [*MON_FRI[:2], *MON_SAT[3:]])],
+        ),
+        ("Msze św.\nPozostałe dni powszednie: 7.00", [("07:00", MON_SAT)]),
+    ],
+)
+def test_the_other_days_are_the_scopes_days_not_named_before(text, expected):
+    assert days(text) == expected
+
+
+def test_poza_tym_without_a_time_after_it_names_no_days():
+    assert day_at("Poza tym zapraszamy na adorację") is None
+
+
 def test_dni_swiateczne_are_the_holy_days_where_sunday_has_its_own_times():
     text = "Msze św.\nDni świąteczne: 6.30, 9.00\nNiedziele i święta nakazane: 7.00, 9.30"
     assert days(text) == [

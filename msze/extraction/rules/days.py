@@ -60,6 +60,9 @@ def days_of(*names: str, generic: bool = False) -> Days:
 MON_SAT = days_of(*WEEK[:6], generic=True)
 EVERY_DAY = days_of(*WEEK, generic=True)
 SUN_HOLIDAY = days_of("sun", "holiday", generic=True)
+# "w pozostałe dni", "inne dni", "poza tym o 18.00": the days of the phrase's scope not named before it
+# (_other_days); markers of no days that never leave this module ("pozostałe dni powszednie": of Mon–Sat)
+_OTHER, _OTHER_WEEKDAYS = Days(frozenset()), Days(frozenset(), generic=True)
 
 _L = r"(?<![^\W\d_])"  # no letter before
 _R = r"(?![^\W\d_])"  # no letter after
@@ -74,6 +77,11 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
         MON_SAT,
     ),
     (rf"codzienn{_W}|każdego\s+dnia{_R}|wszystkie\s+dni(?:\s+tygodnia)?{_R}", EVERY_DAY),
+    (rf"(?:pozostał{_W}|inn{_W})\s+dni\s+powszedn{_W}", _OTHER_WEEKDAYS),
+    (
+        rf"(?:pozostał{_W}|inn{_W})\s+dni(?:\s+tygodnia)?{_R}|poza\s+tym(?=[\s,:]*(?:o\s|godz|\d))",
+        _OTHER,
+    ),
     # "dni świąteczne", "porządek świąteczny": Sundays and holy days; only the holy days where Sunday has
     # its own times (generic, narrowed like "codziennie")
     (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
@@ -175,6 +183,8 @@ def _resolve_day(text: str, found: Sequence[_DayMatch]) -> Days | None:
     ("wtorki, czwartki i soboty", "niedziele i święta")."""
     if not found:
         return None
+    if found[-1][2] is _OTHER or found[-1][2] is _OTHER_WEEKDAYS:
+        return _other_days(found[:-1], MON_SAT if found[-1][2].generic else EVERY_DAY)
     group = _joined(text, found, len(found) - 1, -1)
     days = union(d for _, _, d in group)
     first = group[-1]
@@ -185,6 +195,19 @@ def _resolve_day(text: str, found: Sequence[_DayMatch]) -> Days | None:
         if kept:  # "codziennie oprócz środy": every day but Wednesday
             return Days(kept, any(d.generic for _, _, d in base))
     return days
+
+
+def _other_days(before: Sequence[_DayMatch], scope: Days) -> Days | None:
+    """ "Dni powszednie: wtorek 7:00, pozostałe dni 18:00": the days of the nearest generic phrase before
+    (the scope; ``scope`` when there is none) less the days named since it."""
+    named: set[str] = set()
+    for _, _, d in reversed(before):
+        if d.generic:
+            scope = d
+            break
+        named |= d.days
+    kept = scope.days - named
+    return Days(kept, scope.generic) if kept else None
 
 
 def _joined(text: str, found: Sequence[_DayMatch], i: int, step: int) -> list[_DayMatch]:
