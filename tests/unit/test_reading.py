@@ -123,6 +123,35 @@ def test_poza_tym_without_a_time_after_it_names_no_days():
     assert day_at("Poza tym zapraszamy na adorację") is None
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w dni powszednie: 19.00 – za wyjątkiem środy – 7.15",
+            [("19:00", ["mon", "tue", "thu", "fri", "sat"]), ("07:15", ["wed"])],
+        ),
+        (
+            "Msze św. w dni powszednie: godz. 19 (z wyjątkiem piątku); kaplica: piątek godz. 16",
+            [("19:00", ["mon", "tue", "wed", "thu", "sat"]), ("16:00", ["fri"])],
+        ),
+    ],
+)
+def test_an_exception_after_a_dash_or_in_parentheses_takes_its_days_out(text, expected):
+    assert days(text) == expected
+
+
+def test_a_time_a_day_has_as_well_takes_nothing_out():
+    text = "Msze św. w dni powszednie: 6.30, 19.00 (w piątki także o 15.00)"
+    assert days(text) == [("06:30", MON_SAT), ("19:00", MON_SAT), ("15:00", ["fri"])]
+
+
+def test_a_days_phrase_in_a_list_ends_where_the_list_turns_back_to_the_wider_days():
+    text = "Msze św. w dni powszednie o 6.30, w środy i piątki o 9.00, oraz wieczorem o 19.00"
+    assert days(text) == [("06:30", MON_SAT), ("09:00", ["wed", "fri"]), ("19:00", MON_SAT)]
+    text = "Msze św. w niedziele o 9.00 i 11.00 oraz wieczorem o 19.00"
+    assert days(text) == [("09:00", ["sun"]), ("11:00", ["sun"]), ("19:00", ["sun"])]
+
+
 def test_dni_swiateczne_are_the_holy_days_where_sunday_has_its_own_times():
     text = "Msze św.\nDni świąteczne: 6.30, 9.00\nNiedziele i święta nakazane: 7.00, 9.30"
     assert days(text) == [

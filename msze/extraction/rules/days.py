@@ -127,7 +127,18 @@ _DAY_JOIN_RE = re.compile(
 )
 # "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"
 _EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|bez)\s+$", re.IGNORECASE)
-_EXCEPT_AFTER_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+", re.IGNORECASE)
+# "18.00 oprócz wtorku", "18.00 - za wyjątkiem czwartku - 8.00", "godz. 18 (z wyjątkiem wtorku)"
+_EXCEPT_AFTER_RE = re.compile(
+    r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+(?!tym\b)", re.IGNORECASE
+)
+# "7.00, 18.30 (we wtorki także o 9.00)": a time the day has as well, not instead
+_AS_WELL_RE = re.compile(r"\b(?:także|również|też|dodatkowo|ponadto)\b", re.IGNORECASE)
+# "w dni powszednie o 7.00, we wtorki o 8.30, oraz wieczorem o 18.30": after a time, a phrase turns back
+# from the days named last to the wider ones before them
+_SCOPE_TURN_RE = re.compile(
+    r"\d\s*[,;]?\s*(?:oraz|a\s+także|zaś|natomiast|a)\s+(?:wieczor\w*|ran[oe]\w*|po\s+południu|popołudni\w*)",
+    re.IGNORECASE,
+)
 _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.–pt.", "od wtorku do piątku"
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
@@ -258,6 +269,8 @@ class LineDays:
             m = _DAY_AFTER_RE.match(self.line, e)
             if m is None or m.group(1) is None or not any(ch.isdigit() for ch in m.group(1)):
                 return None
+            if _AS_WELL_RE.search(m.group(1)):
+                return None
             start = m.start(1)
         else:
             start = m.end()
@@ -279,6 +292,7 @@ class LineDays:
                 day is not None
                 and not hour_inside
                 and not vigil
+                and not _EXCEPT_AFTER_RE.match(line, e)
                 and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note))
             ):
                 return day
@@ -291,6 +305,10 @@ class LineDays:
             if b <= s
         ]
         found = [d for d in window if d[1] <= s and not any(a <= d[0] and d[1] <= b for a, b in parens)]
+        if found and _SCOPE_TURN_RE.search(line, found[-1][1], s):
+            wider = found[: len(found) - len(_joined(line, found, len(found) - 1, -1))]
+            if wider and wider[-1][2].generic:
+                return _resolve_day(line, wider)
         return _resolve_day(line, found)
 
 
