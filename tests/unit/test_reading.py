@@ -152,6 +152,25 @@ def test_a_days_phrase_in_a_list_ends_where_the_list_turns_back_to_the_wider_day
     assert days(text) == [("09:00", ["sun"]), ("11:00", ["sun"]), ("19:00", ["sun"])]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w dni powszednie: godz. 19.00 od poniedziałku do piątku; godz. 8.00 w sobotę",
+            [("19:00", MON_FRI), ("08:00", ["sat"])],
+        ),
+        ("Msze o 6.30 i 17.30 w dni powszednie.", [("06:30", MON_SAT), ("17:30", MON_SAT)]),
+        # words other than days after the times: the days before them stand
+        (
+            "Msze św. w dni powszednie: 7.30, 19.00 w piątek tylko o 19.00",
+            [("07:30", MON_SAT), ("19:00", MON_SAT), ("19:00", ["fri"])],
+        ),
+    ],
+)
+def test_days_written_after_the_times_up_to_the_clauses_end(text, expected):
+    assert days(text) == expected
+
+
 def test_dni_swiateczne_are_the_holy_days_where_sunday_has_its_own_times():
     text = "Msze św.\nDni świąteczne: 6.30, 9.00\nNiedziele i święta nakazane: 7.00, 9.30"
     assert days(text) == [

@@ -143,6 +143,13 @@ _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.�
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 PARENS_RE = re.compile(r"\([^()\n]*\)")
+# days written after a list of times, up to the clause's end: "godz. 18.00 od poniedziałku do piątku; godz.
+# 17.00 w sobotę", "Msze o 6.45 i 16.00 w dni powszednie."
+_DAYS_TRAIL_RE = re.compile(
+    r"(?:\s*(?:,|i|oraz)\s*(?:o\s+)?(?:godz\.?\s*)?\d{1,2}[.:]\d\d)*"
+    r"\s+((?:w|we|od)\s+[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
+    re.IGNORECASE,
+)
 # "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday
 _VIGIL_NOTE_RE = re.compile(r"niedzieln\w*|wigilijn\w*", re.IGNORECASE)
 _HEADING_FILLER_RE = re.compile(
@@ -296,6 +303,11 @@ class LineDays:
                 and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note))
             ):
                 return day
+        trail = _DAYS_TRAIL_RE.match(line, e)
+        if trail is not None and _only_days(trail.group(1)):
+            day = day_at(trail.group(1))
+            if day is not None:
+                return day
         lo = max(clause_start, s - DAY_LOOKBEHIND)
         window = self.days[bisect_left(self.day_starts, lo) : bisect_left(self.day_starts, s)]
         # "(sobota)" belongs to the hour before it, not to the ones after
@@ -310,6 +322,11 @@ class LineDays:
             if wider and wider[-1][2].generic:
                 return _resolve_day(line, wider)
         return _resolve_day(line, found)
+
+
+def _only_days(text: str) -> bool:
+    """Day phrases and nothing else but their joining words ("od poniedziałku do piątku", "w sobotę")."""
+    return words(_HEADING_FILLER_RE.sub(" ", DAY_ANY_RE.sub(" ", text))) == 0
 
 
 def is_day_heading(line: str) -> bool:
