@@ -243,6 +243,15 @@ def test_saturday_under_sunday_is_the_vigil_and_the_next_times_are_sundays_again
     ]
 
 
+def test_a_later_time_after_a_vigil_under_sunday_goes_on_with_saturdays_list():
+    got = readings("Msze św. w niedziele: godz. 9.00; w soboty godz. 16.30 i 18.30")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("09:00", ["sun"], False),
+        ("16:30", ["sat"], True),
+        ("18:30", ["sat"], True),
+    ]
+
+
 @pytest.mark.parametrize(
     "text", ["W sobotę o 18:00 Msza św. niedzielna", "Sobota 18:00 – Msza wigilijna z liturgii niedzieli"]
 )
