@@ -91,9 +91,9 @@ def site_misses(parishes: Iterable[dict[str, Any]], classifier: HourScorer | Non
     from msze.cli.evaluate_sites import _pairs
     from msze.extraction.schedule import consolidate
 
-    steps = page_steps(classifier)
     rows = []
     for parish in parishes:
+        steps = page_steps(classifier)  # one parish's own: another's pages are not its site template
         pages = [
             steps.run({"url": p["url"], "text": p["text"], "domain": parish.get("host") or ""})
             for p in parish["pages"]

@@ -271,17 +271,18 @@ def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
     """Where a church's day has summer times, its all-year times missing from them are "not-summer", and its
     summer times that are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)"
     is 6.00 all year, 18.00 outside summer, 19.00 in summer."""
-    year: dict[tuple[str, str | None], set[str]] = defaultdict(set)
-    summer: dict[tuple[str, str | None], set[str]] = defaultdict(set)
-    for (time, church, season, _), e in entries.items():
+    # a vigil's summer times are the vigil's own: a weekday summer time on Saturday leaves it all-year
+    year: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
+    summer: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
+    for (time, church, season, vigil), e in entries.items():
         for day in e.days:
             if season is None:
-                year[(day, church)].add(time)
+                year[(day, church, vigil)].add(time)
             elif season in _SUMMER:
-                summer[(day, church)].add(time)
+                summer[(day, church, vigil)].add(time)
     for (time, church, season, vigil), e in list(entries.items()):
         for day in sorted(e.days):
-            held = summer.get((day, church))
+            held = summer.get((day, church, vigil))
             if not held or day == "holiday":
                 continue
             if season is None and time not in held:
@@ -291,11 +292,11 @@ def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
                 moved.dated = True
                 moved.pages |= e.pages
                 moved.evidence = moved.evidence or list(e.evidence)
-            elif season in _SUMMER and time in year[(day, church)]:
+            elif season in _SUMMER and time in year[(day, church, vigil)]:
                 e.days.discard(day)
         if season is not None and season not in _SUMMER and season != "not-summer":
             # "Roraty w dni powszednie o 7:00" where 7:00 is the weekday Mass all year: the same Mass
-            e.days -= {day for day in e.days if time in year[(day, church)]}
+            e.days -= {day for day in e.days if time in year[(day, church, vigil)]}
 
 
 _FROM_RE = re.compile(r"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?", re.IGNORECASE)

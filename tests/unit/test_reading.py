@@ -93,6 +93,84 @@ def test_an_exception_after_a_time_takes_its_days_out_and_gives_them_to_the_next
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w dni powszednie: czwartek 7.15, pozostałe dni 19.00",
+            [("07:15", ["thu"]), ("19:00", ["mon", "tue", "wed", "fri", "sat"])],
+        ),
+        (
+            "Msze św. w tygodniu: we wtorki i piątki o 6.30, w pozostałe dni tygodnia o 18.30",
+            [("06:30", ["tue", "fri"]), ("18:30", ["mon", "wed", "thu", "sat"])],
+        ),
+        (
+            "Msze św.: w niedziele 9.00 i 11.00, w inne dni o 18.00",
+            [("09:00", ["sun"]), ("11:00", ["sun"]), ("18:00", MON_SAT)],
+        ),
+        (
+            "Msze św. w tygodniu: środa 7.15, poza tym o 19.00",
+            [("07:15", ["wed"]), ("19:00", [*MON_FRI[:2], *MON_SAT[3:]])],
+        ),
+        ("Msze św.\nPozostałe dni powszednie: 7.00", [("07:00", MON_SAT)]),
+    ],
+)
+def test_the_other_days_are_the_scopes_days_not_named_before(text, expected):
+    assert days(text) == expected
+
+
+def test_poza_tym_without_a_time_after_it_names_no_days():
+    assert day_at("Poza tym zapraszamy na adorację") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w dni powszednie: 19.00 – za wyjątkiem środy – 7.15",
+            [("19:00", ["mon", "tue", "thu", "fri", "sat"]), ("07:15", ["wed"])],
+        ),
+        (
+            "Msze św. w dni powszednie: godz. 19 (z wyjątkiem piątku); kaplica: piątek godz. 16",
+            [("19:00", ["mon", "tue", "wed", "thu", "sat"]), ("16:00", ["fri"])],
+        ),
+    ],
+)
+def test_an_exception_after_a_dash_or_in_parentheses_takes_its_days_out(text, expected):
+    assert days(text) == expected
+
+
+def test_a_time_a_day_has_as_well_takes_nothing_out():
+    text = "Msze św. w dni powszednie: 6.30, 19.00 (w piątki także o 15.00)"
+    assert days(text) == [("06:30", MON_SAT), ("19:00", MON_SAT), ("15:00", ["fri"])]
+
+
+def test_a_days_phrase_in_a_list_ends_where_the_list_turns_back_to_the_wider_days():
+    text = "Msze św. w dni powszednie o 6.30, w środy i piątki o 9.00, oraz wieczorem o 19.00"
+    assert days(text) == [("06:30", MON_SAT), ("09:00", ["wed", "fri"]), ("19:00", MON_SAT)]
+    text = "Msze św. w niedziele o 9.00 i 11.00 oraz wieczorem o 19.00"
+    assert days(text) == [("09:00", ["sun"]), ("11:00", ["sun"]), ("19:00", ["sun"])]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w dni powszednie: godz. 19.00 od poniedziałku do piątku; godz. 8.00 w sobotę",
+            [("19:00", MON_FRI), ("08:00", ["sat"])],
+        ),
+        ("Msze o 6.30 i 17.30 w dni powszednie.", [("06:30", MON_SAT), ("17:30", MON_SAT)]),
+        # words other than days after the times: the days before them stand
+        (
+            "Msze św. w dni powszednie: 7.30, 19.00 w piątek tylko o 19.00",
+            [("07:30", MON_SAT), ("19:00", MON_SAT), ("19:00", ["fri"])],
+        ),
+    ],
+)
+def test_days_written_after_the_times_up_to_the_clauses_end(text, expected):
+    assert days(text) == expected
+
+
 def test_dni_swiateczne_are_the_holy_days_where_sunday_has_its_own_times():
     text = "Msze św.\nDni świąteczne: 6.30, 9.00\nNiedziele i święta nakazane: 7.00, 9.30"
     assert days(text) == [
@@ -141,6 +219,15 @@ def test_dni_powszednie_is_monday_to_friday_when_saturday_has_its_own_times():
     assert days(without)[2:] == [("07:00", MON_SAT), ("18:00", MON_SAT)]
 
 
+def test_a_vigil_listed_under_sunday_leaves_saturday_in_dni_powszednie_but_at_its_own_time():
+    text = "Msze św. w niedziele: 9.00, 11.30; sobota godz. 17.30\nMsze św. w dni powszednie: 7.15, 19.00"
+    assert days(text)[3:] == [("07:15", MON_SAT), ("19:00", MON_SAT)]
+    text = "Msze św. w niedziele: sobota 19.00; 9.00\nMsze św. w dni powszednie: 7.15, 19.00"
+    assert days(text)[2:] == [("07:15", MON_SAT), ("19:00", MON_FRI)]
+    text = "Msze św.\nNiedziela: 9.00\nSobota: 8.00\nDni powszednie: 7.15, 19.00"
+    assert days(text)[2:] == [("07:15", MON_FRI), ("19:00", MON_FRI)]
+
+
 def test_codziennie_leaves_out_a_sunday_with_its_own_times():
     assert days("Msze św. codziennie o 7:00") == [("07:00", [*MON_SAT, "sun"])]
     text = "Msze św.\nCodziennie: 7:00\nNiedziela: 9:00, 11:00"
@@ -153,6 +240,15 @@ def test_saturday_under_sunday_is_the_vigil_and_the_next_times_are_sundays_again
         ("18:00", ["sat"], True),
         ("08:00", ["sun"], False),
         ("10:00", ["sun"], False),
+    ]
+
+
+def test_a_later_time_after_a_vigil_under_sunday_goes_on_with_saturdays_list():
+    got = readings("Msze św. w niedziele: godz. 9.00; w soboty godz. 16.30 i 18.30")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("09:00", ["sun"], False),
+        ("16:30", ["sat"], True),
+        ("18:30", ["sat"], True),
     ]
 
 

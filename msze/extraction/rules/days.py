@@ -60,6 +60,9 @@ def days_of(*names: str, generic: bool = False) -> Days:
 MON_SAT = days_of(*WEEK[:6], generic=True)
 EVERY_DAY = days_of(*WEEK, generic=True)
 SUN_HOLIDAY = days_of("sun", "holiday", generic=True)
+# "w pozostałe dni", "inne dni", "poza tym o 18.00": the days of the phrase's scope not named before it
+# (_other_days); markers of no days that never leave this module ("pozostałe dni powszednie": of Mon–Sat)
+_OTHER, _OTHER_WEEKDAYS = Days(frozenset()), Days(frozenset(), generic=True)
 
 _L = r"(?<![^\W\d_])"  # no letter before
 _R = r"(?![^\W\d_])"  # no letter after
@@ -74,6 +77,11 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
         MON_SAT,
     ),
     (rf"codzienn{_W}|każdego\s+dnia{_R}|wszystkie\s+dni(?:\s+tygodnia)?{_R}", EVERY_DAY),
+    (rf"(?:pozostał{_W}|inn{_W})\s+dni\s+powszedn{_W}", _OTHER_WEEKDAYS),
+    (
+        rf"(?:pozostał{_W}|inn{_W})\s+dni(?:\s+tygodnia)?{_R}|poza\s+tym(?=[\s,:]*(?:o\s|godz|\d))",
+        _OTHER,
+    ),
     # "dni świąteczne", "porządek świąteczny": Sundays and holy days; only the holy days where Sunday has
     # its own times (generic, narrowed like "codziennie")
     (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
@@ -119,11 +127,29 @@ _DAY_JOIN_RE = re.compile(
 )
 # "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"
 _EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|bez)\s+$", re.IGNORECASE)
-_EXCEPT_AFTER_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+", re.IGNORECASE)
+# "18.00 oprócz wtorku", "18.00 - za wyjątkiem czwartku - 8.00", "godz. 18 (z wyjątkiem wtorku)"
+_EXCEPT_AFTER_RE = re.compile(
+    r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+(?!tym\b)", re.IGNORECASE
+)
+# "7.00, 18.30 (we wtorki także o 9.00)": a time the day has as well, not instead
+_AS_WELL_RE = re.compile(r"\b(?:także|również|też|dodatkowo|ponadto)\b", re.IGNORECASE)
+# "w dni powszednie o 7.00, we wtorki o 8.30, oraz wieczorem o 18.30": after a time, a phrase turns back
+# from the days named last to the wider ones before them
+_SCOPE_TURN_RE = re.compile(
+    r"\d\s*[,;]?\s*(?:oraz|a\s+także|zaś|natomiast|a)\s+(?:wieczor\w*|ran[oe]\w*|po\s+południu|popołudni\w*)",
+    re.IGNORECASE,
+)
 _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.–pt.", "od wtorku do piątku"
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 PARENS_RE = re.compile(r"\([^()\n]*\)")
+# days written after a list of times, up to the clause's end: "godz. 18.00 od poniedziałku do piątku; godz.
+# 17.00 w sobotę", "Msze o 6.45 i 16.00 w dni powszednie."
+_DAYS_TRAIL_RE = re.compile(
+    r"(?:\s*(?:,|i|oraz)\s*(?:o\s+)?(?:godz\.?\s*)?\d{1,2}[.:]\d\d)*"
+    r"\s+((?:w|we|od)\s+[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
+    re.IGNORECASE,
+)
 # "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday
 _VIGIL_NOTE_RE = re.compile(r"niedzieln\w*|wigilijn\w*", re.IGNORECASE)
 _HEADING_FILLER_RE = re.compile(
@@ -175,6 +201,8 @@ def _resolve_day(text: str, found: Sequence[_DayMatch]) -> Days | None:
     ("wtorki, czwartki i soboty", "niedziele i święta")."""
     if not found:
         return None
+    if found[-1][2] is _OTHER or found[-1][2] is _OTHER_WEEKDAYS:
+        return _other_days(found[:-1], MON_SAT if found[-1][2].generic else EVERY_DAY)
     group = _joined(text, found, len(found) - 1, -1)
     days = union(d for _, _, d in group)
     first = group[-1]
@@ -185,6 +213,19 @@ def _resolve_day(text: str, found: Sequence[_DayMatch]) -> Days | None:
         if kept:  # "codziennie oprócz środy": every day but Wednesday
             return Days(kept, any(d.generic for _, _, d in base))
     return days
+
+
+def _other_days(before: Sequence[_DayMatch], scope: Days) -> Days | None:
+    """ "Dni powszednie: wtorek 7:00, pozostałe dni 18:00": the days of the nearest generic phrase before
+    (the scope; ``scope`` when there is none) less the days named since it."""
+    named: set[str] = set()
+    for _, _, d in reversed(before):
+        if d.generic:
+            scope = d
+            break
+        named |= d.days
+    kept = scope.days - named
+    return Days(kept, scope.generic) if kept else None
 
 
 def _joined(text: str, found: Sequence[_DayMatch], i: int, step: int) -> list[_DayMatch]:
@@ -235,6 +276,8 @@ class LineDays:
             m = _DAY_AFTER_RE.match(self.line, e)
             if m is None or m.group(1) is None or not any(ch.isdigit() for ch in m.group(1)):
                 return None
+            if _AS_WELL_RE.search(m.group(1)):
+                return None
             start = m.start(1)
         else:
             start = m.end()
@@ -256,8 +299,14 @@ class LineDays:
                 day is not None
                 and not hour_inside
                 and not vigil
+                and not _EXCEPT_AFTER_RE.match(line, e)
                 and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note))
             ):
+                return day
+        trail = _DAYS_TRAIL_RE.match(line, e)
+        if trail is not None and _only_days(trail.group(1)):
+            day = day_at(trail.group(1))
+            if day is not None:
                 return day
         lo = max(clause_start, s - DAY_LOOKBEHIND)
         window = self.days[bisect_left(self.day_starts, lo) : bisect_left(self.day_starts, s)]
@@ -268,7 +317,16 @@ class LineDays:
             if b <= s
         ]
         found = [d for d in window if d[1] <= s and not any(a <= d[0] and d[1] <= b for a, b in parens)]
+        if found and _SCOPE_TURN_RE.search(line, found[-1][1], s):
+            wider = found[: len(found) - len(_joined(line, found, len(found) - 1, -1))]
+            if wider and wider[-1][2].generic:
+                return _resolve_day(line, wider)
         return _resolve_day(line, found)
+
+
+def _only_days(text: str) -> bool:
+    """Day phrases and nothing else but their joining words ("od poniedziałku do piątku", "w sobotę")."""
+    return words(_HEADING_FILLER_RE.sub(" ", DAY_ANY_RE.sub(" ", text))) == 0
 
 
 def is_day_heading(line: str) -> bool:

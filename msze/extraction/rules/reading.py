@@ -495,20 +495,25 @@ def _weekday(year: int, month: int, day: int) -> str | None:
 
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
-    "codziennie" leaves out a Sunday that has its own times."""
+    "codziennie" leaves out a Sunday that has its own times. A vigil listed under Sunday is not Saturday's
+    own: it takes Saturday out of the weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni
+    powszednie: 7.00, 18.00" is 7.00 on Saturday too, and 18.00 there is the vigil)."""
     own_sat: set[str | None] = set()
     own_sun: set[str | None] = set()
+    vigils: set[tuple[str | None, str]] = set()
     for r, f in zip(readings, facts, strict=True):
         if f.is_mass and r.days is not None and not r.days.generic and r.kind == REGULAR:
-            if "sat" in r.days.days and "fri" not in r.days.days:
+            if r.vigil and r.sunday_heading:
+                vigils.add((r.church, f.time))
+            elif "sat" in r.days.days and "fri" not in r.days.days:
                 own_sat.add(r.church)
             if "sun" in r.days.days:
                 own_sun.add(r.church)
-    for r in readings:
+    for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:
             continue
         drop = set()
-        if r.church in own_sat:
+        if r.church in own_sat or (r.church, f.time) in vigils:
             drop.add("sat")
         if r.church in own_sun:
             drop.add("sun")

@@ -348,8 +348,11 @@ class _Walk:
                 and c.day.days == {"sat"}
                 and own_start > 0
                 and not DAY_ANY_RE.search(before + after)
+                and not self._saturday_goes_on(idxs, idx)
             ):
-                c.day = over  # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again
+                # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again; a later time goes on with
+                # Saturday's list ("w soboty 17.00 i 18.00")
+                c.day = over
             is_mass, reason = verdict(c)
             if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
@@ -387,6 +390,16 @@ class _Walk:
         if self.home is None and not self.block.notes.main_seen:
             self.home = place.casefold()
         return None if place.casefold() == self.home else place
+
+    def _saturday_goes_on(self, idxs: list[int], idx: int) -> bool:
+        """The hour before on the line is Saturday's and earlier: a Saturday list goes on ("w soboty 17.00
+        i 18.00"); an earlier time starts Sunday's list again."""
+        if idx == idxs[0]:
+            return False
+        before = self.readings[idx - 1].days
+        return (
+            before is not None and before.days == {"sat"} and self.hours[idx - 1].time < self.hours[idx].time
+        )
 
     def _hour_context(
         self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
