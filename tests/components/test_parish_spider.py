@@ -61,7 +61,7 @@ def test_start_page_item_and_links() -> None:
         "http://www.parafia.test/msze.html": "Msze święte",  # image alt
         "http://www.parafia.test/ogloszenia.html": "Ogłoszenia parafialne",  # link title
         "http://www.parafia.test/kontakt.html": "Kontakt i kancelaria",
-        "http://www.parafia.test/plik.pdf": "Plik",  # a PDF link: tests/crawls/test_pdf.py
+        "http://www.parafia.test/plik.pdf": "Plik",  # a PDF link: tests/crawls/test_pdf_crawl.py
     }
     assert all(r.meta[SITE_META] is site and r.meta["msze_previous_url"] == START for r in out[1:])
     stats = s.crawler.stats
