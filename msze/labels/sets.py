@@ -4,6 +4,7 @@ and diocesan rows (read from the thesis's annotated-*.tsv by `source`)."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -77,9 +78,25 @@ def join_sites(paths: Sequence[str], store: TextStore, report: JoinReport) -> li
     return parishes
 
 
+# What each column of the thesis's annotated-*.tsv holds. The Poznań file writes it in every cell ("Msze św.
+# w niedziele: …"); the Warsaw file does not ("8.00, 10.00, 12.00"): there the column is the heading.
+COLUMN_HEADINGS = ("Msze św. w niedziele:", "Msze św. w dni powszednie:")
+_HEADED_RE = re.compile(r"\s*msz", re.IGNORECASE)
+
+
 def diocesan_text(sunday: str, weekday: str) -> str:
-    """What a diocesan row's label is keyed by, and the page the rules read: both cells, one a line."""
+    """What a diocesan row's label is keyed by (its SHA-256): both cells as written, one a line."""
     return f"{sunday}\n{weekday}"
+
+
+def diocesan_page(sunday: str, weekday: str) -> str:
+    """The page the rules read for a diocesan row: each cell under its column's heading, unless the cell
+    begins with one of its own."""
+    cells = (sunday, weekday)
+    return "\n".join(
+        cell if _HEADED_RE.match(cell) or not cell.strip() else f"{heading} {cell}"
+        for heading, cell in zip(COLUMN_HEADINGS, cells, strict=True)
+    )
 
 
 def join_diocesan(
@@ -109,7 +126,7 @@ def join_diocesan(
             report.changed.append(f"{record.get('source')}")
             continue
         report.joined[str(thesis_dir)] = report.joined.get(str(thesis_dir), 0) + 1
-        page = {"url": cells[1] or f"{name}:{line}", "text": text}
+        page = {"url": cells[1] or f"{name}:{line}", "text": diocesan_page(cells[2], cells[3])}
         parishes.append({**record, "id": record["source"], "host": "", "pages": [page]})
     return parishes
 

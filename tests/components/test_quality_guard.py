@@ -63,3 +63,16 @@ def test_the_guard_tolerates_a_fall_within_its_tolerance() -> None:
     assert quality.regressions(old, new) == []
     new["realsites"]["figures"]["weekly_f1"] -= old["tolerance"]
     assert quality.regressions(old, new)[0].startswith("realsites weekly_f1: ")
+
+
+def test_a_diocesan_row_is_read_under_its_columns_headings() -> None:
+    from msze.labels.sets import diocesan_page
+
+    # the Warsaw file's cells are bare lists: the column says Sunday or weekday
+    assert diocesan_page("8.00, 10.00", "7.00, 18.00") == (
+        "Msze św. w niedziele: 8.00, 10.00\nMsze św. w dni powszednie: 7.00, 18.00"
+    )
+    # the Poznań file's cells say it themselves
+    headed = ("Msze św. w niedziele: godz. 9.00", "Msze św. w dni powszednie: godz. 18.00")
+    assert diocesan_page(*headed) == "\n".join(headed)
+    assert diocesan_page("9.00", "") == "Msze św. w niedziele: 9.00\n"
