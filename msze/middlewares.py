@@ -32,6 +32,7 @@ from msze.crawling.backoff import retry_after, retry_delay
 from msze.crawling.charset import correct_encoding
 from msze.crawling.sniff import HEAD_SIZE, declared_charset, is_binary, is_pdf
 from msze.crawling.tls import is_tls_version_failure, legacy_tls_hosts
+from msze.optional import SwitchedOff
 from msze.recrawl.changes import NOT_MODIFIED
 from msze.recrawl.state import SET_ASIDE_WARNING, SharedRecrawl, shared_recrawl
 
@@ -108,7 +109,7 @@ class BinarySniffMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> BinarySniffMiddleware:
         if not crawler.settings.getbool("BINARY_SNIFF_ENABLED"):
-            raise NotConfigured("BINARY_SNIFF_ENABLED is off")
+            raise SwitchedOff(cls, "BINARY_SNIFF_ENABLED is off")
         return cls(crawler)
 
     def headers_received(self, headers: Any, body_length: Any, request: Request, spider: Any = None) -> None:
@@ -297,7 +298,7 @@ class LegacyTLSRetryMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> LegacyTLSRetryMiddleware:
         if not crawler.settings.getbool("LEGACY_TLS_RETRY"):
-            raise NotConfigured("LEGACY_TLS_RETRY is off")
+            raise SwitchedOff(cls, "LEGACY_TLS_RETRY is off")
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
@@ -525,17 +526,17 @@ DISABLE_META_KEY = "msze_recrawl_disabled"  # request.meta: never send validator
 PAGE_META_KEY = "msze_recrawl_page"  # request.meta of a 304: the stored page item (for the spider middleware)
 
 
-def recrawl_state_path(crawler: Any) -> str:
-    """RECRAWL_STATE; every re-crawl component is off (NotConfigured) without it."""
+def recrawl_state_path(crawler: Any, component: type) -> str:
+    """RECRAWL_STATE; every re-crawl component is off (SwitchedOff: said at INFO) without it."""
     path = crawler.settings.get("RECRAWL_STATE")
     if not path:
-        raise NotConfigured("RECRAWL_STATE is empty: no previous run to compare with")
+        raise SwitchedOff(component, "RECRAWL_STATE is empty: no previous run to compare with")
     return path
 
 
-def recrawl_shared(crawler: Any) -> SharedRecrawl:
+def recrawl_shared(crawler: Any, component: type) -> SharedRecrawl:
     """The re-crawl state this crawler's middleware and pipeline share (msze/recrawl/state.py)."""
-    shared = shared_recrawl(crawler, recrawl_state_path(crawler))
+    shared = shared_recrawl(crawler, recrawl_state_path(crawler, component))
     if shared.state.set_aside_by_domain:
         logger.warning(SET_ASIDE_WARNING, shared.state.path)
         shared.state.set_aside_by_domain = False  # said once
@@ -553,8 +554,8 @@ class ConditionalRequestMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> ConditionalRequestMiddleware:
         if not crawler.settings.getbool("RECRAWL_CONDITIONAL"):
-            raise NotConfigured("RECRAWL_CONDITIONAL is off")
-        return cls(crawler, recrawl_shared(crawler))
+            raise SwitchedOff(cls, "RECRAWL_CONDITIONAL is off")
+        return cls(crawler, recrawl_shared(crawler, cls))
 
     def process_request(self, request: Request) -> None:
         if request.method != "GET" or request.meta.get(DISABLE_META_KEY):
@@ -617,7 +618,7 @@ class RecrawlSpiderMiddleware(BaseSpiderMiddleware):
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> RecrawlSpiderMiddleware:
-        recrawl_state_path(crawler)
+        recrawl_state_path(crawler, cls)
         return cls(crawler)
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
