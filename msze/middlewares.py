@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
@@ -25,8 +25,6 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import load_object
 from scrapy.utils.response import response_status_message
-from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
-from scrapy_fake_useragent.providers import BaseProvider
 
 from msze.crawling.backoff import retry_after, retry_delay
 from msze.crawling.charset import correct_encoding
@@ -351,27 +349,33 @@ def user_agent_of(entry: dict[str, Any]) -> str:
     return entry["useragent"].strip().strip('"')
 
 
-class BrowserAgentsProvider(BaseProvider):
-    """A scrapy-fake-useragent provider (FAKEUSERAGENT_PROVIDERS): a real browser's User-Agent, drawn by
-    usage share from browser_agents(). Raises when fake-useragent's data cannot be loaded, so the next
-    provider of the list is used."""
+class BrowserUserAgentMiddleware:
+    """A real browser's User-Agent per request, drawn by usage share from browser_agents() (a request that
+    has one keeps it). When fake-useragent's data cannot be loaded, every request gets USER_AGENT (a
+    browser's): one warning, stat `msze/useragent/fixed`. scrapy-fake-useragent did this through its provider
+    list, and pulled Faker into every install for a fallback that was never reached."""
 
-    def __init__(self, settings: Any) -> None:
-        super().__init__(settings)
-        self.agents, self._cum_shares = browser_agents()
+    def __init__(self, agents: Sequence[str], cum_shares: Sequence[float], fixed: str) -> None:
+        self.agents = tuple(agents)
+        self.cum_shares = tuple(cum_shares)
+        self.fixed = fixed
 
-    def get_random_ua(self) -> str:
-        return random.choices(self.agents, cum_weights=self._cum_shares)[0]
-
-
-class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):
-    """scrapy-fake-useragent's random User-Agent from the first provider of FAKEUSERAGENT_PROVIDERS that
-    loads, with the Scrapy 2.14+ method signature (no `spider` argument, no deprecation warning)."""
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> BrowserUserAgentMiddleware:
+        try:
+            agents, shares = browser_agents()
+        except Exception as exc:  # noqa: BLE001 - fake-useragent's data failing in any way: the fixed one
+            logger.warning("fake-useragent's browsers did not load (%s): every request gets USER_AGENT", exc)
+            crawler.stats.set_value("msze/useragent/fixed", 1)
+            agents, shares = (), ()
+        return cls(agents, shares, crawler.settings.get("USER_AGENT"))
 
     def random_user_agent(self) -> str:
-        return self._ua_provider.get_random_ua()
+        if not self.agents:
+            return self.fixed
+        return random.choices(self.agents, cum_weights=self.cum_shares)[0]
 
-    def process_request(self, request: Request) -> None:  # type: ignore[override]
+    def process_request(self, request: Request) -> None:
         request.headers.setdefault("User-Agent", self.random_user_agent())
 
 
