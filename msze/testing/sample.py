@@ -3,8 +3,8 @@
 
 Names, streets and towns come from the search demo's word lists (msze/search/demo/generate.py, the same seed):
 no row is copied from deon.pl. One row has no decanate (the fake sends it without that cell), one parish has
-no street (so Places can only be asked "name city"). The file is generated and committed; a test checks it is
-what this module writes:
+no street (so Places can only be asked "name city"), one name has a non-breaking space. The file is
+generated and committed; a test checks it is what this module writes:
 
     .venv/bin/python -m msze.testing.sample            # rewrites msze/testing/data/deon-sample.tsv
 """
@@ -29,6 +29,7 @@ COUNT = 25
 HEADER = ("Parafia", "Miejscowość", "Adres", "Diecezja", "Dekanat", "Województwo")
 NO_DECANATE = 7  # row index sent with a missing cell
 NO_STREET = 11  # row index whose address is only its name and postal town (an i % 5 == 1 row: no fallback)
+NBSP = 3  # row index whose name has a non-breaking space, as some of deon's do (sent as &nbsp;)
 
 
 def sample_text(count: int = COUNT) -> str:
@@ -41,9 +42,9 @@ def sample_text(count: int = COUNT) -> str:
         if index == NO_STREET:
             address = [address[0], address[-1]]
         decanate = "" if index == NO_DECANATE else parish.decanate
-        writer.writerow(
-            [parish.name, parish.city, "|".join(address), parish.diocese, decanate, parish.voivodeship]
-        )
+        name = parish.name.replace(" ", "\xa0", 1) if index == NBSP else parish.name
+        address[0] = name
+        writer.writerow([name, parish.city, "|".join(address), parish.diocese, decanate, parish.voivodeship])
     return out.getvalue()
 
 
