@@ -22,21 +22,11 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from msze.extraction.rules.days import WEEK
-from msze.extraction.rules.reading import season_range
+from msze.utils.vocabulary import SEASONS, WEEK, season_range
 
 WARSAW = ZoneInfo("Europe/Warsaw")
 # fixed holy days of obligation (and 26 December, kept with a holiday schedule by Polish parishes)
 _FIXED_HOLY_DAYS = ((1, 1), (1, 6), (8, 15), (11, 1), (12, 25), (12, 26))
-# the usual range of a season tag, as (month, day) bounds, both inclusive
-_SEASON_RANGES = {
-    "summer": ((7, 1), (8, 31)),
-    "holidays": ((7, 1), (8, 31)),
-    "school-year": ((9, 1), (6, 30)),
-    "may": ((5, 1), (5, 31)),
-    "october": ((10, 1), (10, 31)),
-    "winter": ((11, 1), (3, 31)),
-}
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # 29 February is a day of some years
 _FULL_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)  # fromisoformat alone also takes "2026-W01-1"
 _MONTH_DAY_RE = re.compile(r"(\d{2})-(\d{2})", re.ASCII)
@@ -126,29 +116,32 @@ def lent(year: int) -> tuple[dt.date, dt.date]:
     return sunday - dt.timedelta(days=46), sunday - dt.timedelta(days=3)
 
 
+# the liturgical seasons' days in a year, from the first to the last
+LITURGICAL = {"advent": advent, "lent": lent}
+
+
 def _within(day: dt.date, start: tuple[int, int], end: tuple[int, int]) -> bool:
     md = (day.month, day.day)
     return start <= md <= end if start <= end else md >= start or md <= end
 
 
 def in_season(day: dt.date, season: str | None) -> bool:
-    """Whether a time of ``season`` is held on ``day`` (None: all year; an unknown tag: never, as its dates
-    cannot be known)."""
+    """Whether a time of ``season`` is held on ``day`` (None: all year; a tag as msze/utils/vocabulary.py
+    dates it; an unknown tag: never, as its dates cannot be known)."""
     if not season:
         return True
     if ".." in season:
         bounds = season_bounds(season)
         return bounds is not None and _within(day, *bounds)
-    if season == "not-summer":
-        return not _within(day, *_SEASON_RANGES["summer"])
-    if season == "advent":
-        start, end = advent(day.year)
+    tag = SEASONS.get(season)
+    if tag is None:
+        return False
+    if tag.complement:
+        return not any(in_season(day, other) for other in tag.complement)
+    if tag.liturgical:
+        start, end = LITURGICAL[season](day.year)
         return start <= day <= end
-    if season == "lent":
-        start, end = lent(day.year)
-        return start <= day <= end
-    bounds = _SEASON_RANGES.get(season)
-    return bounds is not None and _within(day, *bounds)
+    return any(_within(day, *span) for span in tag.spans)
 
 
 @dataclass(frozen=True, slots=True)

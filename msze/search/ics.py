@@ -20,9 +20,9 @@ from typing import Any
 from icalendar import Calendar, Event
 
 from msze.search.calendar import WEEK, at, dates_between, holy_days, in_season, one_off_start, rows_for
+from msze.utils.vocabulary import BYDAY as _BYDAY
 
 HORIZON_DAYS = 366  # how far ahead seasons and holy days are written
-_BYDAY = {"mon": "MO", "tue": "TU", "wed": "WE", "thu": "TH", "fri": "FR", "sat": "SA", "sun": "SU"}
 
 
 def parish_calendar(

@@ -29,33 +29,14 @@ from msze.search.db import (
 )
 from msze.search.params import WEEKDAY, WORKDAYS, SearchParams, page_count
 from msze.search.urls import safe_url
+from msze.utils import vocabulary
 from msze.utils.text import fold
 
 KM_PER_DEGREE = 111.32  # of latitude; of longitude times cos(latitude)
 
-DAY_LABELS = {
-    "sun": "Niedziela",
-    "mon": "Poniedziałek",
-    "tue": "Wtorek",
-    "wed": "Środa",
-    "thu": "Czwartek",
-    "fri": "Piątek",
-    "sat": "Sobota",
-    "holiday": "Święta nakazane",
-    UNKNOWN_DAY: "dzień nieokreślony",
-}
+DAY_LABELS = {**vocabulary.DAY_LABELS, UNKNOWN_DAY: "dzień nieokreślony"}
 # how a season reads on the parish page
-SEASON_LABELS = {
-    "summer": "latem",
-    "not-summer": "poza latem",
-    "holidays": "w wakacje i ferie",
-    "winter": "zimą",
-    "school-year": "w roku szkolnym",
-    "advent": "w Adwencie",
-    "lent": "w Wielkim Poście",
-    "may": "w maju",
-    "october": "w październiku",
-}
+SEASON_LABELS = {name: season.label for name, season in vocabulary.SEASONS.items()}
 _WORD_RE = re.compile(r"\w+")
 STOP_WORDS = frozenset(
     {"parafia", "parafii", "parafie", "pw", "p", "w", "wezwaniem", "kosciol", "rzymskokatolicka"}

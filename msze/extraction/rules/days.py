@@ -20,10 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from msze.extraction.rules.lines import words
+from msze.utils.vocabulary import DAYS, WEEK
 
 SUNDAY, WEEKDAY, SATURDAY, HOLIDAY = "sunday", "weekday", "saturday", "holiday"
-WEEK = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-DAY_ORDER = {d: i for i, d in enumerate((*WEEK, "holiday"))}
+DAY_ORDER = {d: i for i, d in enumerate(DAYS)}
 DAY_LOOKBEHIND = 200  # characters before an hour searched for its day phrase
 
 

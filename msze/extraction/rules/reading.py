@@ -333,16 +333,6 @@ def season_in(text: str) -> str | None:
     return _SEASON_NAMES[int(m.lastgroup[1:])] if m else None  # type: ignore[index]
 
 
-# a season given as dates, as season_in writes it: "07-01..08-31"
-_SEASON_RANGE_RE = re.compile(r"^([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)$")
-
-
-def season_range(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The (month, day) bounds of a season given as dates ("07-01..08-31"), None for a tag or none."""
-    m = _SEASON_RANGE_RE.match(season or "")
-    return ((int(m[1]), int(m[2])), (int(m[3]), int(m[4]))) if m else None
-
-
 def tags_in(text: str) -> tuple[str, ...]:
     """The tags of the phrases in ``text``, in order, each once."""
     found: list[str] = []
