@@ -130,11 +130,13 @@ class _Entry:
 
 
 def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The parish's ``schedule`` (weekly Masses), ``one_off`` Masses, ``confession`` times and ``conflicts``
-    from its processed pages (PageItem dicts with hours; the text and URL give each page's role and date)."""
+    """The parish's ``schedule`` (weekly Masses), ``one_off`` and ``monthly`` Masses, ``confession`` times
+    and ``conflicts`` from its processed pages (PageItem dicts with hours; the text and URL give each
+    page's role and date)."""
     said: list[_Page] = []
     weekly: list[_Weekly] = []
     one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
+    monthly: dict[tuple[Any, ...], dict[str, Any]] = {}
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
         p = _Page(i, page.get("url") or "", page_role(page), page_date(page))
@@ -147,11 +149,13 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if hour.get("label") != "mass" or not hour.get("time"):
                 continue
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
+            if hour.get("monthly") and _is_listed(p, hour):
+                _add_monthly(monthly, page, hour)  # "w pierwsze piątki" (or a list's last item alone)
             if _is_weekly(p, hour, valid_from):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
-            else:
+            elif hour.get("kind") != "monthly" or not _is_listed(p, hour):
                 _add_one_off(one_off, page, hour)
         for c in page.get("confessions") or () if p.role != ANNOUNCEMENTS else ():  # this week's, not regular
             key = (tuple(c.get("days") or ()), c.get("start"), c.get("end"), c.get("church"), c.get("season"))
@@ -163,6 +167,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     return {
         "schedule": schedule,
         "one_off": sorted(one_off.values(), key=lambda o: (o["date"] or "9999", o["time"])),
+        "monthly": sorted(monthly.values(), key=lambda m: (m["week"] < 0, m["week"], m["days"], m["time"])),
         "confession": list(confession.values()),
         "conflicts": conflicts,
     }
@@ -175,7 +180,34 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
         return True  # (its heading's date made it look like this week's)
     if hour.get("kind", "regular") != "regular":
         return False
+    return _is_listed(p, hour)
+
+
+def _is_listed(p: _Page, hour: Mapping[str, Any]) -> bool:
+    """Part of the parish's standing order: a schedule page's, or on announcements listed as a schedule or
+    seasonal ("w pierwszy piątek" in this week's announcements is that Friday's one-off)."""
     return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
+
+
+def _add_monthly(
+    monthly: dict[tuple[Any, ...], dict[str, Any]], page: Mapping[str, Any], hour: Mapping[str, Any]
+) -> None:
+    week, days = hour["monthly"]["week"], hour["monthly"]["days"]
+    key = (week, tuple(days), hour["time"], hour.get("church"), hour.get("season"))
+    entry = monthly.setdefault(
+        key,
+        {
+            "week": week,
+            "days": list(days),
+            "time": hour["time"],
+            "church": hour.get("church"),
+            "season": hour.get("season"),
+            "note": sentence_of(page.get("text") or "", hour),
+            "evidence": [],
+        },
+    )
+    if len(entry["evidence"]) < EVIDENCE_KEPT:
+        entry["evidence"].append(evidence(page, hour))
 
 
 def _add_one_off(

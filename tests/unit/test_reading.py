@@ -186,13 +186,48 @@ def test_weekday_lists_joined_by_i_are_weekly_and_roman_i_is_the_first_of_the_mo
     assert [(t, r["days"], r["kind"]) for t, r in got] == [
         ("08:00", ["tue", "thu", "sat"], "regular"),
         ("18:00", ["tue", "thu", "sat"], "regular"),
-        ("17:00", ["fri"], "one_off"),
+        ("17:00", ["fri"], "monthly"),
     ]
 
 
 def test_a_monthly_phrase_after_a_time_belongs_to_the_next_time():
     got = readings("Msze św. w niedziele o godz. 9.00, zaś w I piątki miesiąca o godz. 17.00")
-    assert [(t, r["kind"]) for t, r in got] == [("09:00", "regular"), ("17:00", "one_off")]
+    assert [(t, r["kind"]) for t, r in got] == [("09:00", "regular"), ("17:00", "monthly")]
+
+
+def monthly(text: str) -> list[tuple[str, list[str], str, tuple | None]]:
+    hours = find_hours(text)
+    return [
+        (h.time, d.reading.days.ordered() if d.reading.days else [], d.reading.kind,
+         (d.reading.monthly.week, d.reading.monthly.day) if d.reading.monthly else None)
+        for h, d in zip(hours, decide(text, hours, 2025), strict=True)
+        if d.is_mass
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.\nw pierwsze piątki miesiąca o 16:30", [("16:30", ["fri"], "monthly", (1, "fri"))]),
+        ("Msze św. w niedziele 9.00.\nW pierwszą sobotę miesiąca Msza o 8.00.",
+         [("09:00", ["sun"], "regular", None), ("08:00", ["sat"], "monthly", (1, "sat"))]),
+        ("Msze św.: ostatnia niedziela miesiąca – 15.00", [("15:00", ["sun"], "monthly", (-1, "sun"))]),
+        ("Msze św.\nI sobota miesiąca:\n7.00, 18.00",
+         [("07:00", ["sat"], "monthly", (1, "sat")), ("18:00", ["sat"], "monthly", (1, "sat"))]),
+        # a list whose last item alone is monthly: the days before it stay weekly, the monthly day besides
+        ("Msze św.\nwe wtorki, piątki i pierwszą sobotę miesiąca: 7.00",
+         [("07:00", ["tue", "fri"], "regular", (1, "sat"))]),
+        # the ordinal first: every day of the list is monthly
+        ("Msze św.\nw pierwszy czwartek, piątek i sobotę miesiąca: 18.00",
+         [("18:00", ["thu", "fri", "sat"], "monthly", (1, "thu"))]),
+        ("Msze św.: w trzecią środę miesiąca o 19.00", [("19:00", ["wed"], "monthly", (3, "wed"))]),
+        # a date, not a month's week; a day of the month has no week to date it by
+        ("Msza św. w ostatnią niedzielę października o 12.00", [("12:00", [], "regular", None)]),
+        ("Msza św. 13 dnia każdego miesiąca o 18.00", [("18:00", [], "one_off", None)]),
+    ],
+)  # fmt: skip
+def test_a_monthly_mass_is_its_week_of_the_month_and_day(text, expected):
+    assert monthly(text) == expected
 
 
 def test_a_feast_that_bounds_a_season_is_no_one_off():
@@ -403,7 +438,7 @@ def test_a_date_heading_dates_the_intentions_below_it_with_the_pages_year():
 
 def test_first_friday_is_monthly_not_weekly():
     got = readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")
-    assert [(r["kind"], r["date"]) for _, r in got] == [("one_off", None), ("one_off", None)]
+    assert [(r["kind"], r["date"]) for _, r in got] == [("monthly", None), ("monthly", None)]
 
 
 def test_roraty_and_the_weekly_schedule_are_regular():
@@ -586,7 +621,7 @@ def test_a_sentence_about_first_fridays_does_not_make_the_times_below_monthly():
         "W niedziele o godz. 8.00 i 10.30"
     )
     assert [(t, r["kind"]) for t, r in readings(text)] == [("08:00", "regular"), ("10:30", "regular")]
-    assert [r["kind"] for _, r in readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")] == ["one_off"] * 2
+    assert [r["kind"] for _, r in readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")] == ["monthly"] * 2
 
 
 def test_a_number_of_years_is_no_time():

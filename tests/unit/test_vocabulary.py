@@ -105,6 +105,14 @@ def test_every_day_is_named_everywhere():
     assert set(results.CSV_DAY_COLUMNS) == {*DAYS, "unknown_day"}
 
 
+def test_the_weeks_of_the_month_are_the_schemas():
+    assert list(vocabulary.MONTH_WEEKS) == SCHEMA["$defs"]["month_week"]["enum"]
+    page_schema = json.loads((PACKAGE / "schemas" / "page.schema.json").read_text(encoding="utf-8"))
+    assert list(vocabulary.MONTH_WEEKS) == page_schema["$defs"]["month_week"]["enum"]
+    assert set(reading._MONTH_WEEK.values()) <= set(vocabulary.MONTH_WEEKS)
+    assert set(reading._DAY_STEM.values()) == set(WEEK)
+
+
 def test_monthly_labels_agree_with_the_days_gender():
     assert monthly_label(1, "fri") == "w pierwszy piątek miesiąca"
     assert monthly_label(1, "sat") == "w pierwszą sobotę miesiąca"

@@ -120,9 +120,11 @@ MONTH_WORDS = (
 )
 _MONTH_AFTER_RE = re.compile(rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocne\w*)\b", re.IGNORECASE)
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
-# "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele i wybrane święta"
+# "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
+# pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
 _DAY_JOIN_RE = re.compile(
-    r"[\s,;/–\-]*(?:(?:i|oraz|lub|albo|a\s+także)(?:\s+(?:w|we|wybrane|niektóre|inne))?)?[\s,]*",
+    r"[\s,;/–\-]*(?:(?:i|oraz|lub|albo|a\s+także)"
+    r"(?:\s+(?:w|we|wybrane|niektóre|inne|pierwsz\w*|ostatni\w*|(?-i:I)))*)?[\s,]*",
     re.IGNORECASE,
 )
 # "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"

@@ -130,6 +130,48 @@ MONTHLY_RE = re.compile(
     rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|miesięczn\w*)\b",
     re.IGNORECASE,
 )
+# the week and day of a monthly Mass: "w I piątki", "pierwszą sobotę", "w trzecią niedzielę miesiąca",
+# "ostatnia niedziela miesiąca"
+_MONTHLY_DAY_RE = re.compile(
+    r"\b(?:(?P<roman>(?-i:IV|III|II|I))|(?P<word>pierwsz|drug|trzec|czwart|ostatni)\w*)\s+"
+    r"(?P<day>poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*"
+    rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego|wielkanoc\w*)\b)",
+    re.IGNORECASE,
+)
+_MONTH_WEEK = {
+    "pierwsz": 1,
+    "drug": 2,
+    "trzec": 3,
+    "czwart": 4,
+    "ostatni": -1,
+    "I": 1,
+    "II": 2,
+    "III": 3,
+    "IV": 4,
+}
+_DAY_STEM = {"poniedzia": "mon", "wtor": "tue", "środ": "wed", "czwart": "thu", "piąt": "fri", "sobot": "sat",
+             "niedziel": "sun"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Monthly:
+    """A monthly Mass's week of the month (1 the first … -1 the last) and day, and whether other days were
+    named before it in its list ("we wtorki, piątki i pierwszą sobotę": those stay weekly)."""
+
+    week: int
+    day: str
+    after_days: bool = False
+
+
+def monthly_in(text: str) -> Monthly | None:
+    """The first monthly day ``text`` names ("w pierwsze piątki miesiąca"), None for none."""
+    m = _MONTHLY_DAY_RE.search(text)
+    if m is None:
+        return None
+    week = _MONTH_WEEK[m["roman"] or m["word"].lower()]
+    return Monthly(week, _DAY_STEM[m["day"].lower()], bool(DAY_ANY_RE.search(text, 0, m.start())))
+
+
 CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
 # "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
 NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwołan\w*|zawieszon\w*)\b", re.I)
@@ -164,7 +206,7 @@ _HEADING_LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 
-REGULAR, ONE_OFF = "regular", "one_off"
+REGULAR, ONE_OFF, MONTHLY = "regular", "one_off", "monthly"
 
 
 @dataclass(slots=True)
@@ -177,6 +219,7 @@ class Reading:
     season: str | None = None
     kind: str = REGULAR
     date: tuple[int | None, int, int] | None = None  # (year or None, month, day)
+    monthly: Monthly | None = None  # held once a month (alone, or besides the weekly days of a REGULAR)
     tags: tuple[str, ...] = ()
     confession: bool = False
     sunday_heading: bool = False  # the heading over it names Sunday (a Saturday time there is the vigil)
@@ -197,6 +240,7 @@ class BlockNotes:
     season: str | None = None
     date: tuple[int | None, int, int] | None = None
     monthly: bool = False
+    monthly_day: Monthly | None = None
     main_seen: bool = False  # a Mass time was read: a church heading from now on is another church
     season_read: bool = False  # a time was read under the season heading: a new day heading ends it
 
@@ -217,10 +261,11 @@ class BlockNotes:
             self.date = None
         # "I piątek miesiąca:" heads the times below; a sentence ("W pierwszy piątek ... rano.") does not
         self.monthly = bool(MONTHLY_RE.search(line)) and not line.rstrip().endswith(".")
+        self.monthly_day = monthly_in(line) if self.monthly else None
 
     def end(self) -> None:
         """A long line of prose: the headings above no longer speak of what follows."""
-        self.church = self.season = self.date = None
+        self.church = self.season = self.date = self.monthly_day = None
         self.monthly = False
 
 
@@ -396,7 +441,8 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     elif block.date is not None:
         r.date = block.date
     if block.monthly or p.monthly or MONTHLY_RE.search(own):
-        r.kind, r.date = ONE_OFF, None
+        r.monthly = monthly_in(own) or p.monthly_day or block.monthly_day
+        r.kind, r.date = MONTHLY if r.monthly else ONE_OFF, None  # "13 dnia miesiąca": no week to date it by
     elif r.date is not None or p.one_off or one_off_in(own):
         r.kind = ONE_OFF
     r.confession = p.confession
@@ -412,6 +458,7 @@ class _ClauseNotes:
     season: str | None
     date: tuple[int | None, int, int] | None
     monthly: bool
+    monthly_day: Monthly | None
     one_off: bool
     confession: bool
     vigil: bool
@@ -425,6 +472,7 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
         season=season_in(prefix),
         date=dates[-1][2] if dates else None,
         monthly=bool(MONTHLY_RE.search(prefix)),
+        monthly_day=monthly_in(prefix),
         one_off=one_off_in(prefix),
         confession=bool(CONFESSION_RE.search(clause)),
         vigil=bool(_VIGIL_RE.search(prefix)),
@@ -458,8 +506,23 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
             r.date = _on_or_after(r.date, next(iter(r.days.days)))  # "Ogłoszenia 12.10.2025 ... w czwartek"
         if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
             r.vigil = True
+    _monthly_days(readings)
     _narrow_generic(readings, facts)
     _dropped_in_season(readings, facts)
+
+
+def _monthly_days(readings: Sequence[Reading]) -> None:
+    """A monthly Mass is on its day; a list whose last item alone is monthly ("we wtorki, piątki i pierwszą
+    sobotę miesiąca: 7.00") keeps the days named before it weekly, the monthly day besides."""
+    for r in readings:
+        if r.kind != MONTHLY or r.monthly is None:
+            continue
+        m = r.monthly
+        weekly = r.days.days - {m.day} if r.days is not None and not r.days.generic else frozenset()
+        if m.after_days and weekly:
+            r.kind, r.days = REGULAR, Days(frozenset(weekly))
+        elif r.days is None or r.days.generic or m.day not in r.days.days:
+            r.days = days_of(m.day)
 
 
 def _on_or_after(date: tuple[int | None, int, int], weekday: str) -> tuple[int | None, int, int]:
