@@ -5,7 +5,8 @@ A schedule row is what results.jsonl's `schedule` (spread over its days) and the
 (mon … sun, holiday), `time`, `church`, `season`, `vigil`. On a holy day the parish's `holiday` times apply,
 its Sunday times when it gives none; weekday times do not. A season is a tag with its usual range (summer
 July–August, the school year September–June, Advent and Lent from the liturgical calendar) or the date range
-the site gave ("MM-DD..MM-DD").
+the site gave ("MM-DD..MM-DD"). A monthly row (`week` of the month, 1 … 4 or -1 the last, and `days`) is held
+on that day of every month: "the first Friday".
 
 Dates are checked again here, where they are used, not only by the loader: a database from an older loader
 (or another one) may hold a parish page's typo "30.02.2026" as the one-off date "2026-02-30", or a season
@@ -176,17 +177,41 @@ def rows_for(day: dt.date, rows: Iterable[Mapping[str, Any]]) -> list[Mapping[st
     return held
 
 
+def month_weeks(day: dt.date) -> tuple[int, ...]:
+    """The weeks of the month ``day`` is in as monthly Masses count them: its own (the first seven days are
+    week 1), and -1 too in the last seven days of its month."""
+    last = (day + dt.timedelta(days=7)).month != day.month
+    return ((day.day - 1) // 7 + 1, -1) if last else ((day.day - 1) // 7 + 1,)
+
+
+def monthly_on(day: dt.date, row: Mapping[str, Any]) -> bool:
+    """Whether a monthly row (`week`, `days` as a list, `season`) is held on ``day``: "the first Friday"
+    on the first Friday of every month, in its season."""
+    return (
+        WEEK[day.weekday()] in row["days"]
+        and row["week"] in month_weeks(day)
+        and in_season(day, row.get("season"))
+    )
+
+
 def occurrences(
     rows: Iterable[Mapping[str, Any]],
     start: dt.date,
     end: dt.date,
     one_offs: Iterable[Mapping[str, Any]] = (),
+    monthly: Iterable[Mapping[str, Any]] = (),
 ) -> list[Occurrence]:
-    """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, and
-    the one-offs with a real full date and time."""
-    rows = list(rows)
+    """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, the
+    monthly ones on their days of the month, and the one-offs with a real full date and time."""
+    rows, monthly = list(rows), list(monthly)
     out = [
         Occurrence(at(day, r["time"]), r) for day in dates_between(start, end) for r in rows_for(day, rows)
+    ]
+    out += [
+        Occurrence(at(day, m["time"]), m)
+        for day in dates_between(start, end)
+        for m in monthly
+        if monthly_on(day, m)
     ]
     for o in one_offs:
         when = one_off_start(o)

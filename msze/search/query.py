@@ -22,6 +22,7 @@ from msze.search.db import (
     UNKNOWN_DAY,
     confession_times,
     mass_times,
+    monthly_masses,
     one_off_masses,
     parishes,
     time_history,
@@ -173,6 +174,35 @@ def season_label(season: str | None) -> str:
     if ".." in season:  # "02-30..11-31": a typo of the parish page, not shown as a date
         return "w okresie podanym na stronie parafii"
     return SEASON_LABELS.get(season, season)
+
+
+def monthly_of(conn: Connection, parish_id: int) -> list[dict]:
+    """The parish's monthly Masses, each with its days as a list and its label ("w pierwszy piątek
+    miesiąca", with the season's when it has one); rows an older or foreign loader left unreadable are
+    skipped."""
+    m = monthly_masses.c
+    found = conn.execute(select(monthly_masses).where(m.parish_id == parish_id).order_by(m.week, m.time))
+    out = []
+    for r in found:
+        days = [d for d in (r.days or "").split(",") if d in vocabulary.WEEK]
+        if not days or r.week not in vocabulary.MONTH_WEEKS or not clock_time(r.time):
+            continue
+        label = vocabulary.monthly_label(r.week, days)
+        season = season_label(r.season)
+        out.append(
+            {
+                "week": r.week,
+                "days": days,
+                "time": r.time,
+                "church": r.church,
+                "season": r.season,
+                "note": r.note,
+                "source_url": safe_url(r.source_url),
+                "label": f"{label}, {season}" if season else label,
+            }
+        )
+    out.sort(key=lambda x: (x["week"] < 0, x["week"], x["time"]))
+    return out
 
 
 def schedule_rows(times: list[dict]) -> list[dict]:
@@ -328,6 +358,7 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
         for r in conn.execute(one_offs.order_by(o.date, o.time))
         if known_date(r.date) and clock_time(r.time)  # never "2026-02-30" or "13-01", stored by older loaders
     ]
+    parish["monthly"] = monthly_of(conn, parish_id)
     confessions = select(c.days, c.start, c.end, c.church, c.season, c.source_url).where(
         c.parish_id == parish_id
     )

@@ -9,6 +9,7 @@ tag below or a date range "MM-DD..MM-DD" as the site gave it; None is all year.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 WEEK = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -101,10 +102,13 @@ _DAY_ACCUSATIVE = {
 }  # fmt: skip
 
 
-def monthly_label(week: int, day: str) -> str:
-    """ "w pierwszy piątek miesiąca", "w ostatnią niedzielę miesiąca"."""
-    ordinal = _ORDINALS[week][day in _FEMININE]
-    return f"w {ordinal} {_DAY_ACCUSATIVE[day]} miesiąca"
+def monthly_label(week: int, days: Sequence[str]) -> str:
+    """ "w pierwszy piątek miesiąca", "w ostatnią niedzielę miesiąca", "w pierwszy czwartek, piątek i
+    sobotę miesiąca" (the ordinal agrees with the first day)."""
+    ordinal = _ORDINALS[week][days[0] in _FEMININE]
+    names = [_DAY_ACCUSATIVE[d] for d in days]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} i {names[-1]}"
+    return f"w {ordinal} {listed} miesiąca"
 
 
 def byday_monthly(week: int, day: str) -> str:

@@ -114,8 +114,9 @@ def test_the_weeks_of_the_month_are_the_schemas():
 
 
 def test_monthly_labels_agree_with_the_days_gender():
-    assert monthly_label(1, "fri") == "w pierwszy piątek miesiąca"
-    assert monthly_label(1, "sat") == "w pierwszą sobotę miesiąca"
-    assert monthly_label(-1, "sun") == "w ostatnią niedzielę miesiąca"
-    assert monthly_label(3, "wed") == "w trzecią środę miesiąca"
-    assert all(monthly_label(w, d) for w in vocabulary.MONTH_WEEKS for d in WEEK)
+    assert monthly_label(1, ["fri"]) == "w pierwszy piątek miesiąca"
+    assert monthly_label(1, ["sat"]) == "w pierwszą sobotę miesiąca"
+    assert monthly_label(-1, ["sun"]) == "w ostatnią niedzielę miesiąca"
+    assert monthly_label(3, ["wed"]) == "w trzecią środę miesiąca"
+    assert monthly_label(1, ["thu", "fri", "sat"]) == "w pierwszy czwartek, piątek i sobotę miesiąca"
+    assert all(monthly_label(w, [d]) for w in vocabulary.MONTH_WEEKS for d in WEEK)
