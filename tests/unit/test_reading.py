@@ -680,3 +680,25 @@ def test_date_matches_and_years_agree_with_the_plain_regexes(text):
 
     assert [m.span() for m in _date_matches(text)] == [m.span() for m in DATE_RE.finditer(text)]
     assert _YEAR_RE.findall(text) == re.findall(r"(?<!\d)(20[0-3]\d)(?!\d)", text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.\nw niedziele: 8.00, 10.00\nw pozostałe dni tygodnia: 7.00",
+         [("08:00", ["sun"]), ("10:00", ["sun"]), ("07:00", MON_SAT)]),
+        ("Msze św.\nw niedziele: 9.00\nw soboty: 8.00\nw inne dni: 18.00",
+         [("09:00", ["sun"]), ("08:00", ["sat"]), ("18:00", MON_FRI)]),
+        ("Msze św.\nwe wtorki: 7.00\npozostałe dni powszednie: 18.00",
+         [("07:00", ["tue"]), ("18:00", ["mon", "wed", "thu", "fri", "sat"])]),
+        ("Msze św. w niedziele oraz w niektóre święta: 8.00, 11.00",
+         [("08:00", ["sun", "holiday"]), ("11:00", ["sun", "holiday"])]),
+        # letter-spaced headings
+        ("Msze św.\nS O B O T A\n7.00, 18.00\nN I E D Z I E L A\n8.00, 10.30",
+         [("07:00", ["sat"]), ("18:00", ["sat"]), ("08:00", ["sun"]), ("10:30", ["sun"])]),
+        ("Msze św.\nN I E D Z I E L E   I   Ś W I Ę T A\n9.00\nD N I   P O W S Z E D N I E\n7.00",
+         [("09:00", ["sun", "holiday"]), ("07:00", MON_SAT)]),
+    ],
+)  # fmt: skip
+def test_the_other_days_some_holy_days_and_letter_spaced_headings(text, expected):
+    assert days(text) == expected

@@ -33,6 +33,7 @@ class Days:
 
     days: frozenset[str]
     generic: bool = False
+    rest: bool = False  # "w pozostałe dni": less the days the schedule gives their own times (reading.finish)
 
     @property
     def category(self) -> str:
@@ -50,7 +51,7 @@ class Days:
         return sorted(self.days, key=DAY_ORDER.__getitem__)
 
     def __or__(self, other: Days) -> Days:
-        return Days(self.days | other.days, self.generic or other.generic)
+        return Days(self.days | other.days, self.generic or other.generic, self.rest or other.rest)
 
 
 def days_of(*names: str, generic: bool = False) -> Days:
@@ -69,8 +70,29 @@ _R = r"(?![^\W\d_])"  # no letter after
 _W = r"[^\W\d_]*"  # the rest of the word, letters only
 _DOT = rf"{_R}\.?"  # an abbreviation: the word ends, a full stop may follow
 
+
+def _spaced(stem: str) -> str:
+    """A day word written letter-spaced, as headings do ("S O B O T A", "N I E D Z I E L E"): the stem's
+    letters one space apart, then the rest of the word so."""
+    return r"[ \t]".join(stem) + r"(?:[ \t][^\W\d_])*" + _R
+
+
 # order matters: the first pattern that matches at a position wins
 _DAY_PATTERNS: list[tuple[str, Days]] = [
+    (_spaced("dni") + r"[ \t]+" + _spaced("powszedn"), MON_SAT),
+    *(
+        (_spaced(stem), days_of(day))
+        for stem, day in (
+            ("niedziel", "sun"),
+            ("poniedział", "mon"),
+            ("wtor", "tue"),
+            ("środ", "wed"),
+            ("czwart", "thu"),
+            ("piąt", "fri"),
+            ("sobot", "sat"),
+            ("święt", "holiday"),
+        )
+    ),  # fmt: skip
     (
         rf"(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}"
         rf"|porząd{_W}\s+zwykł{_W}|dni\s+zwykł{_W}",
@@ -227,7 +249,7 @@ def _other_days(before: Sequence[_DayMatch], scope: Days) -> Days | None:
             break
         named |= d.days
     kept = scope.days - named
-    return Days(kept, scope.generic) if kept else None
+    return Days(kept, scope.generic, rest=True) if kept else None
 
 
 def _joined(text: str, found: Sequence[_DayMatch], i: int, step: int) -> list[_DayMatch]:

@@ -548,11 +548,13 @@ def _weekday(year: int, month: int, day: int) -> str | None:
 
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
-    "codziennie" leaves out a Sunday that has its own times. A vigil listed under Sunday is not Saturday's
+    "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
+    on its own. A vigil listed under Sunday is not Saturday's
     own: it takes Saturday out of the weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni
     powszednie: 7.00, 18.00" is 7.00 on Saturday too, and 18.00 there is the vigil)."""
     own_sat: set[str | None] = set()
     own_sun: set[str | None] = set()
+    own: dict[str | None, set[str]] = {}  # the days a church's schedule names on their own
     vigils: set[tuple[str | None, str]] = set()
     for r, f in zip(readings, facts, strict=True):
         if f.is_mass and r.days is not None and not r.days.generic and r.kind == REGULAR:
@@ -562,10 +564,13 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
                 own_sat.add(r.church)
             if "sun" in r.days.days:
                 own_sun.add(r.church)
+            if not (r.vigil and r.sunday_heading):
+                own.setdefault(r.church, set()).update(r.days.days)
     for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:
             continue
-        drop = set()
+        # "we wtorki: 7.00 / pozostałe dni powszednie: 18.00": the other days are those not named above
+        drop = set(own.get(r.church, ())) if r.days.rest and r.days.days - own.get(r.church, set()) else set()
         if r.church in own_sat or (r.church, f.time) in vigils:
             drop.add("sat")
         if r.church in own_sun:
