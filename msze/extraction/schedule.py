@@ -137,6 +137,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     weekly: list[_Weekly] = []
     one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
     monthly: dict[tuple[Any, ...], dict[str, Any]] = {}
+    by_reference: list[_Weekly] = []  # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30" as Sunday's
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
         p = _Page(i, page.get("url") or "", page_role(page), page_date(page))
@@ -157,11 +158,14 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
             elif hour.get("kind") != "monthly" or not _is_listed(p, hour):
                 _add_one_off(one_off, page, hour)
+                if hour.get("sunday_order"):
+                    by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
         for c in page.get("confessions") or () if p.role != ANNOUNCEMENTS else ():  # this week's, not regular
             key = (tuple(c.get("days") or ()), c.get("start"), c.get("end"), c.get("church"), c.get("season"))
             entry = confession.setdefault(key, {**c, "evidence": []})
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": page.get("url")})
+    weekly += _sunday_by_reference(by_reference, said)
     winners = _winners(said)
     schedule, conflicts = _schedule(weekly, winners)
     return {
@@ -181,6 +185,18 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
     if hour.get("kind", "regular") != "regular":
         return False
     return _is_listed(p, hour)
+
+
+def _sunday_by_reference(by_reference: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
+    """The Sunday times a one-off gives by reference ("Msze jak w niedzielę: 6.30, 9.30, 11.30"), for each
+    church whose Sunday no page states: the best evidence of its Sunday order there is."""
+    stated = {
+        church for p in said for (day, church, _season), times in p.stated.items() if day == "sun" and times
+    }
+    added = [w for w in by_reference if w.hour.get("church") not in stated]
+    for w in added:
+        w.said.stated[("sun", w.hour.get("church"), w.hour.get("season"))].add(w.hour["time"])
+    return added
 
 
 def _is_listed(p: _Page, hour: Mapping[str, Any]) -> bool:

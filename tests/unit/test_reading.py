@@ -702,3 +702,28 @@ def test_date_matches_and_years_agree_with_the_plain_regexes(text):
 )  # fmt: skip
 def test_the_other_days_some_holy_days_and_letter_spaced_headings(text, expected):
     assert days(text) == expected
+
+
+def test_a_feast_list_gives_each_feast_its_date_and_day_not_the_holy_days():
+    text = (
+        "PORZĄDEK ŚWIĄTECZNY\n• Wniebowzięcie – 15 sierpnia – 8.00, 11.00\n"
+        "• Wszystkich Świętych – 1 listopada – 9.00"
+    )
+    got = [(t, r["kind"], r["date"], r["days"]) for t, r in readings(text, 2025)]
+    assert got == [
+        ("08:00", "one_off", "2025-08-15", ["fri"]),
+        ("11:00", "one_off", "2025-08-15", ["fri"]),
+        ("09:00", "one_off", "2025-11-01", ["sat"]),
+    ]
+    # a dash after a date still bounds a season: no day of its own
+    assert [r["date"] for _, r in readings("Msze św. w dni powszednie 1 – 15 sierpnia: 7.00")] == [None]
+
+
+def test_times_given_as_the_sunday_order_are_a_one_off_of_no_day():
+    text = "Msze św. w niedziele: 8.00, 10.00\nW drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30"
+    got = [(t, r["kind"], r["days"]) for t, r in readings(text)]
+    assert got == [("08:00", "regular", ["sun"]), ("10:00", "regular", ["sun"]), ("06:30", "one_off", []),
+                   ("09:30", "one_off", [])]  # fmt: skip
+    hours = find_hours(text)
+    orders = [d.reading.sunday_order for d in decide(text, hours)]
+    assert orders == [False, False, True, True]

@@ -40,8 +40,12 @@ _NUMBER_RE = re.compile(r"\d+")
 # "2025", not in a longer number; the "no digit before" is checked after the "2" so that the regex engine can
 # skip to the next "2" (a look-behind first makes it try every position)
 _YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
-# "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass
-_BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|[-–])\s*(?:dnia\s+)?$", re.IGNORECASE)
+# "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass; a dash bounds
+# one after a date only ("1 – 15 sierpnia"; "Wniebowzięcie – 15 sierpnia – 8.00" is the feast's day)
+_BOUND_BEFORE_RE = re.compile(
+    rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?$",
+    re.IGNORECASE,
+)
 _RANGE_RE = re.compile(
     rf"\bod\s+(?:dnia\s+)?(?P<d1>[0-3]?\d)(?:\.(?P<m1>0?[1-9]|1[0-2])\.?|\s+(?P<w1>{_MONTH_WORDS}))"
     rf"\s+do\s+(?:dnia\s+)?(?P<d2>[0-3]?\d)(?:\.(?P<m2>0?[1-9]|1[0-2])\.?|\s+(?P<w2>{_MONTH_WORDS}))",
@@ -104,7 +108,7 @@ ONE_OFF_RE = re.compile(
     r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
     r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
     r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
-    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b)",
+    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b|drug\w+\s+(?:dzie\w*|dni\w*)\s+świąt\w*)",
     re.IGNORECASE,
 )
 # "od Wielkanocy do ...", "w okresie Bożego Narodzenia": a feast that bounds a season, no single occasion;
@@ -172,6 +176,11 @@ def monthly_in(text: str) -> Monthly | None:
     return Monthly(week, _DAY_STEM[m["day"].lower()], bool(DAY_ANY_RE.search(text, 0, m.start())))
 
 
+# "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30": the times are the Sunday order's
+_AS_SUNDAY_RE = re.compile(
+    r"\b(?:jak|tak\s+jak|według\s+porządku)\s+(?:w\s+)?(?:każdą\s+)?niedziel\w*|porządkiem\s+niedzielnym",
+    re.I,
+)
 CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
 # "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
 NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwołan\w*|zawieszon\w*)\b", re.I)
@@ -222,6 +231,7 @@ class Reading:
     monthly: Monthly | None = None  # held once a month (alone, or besides the weekly days of a REGULAR)
     tags: tuple[str, ...] = ()
     confession: bool = False
+    sunday_order: bool = False  # "Msze jak w niedzielę: 6.30, 9.30": a one-off that shows the Sunday order
     sunday_heading: bool = False  # the heading over it names Sunday (a Saturday time there is the vigil)
     vigil_words: bool = False  # "niedzielna", "wigilijna", "z liturgii niedzieli" in its own words
 
@@ -414,7 +424,7 @@ def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int 
             day, month, year = int(m["d3"]), _ROMAN[m["mr"].upper()], m["y3"]
         if not possible_date(int(year) if year else None, month, day):
             continue  # "30.02.2026", "31.11": not a date (an hour next to it is still read, undated)
-        if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+        if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()):
             continue
         out.append((m.start(), m.end(), (int(year) if year else None, month, day)))
     return out
@@ -446,6 +456,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     elif r.date is not None or p.one_off or one_off_in(own):
         r.kind = ONE_OFF
     r.confession = p.confession
+    r.sunday_order = p.sunday_order or bool(_AS_SUNDAY_RE.search(own))
     r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
     return r
 
@@ -461,6 +472,7 @@ class _ClauseNotes:
     monthly_day: Monthly | None
     one_off: bool
     confession: bool
+    sunday_order: bool
     vigil: bool
 
 
@@ -475,6 +487,7 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
         monthly_day=monthly_in(prefix),
         one_off=one_off_in(prefix),
         confession=bool(CONFESSION_RE.search(clause)),
+        sunday_order=bool(_AS_SUNDAY_RE.search(prefix)),
         vigil=bool(_VIGIL_RE.search(prefix)),
     )
 
@@ -496,9 +509,12 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
     """The reading of the schedule as a whole, on the hours' readings in place (see the module docstring)."""
     year = page_year(text) or year
     for r in readings:
+        if r.sunday_order and r.kind == ONE_OFF:
+            r.days = None  # "jak w niedzielę" names the order, not the day of the occasion
         if r.date is not None:
             r.date = with_year(r.date, year)
-        if r.date is not None and r.date[0] and r.days is None:
+        if r.date is not None and r.date[0] and (r.days is None or "holiday" in r.days.days):
+            # "PORZĄDEK ŚWIĄTECZNY / Wniebowzięcie – 15 sierpnia – 8.00": that day, not the holy days
             weekday = _weekday(*r.date)
             if weekday is not None:
                 r.days = days_of(weekday)
