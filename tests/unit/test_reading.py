@@ -727,3 +727,20 @@ def test_times_given_as_the_sunday_order_are_a_one_off_of_no_day():
     hours = find_hours(text)
     orders = [d.reading.sunday_order for d in decide(text, hours)]
     assert orders == [False, False, True, True]
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("Msze św. w niedziele: 8.00, 18.00 - ostatnia niedziela miesiąca z udziałem młodzieży, 20.00",
+         ["regular", "regular", "regular"]),
+        ("Msze niedzielne:\n9:30\n11:00 – suma; w II i IV niedziele miesiąca – chrzty\n12:30",
+         ["regular", "regular", "regular"]),
+        # the monthly phrase alone, or before the time: a Mass of its own
+        ("Niedziele: 8.00, 15.00 (ostatnia niedziela miesiąca)", ["regular", "monthly"]),
+        ("Msze św. w niedziele: 8.00; w ostatnią niedzielę miesiąca o 15.00 z udziałem chorych",
+         ["regular", "monthly"]),
+    ],
+)  # fmt: skip
+def test_a_monthly_note_after_a_weekly_time_says_who_some_of_its_days_have(text, kinds):
+    assert [r["kind"] for _, r in readings(text)] == kinds

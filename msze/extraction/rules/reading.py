@@ -165,6 +165,7 @@ class Monthly:
     week: int
     day: str
     after_days: bool = False
+    start_after: int = 0  # where the phrase ends in the text it was read from
 
 
 def monthly_in(text: str) -> Monthly | None:
@@ -173,7 +174,7 @@ def monthly_in(text: str) -> Monthly | None:
     if m is None:
         return None
     week = _MONTH_WEEK[m["roman"] or m["word"].lower()]
-    return Monthly(week, _DAY_STEM[m["day"].lower()], bool(DAY_ANY_RE.search(text, 0, m.start())))
+    return Monthly(week, _DAY_STEM[m["day"].lower()], bool(DAY_ANY_RE.search(text, 0, m.start())), m.end())
 
 
 # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30": the times are the Sunday order's
@@ -181,6 +182,26 @@ _AS_SUNDAY_RE = re.compile(
     r"\b(?:jak|tak\s+jak|według\s+porządku)\s+(?:w\s+)?(?:każdą\s+)?niedziel\w*|porządkiem\s+niedzielnym",
     re.I,
 )
+# "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży", "11:00 – suma; w II i IV niedziele miesiąca -
+# chrzty": after a weekly time, who or what some of its days have
+_MONTHLY_NOTE_RE = re.compile(
+    r"\b(?:z\s+udział\w*|chrzt\w*|chrzest\w*|dla\s+\w+|z\s+błogosławieństw\w*)", re.I
+)
+
+
+def monthly_note(after: str, days: Days | None) -> bool:
+    """Whether the monthly phrase of an hour's words after it notes who or what that weekly Mass has on some
+    of its days ("18.00 - ostatnia niedziela miesiąca z udziałem młodzieży" under Sunday), not a Mass of its
+    own ("15.00 (ostatnia niedziela miesiąca)")."""
+    m = monthly_in(after)
+    return (
+        m is not None
+        and days is not None
+        and m.day in days.days
+        and _MONTHLY_NOTE_RE.search(after, m.start_after) is not None
+    )
+
+
 CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
 # "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
 NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwołan\w*|zawieszon\w*)\b", re.I)
