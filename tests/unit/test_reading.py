@@ -744,3 +744,13 @@ def test_times_given_as_the_sunday_order_are_a_one_off_of_no_day():
 )  # fmt: skip
 def test_a_monthly_note_after_a_weekly_time_says_who_some_of_its_days_have(text, kinds):
     assert [r["kind"] for _, r in readings(text)] == kinds
+
+
+def test_a_feast_held_in_the_sunday_order_is_a_one_off_by_reference():
+    text = "W uroczystość Wszystkich Świętych Msze św. będą w porządku niedzielnym: 8.00, 10.00 i 17.00."
+    hours = find_hours(text)
+    got = [
+        (h.time, d.reading.kind, d.reading.sunday_order)
+        for h, d in zip(hours, decide(text, hours), strict=True)
+    ]
+    assert got == [("08:00", "one_off", True), ("10:00", "one_off", True), ("17:00", "one_off", True)]

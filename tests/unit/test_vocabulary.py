@@ -26,17 +26,37 @@ DATA = PACKAGE.parent / "data"
 SCHEMA = json.loads((PACKAGE / "schemas" / "result.schema.json").read_text(encoding="utf-8"))
 
 
+def _literals(node: ast.AST) -> list[str]:
+    """The strings an expression is made of: a constant, a tuple's or set's, both sides of an if-else."""
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) else []
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return [x for e in node.elts for x in _literals(e)]
+    if isinstance(node, ast.IfExp):
+        return _literals(node.body) + _literals(node.orelse)
+    return []
+
+
+def _season_values(node: ast.AST) -> list[str]:
+    """The strings a node gives a season or compares one with: `season in ("summer", ...)`, the value of
+    `r.season = ...`, and of a dict's "season" key."""
+    if isinstance(node, ast.Compare) and "season" in ast.unparse(node).lower():
+        return [x for v in (node.left, *node.comparators) for x in _literals(v)]
+    if isinstance(node, ast.Assign) and any("season" in ast.unparse(t).lower() for t in node.targets):
+        return _literals(node.value)
+    if isinstance(node, ast.Dict):
+        return [x for k, v in zip(node.keys, node.values, strict=True)
+                if isinstance(k, ast.Constant) and k.value == "season" for x in _literals(v)]  # fmt: skip
+    return []
+
+
 def _season_literals(path: Path) -> set[str]:
-    """The string constants a module assigns to, compares with or chooses for a season: "not-summer" in
+    """The strings a module gives a season or compares one with, and every "not-…" name: "not-summer" in
     `r.season = "not-summer"`, `season in ("summer", ...)`, `"not-summer" if ... else "not-holidays"`."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        seasonal = isinstance(node, ast.Compare | ast.Assign) and "season" in ast.unparse(node).lower()
-        for const in ast.walk(node) if seasonal else (node,):
-            value = const.value if isinstance(const, ast.Constant) else None
-            name = isinstance(value, str) and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", value)
-            if name and (seasonal or value.startswith("not-")):
-                found.add(value)
+        found.update(_season_values(node))
+        found.update(x for x in _literals(node) if re.fullmatch(r"not-[a-z]+(?:-[a-z]+)*", x))
     return found
 
 
@@ -44,7 +64,7 @@ def rules_seasons() -> set[str]:
     names = set(reading._SEASON_NAMES)
     for path in (PACKAGE / "extraction").rglob("*.py"):
         names |= _season_literals(path)
-    return names - {"season", "start", "end", "church", "days", "time", "vigil"}
+    return names
 
 
 def label_seasons() -> set[str]:

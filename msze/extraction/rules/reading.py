@@ -177,9 +177,10 @@ def monthly_in(text: str) -> Monthly | None:
     return Monthly(week, _DAY_STEM[m["day"].lower()], bool(DAY_ANY_RE.search(text, 0, m.start())), m.end())
 
 
-# "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30": the times are the Sunday order's
+# "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30", "w porządku niedzielnym": the Sunday order's times
 _AS_SUNDAY_RE = re.compile(
-    r"\b(?:jak|tak\s+jak|według\s+porządku)\s+(?:w\s+)?(?:każdą\s+)?niedziel\w*|porządkiem\s+niedzielnym",
+    r"\b(?:jak|tak\s+jak)\s+(?:w\s+)?(?:każdą\s+)?niedziel\w*"
+    r"|\b(?:w\s+porządku|porządkiem|według\s+porządku)\s+niedziel\w*",
     re.I,
 )
 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży", "11:00 – suma; w II i IV niedziele miesiąca -
