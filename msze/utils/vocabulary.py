@@ -84,11 +84,6 @@ def season_range(season: str | None) -> Span | None:
     return ((int(m[1]), int(m[2])), (int(m[3]), int(m[4]))) if m else None
 
 
-def known_season(season: str | None) -> bool:
-    """Whether every side knows ``season``: all year, a tag of SEASONS, or a date range."""
-    return season is None or season in SEASONS or season_range(season) is not None
-
-
 # the week of the month of a monthly Mass: 1 the first … 4 the fourth, -1 the last
 MONTH_WEEKS = (1, 2, 3, 4, -1)
 # "w pierwszy piątek miesiąca": the ordinal agrees with the day's gender (masculine Monday, Tuesday,

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from icalendar import Calendar
 from search_fixtures import results, write_inputs
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from msze.search.app import create_app
 from msze.search.calendar import WARSAW, month_weeks, monthly_on
@@ -89,6 +89,14 @@ def test_the_next_masses_hold_a_monthly_mass_on_its_day_of_the_month_only(db):
         assert monthly_times(dt.datetime(2026, 12, 11, 8, tzinfo=WARSAW)) == []
         assert monthly_times(dt.datetime(2026, 12, 27, 8, tzinfo=WARSAW)) == ["2026-12-27T15:00:00+01:00"]
         assert monthly_times(dt.datetime(2026, 12, 20, 8, tzinfo=WARSAW)) == []
+        # rows another loader wrote unreadably are no Masses, and never an error
+        conn.execute(
+            insert(monthly_masses),
+            [{"parish_id": row.id, "week": 1, "days": "fri", "time": "25:99", "note": ""},
+             {"parish_id": row.id, "week": 7, "days": "fri,xyz", "time": "16:45", "note": ""}],
+        )  # fmt: skip
+        assert monthly_times(dt.datetime(2026, 12, 4, 8, tzinfo=WARSAW)) == ["2026-12-04T16:30:00+01:00"]
+        assert [m["time"] for m in get_parish(conn, row.id)["monthly"]] == ["16:30", "15:00"]
 
 
 def test_the_feed_has_a_monthly_rule_from_the_first_day_it_holds(db):

@@ -92,7 +92,7 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
             ("sobot", "sat"),
             ("święt", "holiday"),
         )
-    ),  # fmt: skip
+    ),
     (
         rf"(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}"
         rf"|porząd{_W}\s+zwykł{_W}|dni\s+zwykł{_W}",

@@ -165,7 +165,7 @@ class Monthly:
     week: int
     day: str
     after_days: bool = False
-    start_after: int = 0  # where the phrase ends in the text it was read from
+    end: int = 0  # where the phrase ends in the text it was read from
 
 
 def monthly_in(text: str) -> Monthly | None:
@@ -199,7 +199,7 @@ def monthly_note(after: str, days: Days | None) -> bool:
         m is not None
         and days is not None
         and m.day in days.days
-        and _MONTHLY_NOTE_RE.search(after, m.start_after) is not None
+        and _MONTHLY_NOTE_RE.search(after, m.end) is not None
     )
 
 
@@ -587,9 +587,9 @@ def _weekday(year: int, month: int, day: int) -> str | None:
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
     "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
-    on its own. A vigil listed under Sunday is not Saturday's
-    own: it takes Saturday out of the weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni
-    powszednie: 7.00, 18.00" is 7.00 on Saturday too, and 18.00 there is the vigil)."""
+    on its own. A vigil listed under Sunday is not Saturday's own: it takes Saturday out of the weekday time
+    it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on Saturday too,
+    and 18.00 there is the vigil)."""
     own_sat: set[str | None] = set()
     own_sun: set[str | None] = set()
     own: dict[str | None, set[str]] = {}  # the days a church's schedule names on their own

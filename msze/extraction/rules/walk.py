@@ -378,10 +378,8 @@ class _Walk:
                 r.season = season_in(opening) if opening is not None else None
             r.days = c.day
             if r.kind == MONTHLY and monthly_note(after, c.day):
-                r.kind, r.monthly = (
-                    REGULAR,
-                    None,
-                )  # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży"
+                # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
+                r.kind, r.monthly = REGULAR, None
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
             self.owns[idx] = c.before[-80:] + " " + after  # what finish() reads for "nie ma Mszy o ..."
