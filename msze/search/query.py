@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Connection, and_, exists, func, or_, select
 
@@ -177,32 +179,28 @@ def season_label(season: str | None) -> str:
 
 
 def monthly_of(conn: Connection, parish_id: int) -> list[dict]:
-    """The parish's monthly Masses, each with its days as a list and its label ("w pierwszy piątek
-    miesiąca", with the season's when it has one); rows an older or foreign loader left unreadable are
-    skipped."""
+    """The parish's monthly Masses (monthly_dict), the first week of the month first, the last week last."""
     m = monthly_masses.c
     found = conn.execute(select(monthly_masses).where(m.parish_id == parish_id).order_by(m.week, m.time))
-    out = []
-    for r in found:
-        days = [d for d in (r.days or "").split(",") if d in vocabulary.WEEK]
-        if not days or r.week not in vocabulary.MONTH_WEEKS or not clock_time(r.time):
-            continue
-        label = vocabulary.monthly_label(r.week, days)
-        season = season_label(r.season)
-        out.append(
-            {
-                "week": r.week,
-                "days": days,
-                "time": r.time,
-                "church": r.church,
-                "season": r.season,
-                "note": r.note,
-                "source_url": safe_url(r.source_url),
-                "label": f"{label}, {season}" if season else label,
-            }
-        )
+    out = [d for d in map(monthly_dict, found.mappings()) if d is not None]
     out.sort(key=lambda x: (x["week"] < 0, x["week"], x["time"]))
     return out
+
+
+def monthly_dict(row: Mapping[str, Any]) -> dict | None:
+    """A monthly_masses row with its days as a list and its label ("w pierwszy piątek miesiąca", with the
+    season's when it has one); None for a row an older or foreign loader left unreadable (no known week,
+    day or "HH:MM")."""
+    days = [d for d in (row["days"] or "").split(",") if d in vocabulary.WEEK]
+    if not days or row["week"] not in vocabulary.MONTH_WEEKS or not clock_time(row["time"]):
+        return None
+    label, season = vocabulary.monthly_label(row["week"], days), season_label(row["season"])
+    return {
+        **dict(row),
+        "days": days,
+        "source_url": safe_url(row["source_url"]),
+        "label": f"{label}, {season}" if season else label,
+    }
 
 
 def schedule_rows(times: list[dict]) -> list[dict]:

@@ -8,10 +8,10 @@ from functools import cache
 
 from sqlalchemy import Connection, and_, or_, select
 
-from msze.search.calendar import WEEK, clock_time, dates_between, holy_days, occurrences
+from msze.search.calendar import WEEK, dates_between, holy_days, occurrences
 from msze.search.db import churches, confession_times, mass_times, monthly_masses, one_off_masses, parishes
 from msze.search.params import SearchParams
-from msze.search.query import distance_km, parish_conditions, squared_km
+from msze.search.query import distance_km, monthly_dict, parish_conditions, squared_km
 from msze.search.urls import safe_url
 
 NEAREST_PARISHES = 50  # how many of the nearest parishes `next_masses` expands
@@ -157,12 +157,12 @@ def _one_off_rows(conn: Connection, ids: list[int]) -> dict[int, list]:
 
 
 def _monthly_rows(conn: Connection, ids: list[int]) -> dict[int, list]:
-    """Monthly Masses with their days as a list (calendar.monthly_on); a row whose time is no "HH:MM" (an
-    older or foreign loader's) is none."""
+    """Monthly Masses as calendar.monthly_on reads them (query.monthly_dict: unreadable rows are none)."""
     rows: dict[int, list] = {}
     for r in conn.execute(select(monthly_masses).where(monthly_masses.c.parish_id.in_(ids))).mappings():
-        if clock_time(r["time"]):
-            rows.setdefault(r["parish_id"], []).append({**dict(r), "days": (r["days"] or "").split(",")})
+        row = monthly_dict(r)
+        if row is not None:
+            rows.setdefault(r["parish_id"], []).append(row)
     return rows
 
 
