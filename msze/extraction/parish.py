@@ -55,8 +55,9 @@ def summarize(
     (time, day) appears once, with the evidence of highest score (rules before classifier on a tie, then the
     first page crawled). `crawled_at` is the latest fetch time of the pages, else the caller's (a crawl that
     stored no page: when it was tried). `bytes_` defaults to the UTF-8 size of the pages' HTML. `schedule`,
-    `one_off`, `confession` and `conflicts` are the parish's consolidated schedule (extraction.schedule);
-    `churches` the addresses its pages give for its other churches (extraction.churches).
+    `one_off`, `monthly`, `confession` and `conflicts` are the parish's consolidated schedule
+    (extraction.schedule); `churches` the addresses its pages give for its other churches
+    (extraction.churches).
     """
     best: dict[tuple[str, str | None], dict[str, Any]] = {}
     n_bytes = 0
