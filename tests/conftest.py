@@ -157,6 +157,23 @@ def run_crawl(
     return CrawlResult(items, stats, done.returncode, done.stderr + done.stdout, pages_dir)
 
 
+# --- OCR tests: Debian's Tesseract with its Polish data ---
+
+
+@pytest.fixture
+def tesseract() -> None:
+    """Fails (never skips) with what to install when Tesseract or its Polish data is missing."""
+    import pytesseract
+
+    install = "apt-get install tesseract-ocr tesseract-ocr-pol (scripts/setup.sh does as root)"
+    try:
+        langs = pytesseract.get_languages()
+    except pytesseract.TesseractNotFoundError:
+        pytest.fail(f"tesseract is missing: {install}")
+    if "pol" not in langs:
+        pytest.fail(f"Tesseract's Polish data is missing: {install}")
+
+
 # --- Real-browser tests (tests/browser): Debian's chromium driven by Playwright, never downloaded ---
 
 CHROMIUM = "/usr/bin/chromium"

@@ -1,0 +1,91 @@
+"""Schedule images drawn with Pillow, for the OCR tests and benchmarks/bench_ocr.py: a parish's Mass times
+as a JPEG the way parishes post them (a scanned or exported sheet), with a chosen font, size, slight rotation,
+JPEG noise and one or two columns. The true times are known by construction.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from io import BytesIO
+
+FONTS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Rows of (label, times "H:MM") under a title; `times()` are the Mass times it shows."""
+
+    title: str = "Porządek Mszy świętych"
+    rows: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("Niedziele i święta:", ("7:00", "9:00", "11:00", "18:00")),
+        ("Dni powszednie:", ("7:00", "18:00")),
+    )
+
+    def times(self) -> set[str]:
+        return {f"{int(t.split(':')[0]):02d}:{t.split(':')[1]}" for _, times in self.rows for t in times}
+
+
+@dataclass(frozen=True)
+class Style:
+    font: str = FONTS[0]
+    size: int = 28
+    rotation: float = 0.0  # degrees
+    quality: int = 75  # JPEG quality: lower is noisier
+    noise: int = 0  # ± grey levels of random pixel noise
+    columns: int = 1
+    separator: str = ":"  # "7:00" or "7.00"
+    seed: int = 0
+    extra: tuple[str, ...] = field(default=())  # lines of other text (an office's hours are not Masses)
+
+
+def render_schedule(schedule: Schedule, style: Style = Style()) -> bytes:
+    """The schedule as JPEG bytes."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(style.font, style.size)
+    title_font = ImageFont.truetype(style.font, round(style.size * 1.3))
+    line = round(style.size * 1.6)
+    rows = [(label, "   ".join(t.replace(":", style.separator) for t in ts)) for label, ts in schedule.rows]
+    per_column = -(-len(rows) // style.columns)
+    column_width = style.size * 22
+    width = 60 + column_width * style.columns
+    height = 80 + line * (2 + 2 * per_column + len(style.extra))
+    image = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(image)
+    draw.text((30, 25), schedule.title, font=title_font, fill=0)
+    for i, (label, times) in enumerate(rows):
+        x = 30 + column_width * (i // per_column)
+        y = 25 + line * (2 + 2 * (i % per_column))
+        draw.text((x, y), label, font=font, fill=0)
+        draw.text((x, y + line), times, font=font, fill=0)
+    for j, text in enumerate(style.extra):
+        draw.text((30, 25 + line * (2 + 2 * per_column + j) + line // 2), text, font=font, fill=40)
+    if style.noise:
+        rng = random.Random(style.seed)
+        pixels = image.load()
+        for _ in range(width * height // 20):
+            x, y = rng.randrange(width), rng.randrange(height)
+            pixels[x, y] = max(0, min(255, pixels[x, y] + rng.randint(-style.noise, style.noise)))
+    if style.rotation:
+        image = image.rotate(style.rotation, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    out = BytesIO()
+    image.convert("RGB").save(out, "JPEG", quality=style.quality)
+    return out.getvalue()
+
+
+def plain_image(width: int, height: int, text: str = "", fmt: str = "PNG") -> bytes:
+    """An image that is no schedule (a logo, a photo of a gallery): grey with a word."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (width, height), (200, 180, 120))
+    if text:
+        ImageDraw.Draw(image).text((5, 5), text, fill=(0, 0, 0))
+    out = BytesIO()
+    image.save(out, fmt)
+    return out.getvalue()
