@@ -148,6 +148,11 @@ PDF_MAX_PER_SITE = 10
 PDF_MAX_BYTES = 10 * 1024 * 1024
 # Pages read from one PDF at most (0 = all): bounds the time pdfminer spends on one file.
 PDF_MAX_PAGES = 50
+# Images that may be the schedule (named, captioned or headed as one; docs/crawling.md#images), and PDFs with
+# no text layer, read by Tesseract OCR: only for a site whose pages gave no Sunday Mass, as OCR is slow.
+OCR_ENABLED = True
+# Images OCR'd per parish site at most: the schedule and an announcement or two, not a gallery.
+OCR_MAX_PER_SITE = 5
 
 # --- Extraction (msze/extraction) ---------------------------------------------------------------------
 # Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).

@@ -162,6 +162,10 @@ def run_crawl(
 
 @pytest.fixture
 def tesseract() -> None:
+    require_tesseract()
+
+
+def require_tesseract() -> None:
     """Fails (never skips) with what to install when Tesseract or its Polish data is missing."""
     import pytesseract
 

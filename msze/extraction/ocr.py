@@ -11,8 +11,11 @@ No Scrapy here; the spider adapts it (msze/spiders/parish.py, docs/crawling.md#i
 from __future__ import annotations
 
 import re
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from io import BytesIO
+from pathlib import Path
 
 OCR_LANG = "pol"
 # Statuses of ocr_image (the crawl's msze/ocr/<status> stats).
@@ -59,6 +62,36 @@ def ocr_image(data: bytes, lang: str = OCR_LANG) -> OcrText:
     if not text.strip():
         return OcrText("", confidence, NO_TEXT, "no text found")
     return OcrText(text, confidence, OK)
+
+
+PDF_DPI = 200  # pdftoppm's resolution for a scanned page: ~30 px capitals for 10 pt type
+PDF_TIMEOUT = 120  # seconds pdftoppm may take for one PDF
+
+
+def ocr_pdf_pages(body: bytes, max_pages: int = 0, lang: str = OCR_LANG) -> OcrText:
+    """The OCR text of a PDF without a text layer: poppler's pdftoppm draws its first `max_pages` pages
+    (0: all) as images, Tesseract reads each; pages joined by a form feed line as pdf.py's text is."""
+    from msze.extraction.pdf import PAGE_BREAK
+
+    with tempfile.TemporaryDirectory(prefix="msze-ocr-") as folder:
+        pages = ["pdftoppm", "-r", str(PDF_DPI), "-gray", "-png"]
+        pages += ["-l", str(max_pages)] if max_pages else []
+        try:
+            subprocess.run(
+                [*pages, "-", f"{folder}/p"], input=body, capture_output=True, timeout=PDF_TIMEOUT, check=True
+            )
+        except FileNotFoundError:
+            return OcrText("", 0.0, NO_TESSERACT, "pdftoppm is not installed (Debian: poppler-utils)")
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+            return OcrText("", 0.0, BROKEN, f"pdftoppm: {error}")
+        results = [ocr_image(path.read_bytes(), lang) for path in sorted(Path(folder).glob("p*.png"))]
+    if any(r.status == NO_TESSERACT for r in results):
+        return next(r for r in results if r.status == NO_TESSERACT)
+    read = [r for r in results if r.status == OK]
+    if not read:
+        return OcrText("", 0.0, NO_TEXT, "no text found")
+    text = PAGE_BREAK.join(r.text if r.status == OK else "" for r in results)
+    return OcrText(text, round(sum(r.confidence for r in read) / len(read), 3), OK)
 
 
 def _lines(data: dict[str, list]) -> tuple[str, float]:

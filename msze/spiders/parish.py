@@ -14,13 +14,15 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import scrapy
-from scrapy.exceptions import DownloadCancelledError, IgnoreRequest
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider, DownloadCancelledError, IgnoreRequest
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.defer import CancelledError
 from twisted.python.failure import Failure
 
+from msze.crawling.images import CANDIDATE, is_schedule_page, judge_image, pixels
 from msze.crawling.links import (
     Site,
     is_blacklisted,
@@ -30,6 +32,7 @@ from msze.crawling.links import (
     script_targets,
 )
 from msze.crawling.sniff import HEAD_SIZE, is_pdf
+from msze.extraction.ocr import clean_ocr_times, ocr_image, ocr_pdf_pages
 from msze.extraction.pdf import NO_TEXT, OK, PDF_CONTENT_TYPE, PdfText, pdf_to_text
 from msze.items import PageItem
 from msze.middlewares import PDF_META
@@ -91,6 +94,14 @@ class ParishSpider(scrapy.Spider):
         spider.follow_pdfs = settings.getbool("PDF_ENABLED")
         spider.pdf_max_bytes = settings.getint("PDF_MAX_BYTES")
         spider.pdf_max_pages = settings.getint("PDF_MAX_PAGES")
+        spider.ocr_enabled = settings.getbool("OCR_ENABLED")
+        spider.ocr_max_per_site = settings.getint("OCR_MAX_PER_SITE")
+        # site start URL -> {image URL: (site, page URL, words)}; sites whose pages gave a Sunday Mass
+        spider.ocr_candidates: dict[str, dict[str, tuple[Site, str, str]]] = {}
+        spider.sunday_sites: set[str] = set()
+        if spider.ocr_enabled:
+            crawler.signals.connect(spider.note_sunday, signal=signals.item_scraped)
+            crawler.signals.connect(spider.request_images, signal=signals.spider_idle)
         return spider
 
     @classmethod
@@ -206,6 +217,8 @@ class ParishSpider(scrapy.Spider):
         yield self.page_item(site, response, html=response.text)
         if isinstance(response, HtmlResponse):
             yield from self.follow_links(site, response)
+            if self.ocr_enabled:
+                self.collect_images(site, response)
 
     def page_item(self, site: Site, response: Response, **fields: Any) -> PageItem:
         return PageItem(
@@ -225,8 +238,9 @@ class ParishSpider(scrapy.Spider):
         """A PDF's text as a page (no HTML, content_type application/pdf) for the same page steps; an
         encrypted, broken or text-less PDF is a warning and msze/pdf/<encrypted|broken|no_text>."""
         pdf = pdf_to_text(response.body, self.pdf_max_pages)
+        confidence = None
         if pdf.status == NO_TEXT:
-            pdf = self.ocr_pdf(response.body, pdf)
+            pdf, confidence = self.ocr_pdf(response.body, pdf)
         if pdf.pages:  # stats list outcomes, not zeros
             self.crawler.stats.inc_value("msze/pdf/pages", pdf.pages)
         if pdf.status != OK:
@@ -240,12 +254,95 @@ class ParishSpider(scrapy.Spider):
             self.crawler.stats.inc_value(f"msze/pdf/{pdf.status}")
             return
         self.crawler.stats.inc_value("msze/pdf/read")
-        yield self.page_item(site, response, html="", text=pdf.text, content_type=PDF_CONTENT_TYPE)
+        ocr = {} if confidence is None else {"ocr_confidence": confidence}
+        yield self.page_item(site, response, html="", text=pdf.text, content_type=PDF_CONTENT_TYPE, **ocr)
 
-    def ocr_pdf(self, body: bytes, pdf: PdfText) -> PdfText:
-        """The hook for OCR of a PDF without a text layer (a scan): return its text with status OK. Not done
-        yet, so the PDF stays NO_TEXT (msze/pdf/no_text)."""
-        return pdf
+    def ocr_pdf(self, body: bytes, pdf: PdfText) -> tuple[PdfText, float | None]:
+        """A PDF without a text layer (a scan) read by OCR (pdftoppm, then Tesseract): OK with its text, else
+        it stays NO_TEXT (msze/pdf/no_text); with the OCR confidence. msze/ocr/pdf_<status>."""
+        if not self.ocr_enabled:
+            return pdf, None
+        ocr = ocr_pdf_pages(body, self.pdf_max_pages)
+        self.crawler.stats.inc_value(f"msze/ocr/pdf_{ocr.status}")
+        if ocr.status != OK:
+            return pdf, None
+        return PdfText(clean_ocr_times(ocr.text), pdf.pages, OK), ocr.confidence
+
+    # --- images (OCR): collected per site, read at spider_idle for sites with no Sunday Mass ---------------
+    def collect_images(self, site: Site, response: HtmlResponse) -> None:
+        """The page's images that may be its schedule (crawling/images.py); others are counted by reason
+        (msze/ocr/skipped_<logo|icon|gallery|small|no_cue>)."""
+        title = " ".join(response.xpath("//title//text() | (//h1)[1]//text()").getall())
+        text = " ".join(response.xpath("//body//text()[not(ancestor::script or ancestor::style)]").getall())
+        schedule_page = is_schedule_page(title, text)
+        candidates = self.ocr_candidates.setdefault(site.start_url, {})
+        for img in response.xpath("//img[@src]"):
+            url = response.urljoin(img.attrib["src"].strip())
+            if url in candidates or not url.startswith(("http://", "https://")):
+                continue
+            words = _clean_text(
+                " ".join(
+                    img.xpath(
+                        "@alt | @title | ancestor::figure[1]//figcaption//text()"
+                        " | (preceding::*[self::h1 or self::h2 or self::h3 or self::h4])[last()]//text()"
+                    ).getall()
+                )
+            )
+            width, height = pixels(img.attrib.get("width")), pixels(img.attrib.get("height"))
+            reason = judge_image(url, words or "", width, height, schedule_page)
+            if reason != CANDIDATE:
+                self.crawler.stats.inc_value(f"msze/ocr/skipped_{reason}")
+                continue
+            self.crawler.stats.inc_value("msze/ocr/candidates")
+            candidates[url] = (site, response.url, words or "")
+
+    def note_sunday(self, item: Any, **_: Any) -> None:
+        """item_scraped: a page (after the pipelines) with a Sunday Mass spares its site the OCR."""
+        for hour in item.get("hours") or []:
+            sunday = "sun" in (hour.get("days") or []) or hour.get("day") == "sunday"
+            if hour.get("label") == "mass" and sunday:
+                self.sunday_sites.add(item.get("start_url"))
+                return
+
+    def request_images(self) -> None:
+        """spider_idle: every page is done; the candidate images of each site whose pages gave no Sunday
+        Mass are requested (OCR_MAX_PER_SITE at most, msze/ocr/skipped_budget beyond); a site with one is
+        counted msze/ocr/skipped_has_sunday."""
+        scheduled = 0
+        for start_url, candidates in self.ocr_candidates.items():
+            if not candidates:
+                continue
+            if start_url in self.sunday_sites:
+                self.crawler.stats.inc_value("msze/ocr/skipped_has_sunday", len(candidates))
+            else:
+                todo = list(candidates.items())
+                keep = todo[: self.ocr_max_per_site] if self.ocr_max_per_site else todo
+                if len(todo) > len(keep):
+                    self.crawler.stats.inc_value("msze/ocr/skipped_budget", len(todo) - len(keep))
+                for url, (site, page_url, words) in keep:
+                    request = self.site_request(site, url, page_url, words or None, binary_sniff=False)
+                    self.crawler.engine.crawl(request.replace(callback=self.parse_image))
+                    scheduled += 1
+            candidates.clear()
+        if scheduled:
+            raise DontCloseSpider
+
+    def parse_image(self, response: Response) -> Iterator[PageItem]:
+        """An image's OCR text as a page (content_type image/..., ocr_confidence): msze/ocr/read, or
+        msze/ocr/<no_text|broken|no_tesseract> with a warning."""
+        site: Site = response.meta[SITE_META]
+        ocr = ocr_image(response.body)
+        if ocr.status != OK:
+            self.logger.warning("Image %s gives no text: %s, %s", response.url, ocr.status, ocr.error)
+            self.crawler.stats.inc_value(f"msze/ocr/{ocr.status}")
+            return
+        self.crawler.stats.inc_value("msze/ocr/read")
+        kind = _header(response, b"Content-Type") or ""
+        content_type = kind.split(";")[0].strip().lower() if kind.startswith("image/") else "image/unknown"
+        text = clean_ocr_times(ocr.text)
+        yield self.page_item(
+            site, response, html="", text=text, content_type=content_type, ocr_confidence=ocr.confidence
+        )
 
     def follow_links(self, site: Site, response: HtmlResponse) -> Iterator[Request]:
         fallback_texts = _fallback_link_texts(response)
