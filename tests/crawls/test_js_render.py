@@ -83,3 +83,13 @@ def test_the_budget_stops_rendering(js_site, tmp_path):
     assert result.stats["msze/js/shells"] == 1
     assert "msze/js/rendered" not in result.stats and "msze/js/no_browser" not in result.stats
     assert "Niedziele" not in result.item(js_site + "msze.html")["text"]
+
+
+def test_a_failed_rendering_keeps_the_shell(js_site, tmp_path):
+    # 1 ms: the browser cannot load the page in time
+    result = run_crawl(js_site, tmp_path, "ROBOTSTXT_OBEY=False", "JS_RENDER_TIMEOUT=0.001")
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["msze/js/render_failed"] == 1
+    assert "msze/js/rendered" not in result.stats
+    assert "Rendering " + js_site + "msze.html failed" in result.log
+    assert result.urls() == {js_site, js_site + "msze.html", js_site + "kontakt.html"}
