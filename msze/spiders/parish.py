@@ -9,6 +9,7 @@ subclass can crawl many sites in one process by yielding `site_request(...)` for
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -32,13 +33,15 @@ from msze.crawling.links import (
     script_targets,
 )
 from msze.crawling.sniff import HEAD_SIZE, is_pdf
+from msze.extraction.jsshell import is_js_shell
 from msze.extraction.ocr import clean_ocr_times, ocr_image, ocr_pdf_pages
 from msze.extraction.pdf import NO_TEXT, OK, PDF_CONTENT_TYPE, PdfText, pdf_to_text
 from msze.items import PageItem
-from msze.middlewares import PDF_META
+from msze.middlewares import DISABLE_META_KEY, PDF_META
 from msze.utils.time import utc_now
 
 SITE_META = "msze_site"
+SHELL_META = "msze_js_shell"  # a rendering request: the shell response it renders
 
 
 def _clean_text(text: str | None) -> str | None:
@@ -102,6 +105,10 @@ class ParishSpider(scrapy.Spider):
         if spider.ocr_enabled:
             crawler.signals.connect(spider.note_sunday, signal=signals.item_scraped)
             crawler.signals.connect(spider.request_images, signal=signals.spider_idle)
+        spider.js_max_per_site = settings.getint("JS_RENDER_MAX_PER_SITE")
+        spider.js_timeout = settings.getfloat("JS_RENDER_TIMEOUT")
+        spider.js_browser = (settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS") or {}).get("executable_path")
+        spider.js_rendered = {}  # start URL -> renderings requested
         return spider
 
     @classmethod
@@ -165,6 +172,7 @@ class ParishSpider(scrapy.Spider):
         self.crawler.stats.inc_value(f"msze/parish/{key}")
 
     async def start(self) -> AsyncIterator[Request]:
+        self.check_browser()
         if not is_valid_start_url(self.start_url):
             self.logger.error(
                 "Not a start URL: %r. Give an http(s) URL: scrapy crawl parish -a url=https://parafia.example.pl/",
@@ -213,12 +221,74 @@ class ParishSpider(scrapy.Spider):
         if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
             self._inc("dropped/not_text")
             return
+        if isinstance(response, HtmlResponse) and self.render_shell(site, response):
+            return
+        yield from self.parse_page(site, response)
+
+    def parse_page(self, site: Site, response: TextResponse) -> Iterator[PageItem | Request]:
         self._inc("pages")
         yield self.page_item(site, response, html=response.text)
         if isinstance(response, HtmlResponse):
             yield from self.follow_links(site, response)
             if self.ocr_enabled:
                 self.collect_images(site, response)
+
+    # --- pages built by JavaScript (docs/crawling.md) -------------------------------------------------------
+    def check_browser(self) -> None:
+        """A missing browser is a warning, and the crawl goes on reading shells as they are."""
+        if self.js_max_per_site and self.js_browser and not os.access(self.js_browser, os.X_OK):
+            self.logger.warning(
+                "No browser at %s (PLAYWRIGHT_LAUNCH_OPTIONS executable_path): pages built by JavaScript are "
+                "read without their text; scripts/setup.sh installs chromium",
+                self.js_browser,
+            )
+            self.js_max_per_site = 0
+            self.crawler.stats.set_value("msze/js/no_browser", 1)
+
+    def render_shell(self, site: Site, response: HtmlResponse) -> bool:
+        """Whether a JavaScript shell was sent to the browser (then its rendering is the page, or the shell
+        itself when the rendering fails): msze/js/shells, rendered, skipped_budget."""
+        if response.meta.get(SHELL_META) is not None:
+            self.crawler.stats.inc_value("msze/js/rendered")
+            return False
+        reason = is_js_shell(response.text)
+        if reason is None:
+            return False
+        self.crawler.stats.inc_value("msze/js/shells")
+        self.crawler.stats.inc_value(f"msze/js/shells/{reason}")
+        if not self.js_max_per_site:
+            return False
+        if self.js_rendered.get(site.start_url, 0) >= self.js_max_per_site:
+            self.crawler.stats.inc_value("msze/js/skipped_budget")
+            return False
+        self.js_rendered[site.start_url] = self.js_rendered.get(site.start_url, 0) + 1
+        self.logger.info("JavaScript shell (%s) at %s: rendering it in the browser", reason, response.url)
+        # engine.crawl, not a yield: the rendering is the same page, at its depth, not a new link of the site
+        self.crawler.engine.crawl(self.render_request(response))
+        return True
+
+    def render_request(self, shell: HtmlResponse) -> Request:
+        timeout_ms = self.js_timeout * 1000
+        return shell.request.replace(
+            url=shell.url,
+            dont_filter=True,
+            errback=self.on_render_error,
+            meta={
+                **shell.meta,
+                SHELL_META: shell,
+                DISABLE_META_KEY: True,  # the browser is to load the page, not a 304
+                "playwright": True,
+                "playwright_page_goto_kwargs": {"wait_until": "networkidle", "timeout": timeout_ms},
+                "download_timeout": self.js_timeout,
+            },
+        )
+
+    def on_render_error(self, failure: Failure) -> Iterator[PageItem | Request]:
+        """A rendering that failed (timeout, browser crash): the shell is the page, as without a browser."""
+        shell: HtmlResponse = failure.request.meta[SHELL_META]
+        self.logger.warning("Rendering %s failed: %s", shell.url, failure.getErrorMessage())
+        self.crawler.stats.inc_value("msze/js/render_failed")
+        yield from self.parse_page(shell.meta[SITE_META], shell)
 
     def page_item(self, site: Site, response: Response, **fields: Any) -> PageItem:
         return PageItem(
