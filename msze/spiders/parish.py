@@ -107,7 +107,7 @@ class ParishSpider(scrapy.Spider):
             crawler.signals.connect(spider.request_images, signal=signals.spider_idle)
         spider.js_max_per_site = settings.getint("JS_RENDER_MAX_PER_SITE")
         spider.js_timeout = settings.getfloat("JS_RENDER_TIMEOUT")
-        spider.js_browser = (settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS") or {}).get("executable_path")
+        spider.js_browser = settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS").get("executable_path")
         spider.js_rendered = {}  # start URL -> renderings requested
         return spider
 
