@@ -36,6 +36,7 @@ from msze.search.loader.lines import (
 )
 from msze.search.loader.sites import Sites
 from msze.search.urls import safe_url
+from msze.utils.time import parse_timestamp
 from msze.utils.urls import parish_url
 
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:.]([0-5]\d)$", re.ASCII)
@@ -55,19 +56,6 @@ def normalize_time(value: object) -> str | None:
     if not match:
         return None
     return f"{int(match.group(1)):02d}:{match.group(2)}"
-
-
-def parse_timestamp(value: object) -> datetime | None:
-    """ISO 8601 (with "Z" or an offset; naive is taken as UTC) -> aware UTC datetime; None when unparsable."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        if parsed.tzinfo is None:
-            parsed = parsed.replace(tzinfo=UTC)
-        return parsed.astimezone(UTC)
-    except (ValueError, OverflowError):  # OverflowError: "9999-12-31T23:00:00-02:00" is past year 9999 in UTC
-        return None
 
 
 @dataclass
