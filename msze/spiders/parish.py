@@ -23,7 +23,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.defer import CancelledError
 from twisted.python.failure import Failure
 
-from msze.crawling.images import CANDIDATE, is_schedule_page, judge_image, pixels
+from msze.crawling.images import CANDIDATE, SCHEDULE_CUE, is_schedule_page, judge_image, pixels
 from msze.crawling.links import (
     Site,
     is_blacklisted,
@@ -342,11 +342,19 @@ class ParishSpider(scrapy.Spider):
     def collect_images(self, site: Site, response: HtmlResponse) -> None:
         """The page's images that may be its schedule (crawling/images.py); others are counted by reason
         (msze/ocr/skipped_<logo|icon|gallery|small|no_cue>)."""
+        images = response.xpath("//img[@src]")
+        if not images:  # most pages: nothing to judge, and their text is not gathered again for it
+            return
         title = " ".join(response.xpath("//title//text() | (//h1)[1]//text()").getall())
-        text = " ".join(response.xpath("//body//text()[not(ancestor::script or ancestor::style)]").getall())
+        # the whole text only for a page titled as the schedule: gathering it costs a big page ~50 MB and
+        # seconds (tests/hostile.py's big_page)
+        text = ""
+        if SCHEDULE_CUE.search(title):
+            texts = response.xpath("//body//text()[not(ancestor::script or ancestor::style)]").getall()
+            text = " ".join(texts)
         schedule_page = is_schedule_page(title, text)
         candidates = self.ocr_candidates.setdefault(site.start_url, {})
-        for img in response.xpath("//img[@src]"):
+        for img in images:
             url = response.urljoin(img.attrib["src"].strip())
             if url in candidates or not url.startswith(("http://", "https://")):
                 continue
