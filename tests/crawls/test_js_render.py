@@ -3,13 +3,12 @@ with `scrapy crawl parish`; the browser (Debian's chromium) renders that page an
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import CHROMIUM, run_crawl
+from conftest import require_chromium, run_crawl
 
 PAGES = {
     "/": '<html><body><h1>Parafia</h1><p>Witamy na stronie parafii.</p><a href="/msze.html">Msze</a>'
@@ -47,8 +46,7 @@ def js_site() -> Iterator[str]:
 
 
 def test_the_script_written_schedule_is_read_from_the_browser(js_site, tmp_path):
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing (scripts/setup.sh installs it)")
+    require_chromium()
     result = run_crawl(js_site, tmp_path, "ROBOTSTXT_OBEY=False", "CLASSIFIER_ENABLED=False")
     assert result.returncode == 0, result.log[-3000:]
     schedule = result.item(js_site + "msze.html")
@@ -86,6 +84,7 @@ def test_the_budget_stops_rendering(js_site, tmp_path):
 
 
 def test_a_failed_rendering_keeps_the_shell(js_site, tmp_path):
+    require_chromium()  # without it nothing is rendered, so nothing can fail
     # 1 ms: the browser cannot load the page in time
     result = run_crawl(js_site, tmp_path, "ROBOTSTXT_OBEY=False", "JS_RENDER_TIMEOUT=0.001")
     assert result.returncode == 0, result.log[-3000:]

@@ -14,7 +14,7 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, CrawlResult, require_tesseract, run_crawl
+from conftest import CrawlResult, require_chromium, require_tesseract, run_crawl
 from nginx import Nginx
 from pdfs import Line, text_pdf
 
@@ -110,8 +110,7 @@ def _sites(root: Path) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def nginx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Nginx]:
     require_tesseract()
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing (scripts/setup.sh installs it)")
+    require_chromium()
     with Nginx(_sites(tmp_path_factory.mktemp("media"))) as web:
         yield web
 
