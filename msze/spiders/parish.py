@@ -9,6 +9,7 @@ subclass can crawl many sites in one process by yielding `site_request(...)` for
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -405,11 +406,12 @@ class ParishSpider(scrapy.Spider):
         if scheduled:
             raise DontCloseSpider
 
-    def parse_image(self, response: Response) -> Iterator[PageItem]:
+    async def parse_image(self, response: Response) -> AsyncIterator[PageItem]:
         """An image's OCR text as a page (content_type image/..., ocr_confidence): msze/ocr/read, or
-        msze/ocr/<no_text|broken|no_tesseract> with a warning."""
+        msze/ocr/<no_text|broken|no_tesseract> with a warning. Tesseract runs in a thread (a second or more
+        an image): the crawl goes on meanwhile, and several images are read at once on the machine's cores."""
         site: Site = response.meta[SITE_META]
-        ocr = ocr_image(response.body)
+        ocr = await asyncio.to_thread(ocr_image, response.body)
         if ocr.status != OK:
             self.logger.warning("Image %s gives no text: %s, %s", response.url, ocr.status, ocr.error)
             self.crawler.stats.inc_value(f"msze/ocr/{ocr.status}")
