@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_ocr.py              # 60 images (seed 0)
     .venv/bin/python benchmarks/bench_ocr.py --images 12 --seed 3 --misses
+    .venv/bin/python benchmarks/bench_ocr.py --images 9 --seed 5 --size 12 --min-width 0  # small, not scaled
 
 Each image is drawn by msze/testing/schedule_image.py (`varied_samples`: six DejaVu faces, 18-36 px, up to
 ±2.5° of rotation, JPEG quality 25-90 with pixel noise, one or two columns, "7:00" or "7.00", some with an
@@ -20,6 +21,7 @@ Targets (issue 26): P >= 0.95, R >= 0.90. docs/ocr.md holds the table.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -32,6 +34,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from fakeweb import generated_pages  # noqa: E402
 
+from msze.extraction import ocr as ocr_module  # noqa: E402
 from msze.extraction.ocr import OK, clean_ocr_times, ocr_image  # noqa: E402
 from msze.extraction.page import extract  # noqa: E402
 from msze.extraction.text import html_to_text  # noqa: E402
@@ -95,9 +98,18 @@ def main() -> int:
     parser.add_argument("--images", type=int, default=60)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--misses", action="store_true", help="print each image that was not read exactly")
+    parser.add_argument("--size", type=int, help="text size in px: SIZE, SIZE+1, SIZE+2 in turn")
+    parser.add_argument("--min-width", type=int, help=f"ocr.MIN_WIDTH (default {ocr_module.MIN_WIDTH})")
     args = parser.parse_args()
+    if args.min_width is not None:
+        ocr_module.MIN_WIDTH = args.min_width
+    samples = varied_samples(args.images, args.seed)
+    if args.size:
+        samples = [
+            (sc, dataclasses.replace(st, size=args.size + i % 3)) for i, (sc, st) in enumerate(samples)
+        ]
     base = baseline_page_s()
-    reads = [read_image(schedule, style) for schedule, style in varied_samples(args.images, args.seed)]
+    reads = [read_image(schedule, style) for schedule, style in samples]
     groups = {
         "all": reads,
         "one column": [r for r in reads if r.style.columns == 1],

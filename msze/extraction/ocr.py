@@ -10,6 +10,7 @@ No Scrapy here; the spider adapts it (msze/spiders/parish.py, docs/crawling.md#i
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tempfile
@@ -21,10 +22,15 @@ OCR_LANG = "pol"
 # Statuses of ocr_image (the crawl's msze/ocr/<status> stats).
 OK, NO_TEXT, BROKEN, NO_TESSERACT = "ok", "no_text", "broken", "no_tesseract"
 # Tesseract reads best at ~30 px capital letters: a web image narrower than this (a thumbnail-sized
-# schedule) is scaled up twice first; bigger ones are read as they are (scaling them up loses letters).
-MIN_WIDTH = 800
+# schedule, 12-14 px text) is scaled up twice first; wider ones are read as they are, as scaling 18-36 px
+# text up loses digits (benchmarks/bench_ocr.py, docs/ocr.md: at 800 px recall fell from 0.996 to 0.989).
+MIN_WIDTH = 400
 # An image bigger than this (pixels) is a photo or a poster, not worth minutes of OCR: BROKEN.
 MAX_PIXELS = 40_000_000
+# Tesseract's OpenMP threads, unless the environment says otherwise: one. On a schedule-sized image more
+# threads only wait for each other (on the 2-core machine, 1.35-1.96 s an image with its default, 0.50-0.66 s
+# with one; docs/ocr.md), and the crawl reads several images at once anyway.
+OMP_THREADS = "1"
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ def ocr_image(data: bytes, lang: str = OCR_LANG) -> OcrText:
         return OcrText("", 0.0, BROKEN, str(error) or "not an image")
     if image.width < MIN_WIDTH:
         image = image.resize((image.width * 2, image.height * 2), Image.Resampling.LANCZOS)
+    os.environ.setdefault("OMP_THREAD_LIMIT", OMP_THREADS)  # read by the tesseract child pytesseract starts
     try:
         data_ = pytesseract.image_to_data(image, lang=lang, output_type=pytesseract.Output.DICT)
     except pytesseract.TesseractNotFoundError:

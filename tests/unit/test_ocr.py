@@ -3,6 +3,8 @@ here (msze/testing/schedule_image.py). Without Debian's tesseract-ocr-pol the im
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from msze.extraction.ocr import BROKEN, NO_TEXT, OK, clean_ocr_times, ocr_image
@@ -68,3 +70,13 @@ def test_varied_generated_schedules_read_at_the_accuracy_target(tesseract: None)
         true = schedule.times()
         tp, fp, fn = tp + len(true & found), fp + len(found - true), fn + len(true - found)
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.90, (tp, fp, fn)
+
+
+def test_tesseract_runs_with_one_openmp_thread_unless_told(tesseract: None, monkeypatch) -> None:
+    image = plain_image(400, 300)
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    ocr_image(image)
+    assert os.environ["OMP_THREAD_LIMIT"] == "1"  # inherited by the tesseract child
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "2")
+    ocr_image(image)
+    assert os.environ["OMP_THREAD_LIMIT"] == "2"
