@@ -15,7 +15,7 @@ office's hours under the schedule), so its Mass times are known. The crawl's pat
   html_to_text + extract() of one generated parish HTML page (benchmarks/fakeweb.py), i.e. "an image costs as
   much as N pages".
 
-Targets (issue 26): P >= 0.95, R >= 0.90. docs/ocr.md holds the table.
+Targets: P >= 0.95, R >= 0.90. docs/ocr.md holds the table.
 """
 
 from __future__ import annotations
