@@ -98,6 +98,15 @@ def render_schedule(schedule: Schedule, style: Style = Style()) -> bytes:
     return out.getvalue()
 
 
+def scanned_pdf(image: bytes) -> bytes:
+    """A PDF with no text layer, `image` as its one page (Pillow writes it), as a scanner gives it."""
+    from PIL import Image
+
+    out = BytesIO()
+    Image.open(BytesIO(image)).save(out, "PDF", resolution=100)
+    return out.getvalue()
+
+
 def plain_image(width: int, height: int, text: str = "", fmt: str = "PNG") -> bytes:
     """An image that is no schedule (a logo, a photo of a gallery): grey with a word."""
     from PIL import Image, ImageDraw

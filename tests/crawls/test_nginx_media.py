@@ -10,7 +10,6 @@ it reaches that page directly, while Scrapy reaches every site through nginx as 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from io import BytesIO
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from conftest import CrawlResult, require_chromium, require_tesseract, run_crawl
 from nginx import Nginx
 from pdfs import Line, text_pdf
 
-from msze.testing.schedule_image import FONTS, Schedule, Style, render_schedule
+from msze.testing.schedule_image import FONTS, Schedule, Style, render_schedule, scanned_pdf
 
 PDF_HOST, SCAN_HOST, IMAGE_HOST, JS_HOST = (
     "parafia-pdf.test",
@@ -43,14 +42,6 @@ JS_TIMES = {"08:00", "10:00", "12:00", "18:00"}
 
 def _page(title: str, body: str) -> str:
     return f'<html><head><meta charset="utf-8"><title>{title}</title></head><body>{body}</body></html>'
-
-
-def _scanned_pdf(jpeg: bytes) -> bytes:
-    from PIL import Image
-
-    out = BytesIO()
-    Image.open(BytesIO(jpeg)).save(out, "PDF", resolution=100)
-    return out.getvalue()
 
 
 def _write(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -82,7 +73,7 @@ def _sites(root: Path) -> dict[str, Path]:
             root / SCAN_HOST,
             {
                 "index.html": _page("Parafia", '<a href="/pliki/ogloszenia.pdf">Ogłoszenia parafialne</a>'),
-                "pliki/ogloszenia.pdf": _scanned_pdf(scan),
+                "pliki/ogloszenia.pdf": scanned_pdf(scan),
             },
         ),
         IMAGE_HOST: _write(

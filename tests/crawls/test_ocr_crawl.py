@@ -6,7 +6,6 @@ by msze/testing/schedule_image.py (two faces, rotated, JPEG noise) and served fr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from io import BytesIO
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from conftest import CrawlResult, run_crawl
 from schema_check import check
 from webserver import FixtureWeb, RequestHandler
 
-from msze.testing.schedule_image import FONTS, Schedule, Style, plain_image, render_schedule
+from msze.testing.schedule_image import FONTS, Schedule, Style, plain_image, render_schedule, scanned_pdf
 
 HOST = "parafia-obraz.test"
 SITE = f"http://{HOST}/"
@@ -57,15 +56,6 @@ class Body:
         handler.send_body(self.body, self.content_type)
 
 
-def _scanned_pdf(jpeg: bytes) -> bytes:
-    """A PDF with no text layer, the image as its page (Pillow writes it), as a scanner gives it."""
-    from PIL import Image
-
-    out = BytesIO()
-    Image.open(BytesIO(jpeg)).save(out, "PDF", resolution=100)
-    return out.getvalue()
-
-
 @pytest.fixture(scope="module")
 def web(tesseract_module: None) -> Any:
     web = FixtureWeb(default_host=HOST)
@@ -82,7 +72,7 @@ def web(tesseract_module: None) -> Any:
     scan_style = Style(font=FONTS[0], label_font=FONTS[3], rotation=-0.8, quality=50)
     scan = render_schedule(ANNOUNCEMENTS, scan_style)
     web.route(SCAN_HOST, "/", Body(SCAN_HOME.encode(), "text/html; charset=utf-8"))
-    web.route(SCAN_HOST, "/pliki/ogloszenia-skan.pdf", Body(_scanned_pdf(scan), "application/pdf"))
+    web.route(SCAN_HOST, "/pliki/ogloszenia-skan.pdf", Body(scanned_pdf(scan), "application/pdf"))
     with web:
         yield web
 
