@@ -178,8 +178,10 @@ def media_body(n: int, path: str) -> tuple[bytes, str] | None:
     """(body, Content-Type) of site n's schedule file at `path`, None when it has none there."""
     kind = media_kind(n)
     if kind == "pdf" and path == SCHEDULE_PDF:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-        from pdfs import Line, text_pdf
+        tests = str(Path(__file__).resolve().parents[1] / "tests")
+        if tests not in sys.path:
+            sys.path.insert(0, tests)
+        from pdfs import Line, text_pdf  # the tests' PDF writer: msze itself only reads PDFs
 
         lines = [Line(60, 760, "Porządek Mszy Świętych", 16)]
         for i, (label, times) in enumerate(_schedule_rows(n)):
