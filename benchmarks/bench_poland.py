@@ -12,6 +12,11 @@ pages, from the 60 s LogStats lines, so without the slowest sites' tail), CPU-s 
 crawl process (procmem.MemorySampler), CPU-s / wall-s (the rest is waiting), and the share of requests that
 timed out or were retried (Scrapy stats). Wall time and peak RSS are fitted against site count by least
 squares and projected to --target sites; the target is < 2 h and < 1 GB.
+
+`--media`: 10 % of the sites post their schedule only as a text PDF, 5 % only as a JPEG image (fakeweb's
+`media_kind`); the table then also shows PDFs read and images OCR'd, and the script times reading one such PDF
+(pdf_to_text) and one such image (ocr_image) in this process, per file and as a ratio to the crawl's CPU
+time per page.
 """
 
 from __future__ import annotations
@@ -75,7 +80,10 @@ def figures(sites: int, wall: float, cpu: float, peak_kb: int, stats: dict) -> d
             "wall_s_per_site": round(wall / sites, 3), "requests": requests, "timeouts": timeouts,
             "retries": retries, "timeout_share": round(timeouts / requests, 4),
             "retry_share": round(retries / requests, 4), "items": int(stats.get("item_scraped_count", 0)),
-            "robots_forbidden": int(stats.get("robotstxt/forbidden", 0))}  # fmt: skip
+            "robots_forbidden": int(stats.get("robotstxt/forbidden", 0)),
+            "pdfs_read": int(stats.get("msze/pdf/read", 0)),
+            "images_read": int(stats.get("msze/ocr/read", 0)),
+            "ocr_skipped_has_sunday": int(stats.get("msze/ocr/skipped_has_sunday", 0))}  # fmt: skip
 
 
 def fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
@@ -105,6 +113,36 @@ def projection(rows: list[dict], target: int) -> dict:
             "rss_fit": [round(rss_a, 1), round(rss_b, 4)],
             "per_site_spread": round(max(per_site) / min(per_site), 2), "marginal_s_per_site": marginal,
             "meets_time": wall < TARGET_SECONDS, "meets_memory": rss < TARGET_MB}  # fmt: skip
+
+
+def file_costs(sites: int, rounds: int = 3) -> dict:
+    """Seconds to read one schedule PDF (pdf_to_text) and OCR one schedule image (ocr_image, then
+    clean_ocr_times) of the --media sites among the first `sites`: the median over the files, each the best of
+    `rounds`."""
+    import statistics
+
+    from msze.extraction.ocr import clean_ocr_times, ocr_image
+    from msze.extraction.pdf import pdf_to_text
+
+    readers = {"pdf": (fakeweb.SCHEDULE_PDF, pdf_to_text), "image": (fakeweb.SCHEDULE_IMAGE, ocr_image)}
+    costs: dict[str, list[float]] = {"pdf": [], "image": []}
+    for n in range(sites):
+        kind = fakeweb.media_kind(n)
+        if kind is None or len(costs[kind]) >= 10:  # ten of a kind are enough for a median
+            continue
+        path, read = readers[kind]
+        body = fakeweb.media_body(n, path)[0]
+        best = float("inf")
+        for _ in range(rounds):
+            started = time.perf_counter()
+            result = read(body)
+            if kind == "image":
+                clean_ocr_times(result.text)
+            best = min(best, time.perf_counter() - started)
+        costs[kind].append(best)
+    return {f"{kind}_s": round(statistics.median(v), 4) if v else None for kind, v in costs.items()} | {
+        f"{kind}_files": len(v) for kind, v in costs.items()
+    }
 
 
 def print_table(rows: list[dict], proj: dict) -> None:
@@ -138,17 +176,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--work", help="keep outputs, logs and bench_poland.json here (default: a temp dir)")
     parser.add_argument("-s", dest="settings", action="append", default=[], help="extra Scrapy setting")
+    parser.add_argument("--media", action="store_true", help="10 %% of sites a PDF schedule, 5 %% an image")
     args = parser.parse_args(argv)
     sizes = sorted(int(x) for x in args.sizes.split(","))
     work = Path(args.work or tempfile.mkdtemp(prefix="bench-poland-"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     extra = [x for s in args.settings for x in ("-s", s)]
+    fakeweb.MEDIA = args.media  # for realistic_stats' shares; the server gets --media
     web_stats = fakeweb.realistic_stats(max(sizes))
     print(
         f"realistic fake web: {web_stats}\nload average {os.getloadavg()}, cores {os.cpu_count()}", flush=True
     )
-    web, proxy = fakeweb.start(max(sizes), work / "urls-all.txt", realistic=True)
+    web, proxy = fakeweb.start(max(sizes), work / "urls-all.txt", realistic=True, media=args.media)
     env = dict(os.environ, http_proxy=proxy, no_proxy="localhost,127.0.0.1", PYTHONPATH=str(ROOT))
     rows = []
     try:
@@ -162,6 +202,18 @@ def main(argv: list[str] | None = None) -> int:
     proj = projection(rows, args.target)
     print_table(rows, proj)
     result = {"fakeweb": web_stats, "settings": args.settings, "rows": rows, "projection": proj}
+    if args.media:
+        print("PDFs read, images OCR'd, images spared (site had a Sunday Mass) per size: "
+              + "; ".join(f"{r['sites']}: {r['pdfs_read']}, {r['images_read']}, {r['ocr_skipped_has_sunday']}"
+                          for r in rows))  # fmt: skip
+        costs = file_costs(max(sizes))
+        page_s = rows[-1]["cpu_s_per_page"]
+        for kind in ("pdf", "image"):
+            seconds, files = costs[f"{kind}_s"], costs[f"{kind}_files"]
+            if seconds is not None:
+                ms, ratio = seconds * 1000, seconds / page_s
+                print(f"one schedule {kind}: {ms:.0f} ms (median of {files}), x{ratio:.1f} a page")
+        result["file_costs"] = costs
     (work / "bench_poland.json").write_text(json.dumps(result, indent=1))
     print(f"\nlogs and outputs: {work}")
     return 0

@@ -14,7 +14,9 @@ page per site, news pages chained 2–4 links deep, robots.txt allowing everythi
 
 `--realistic` (`start(..., realistic=True)`) serves a web shaped like the real one for whole-country runs
 (benchmarks/bench_poland.py); its distributions are stated in `realistic_spec` and docs/benchmarks.md. The
-default mode's pages and answers stay as they were (bench_crawl.py's figures depend on them).
+default mode's pages and answers stay as they were (bench_crawl.py's figures depend on them). `--media`
+(realistic mode) gives 10 % of sites their schedule only as a text PDF and 5 % only as a JPEG image, linked
+from the schedule page, whose HTML then has no times (`media_kind`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ Dębina|Zalesie|Borki|Kamionka|Wola|Lipnik|Grabowo|Dąbrowa|Olszyny|Brzozów|Sos
 WORDS = _WORDS_TEXT.split()
 NAMES = [x.strip() for x in _NAMES_TEXT.replace("\n", "").split("|")]
 TOWNS = [x.strip() for x in _TOWNS_TEXT.replace("\n", "").split("|")]
+MEDIA = False  # --media: some realistic sites post their schedule as a PDF or an image (media_kind)
+PDF_SHARE, IMAGE_SHARE = 0.10, 0.05  # of sites, with --media
+SCHEDULE_PDF, SCHEDULE_IMAGE = "/porzadek-mszy.pdf", "/porzadek-mszy.jpg"
 EPOCH = 0  # --epoch: a later state of the same web (some schedules moved, some start pages turned JS shells)
 SCHEDULE_FILES = ("msze.html", "porzadek-mszy.html", "nabozenstwa.html", "msze-swiete/index.html")
 DOWNLOAD_TIMEOUT = 30.0  # msze/settings.py's: the realistic mode's dead sites answer 15 s after it
@@ -150,7 +155,60 @@ def _times(rng: random.Random, count: int) -> list[str]:
     return result
 
 
+def media_kind(n: int) -> str | None:
+    """With --media: "pdf" for PDF_SHARE of the sites, "image" for IMAGE_SHARE (their schedule is only in
+    that file), None for the rest; drawn from its own seed, so the other distributions stay as they are."""
+    if not MEDIA:
+        return None
+    roll = random.Random(f"media:{n}").random()
+    return "pdf" if roll < PDF_SHARE else "image" if roll < PDF_SHARE + IMAGE_SHARE else None
+
+
+def _schedule_rows(n: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    rng = random.Random(f"media-times:{n}")
+    sunday = sorted(rng.sample([7, 8, 9, 10, 11, 12, 18], rng.randint(3, 5)))
+    return (
+        ("Niedziele i święta:", tuple(f"{h}:00" for h in sunday)),
+        ("Dni powszednie:", tuple(f"{h}:00" for h in sorted(rng.sample([7, 8, 17, 18], 2)))),
+    )
+
+
+@cache
+def media_body(n: int, path: str) -> tuple[bytes, str] | None:
+    """(body, Content-Type) of site n's schedule file at `path`, None when it has none there."""
+    kind = media_kind(n)
+    if kind == "pdf" and path == SCHEDULE_PDF:
+        tests = str(Path(__file__).resolve().parents[1] / "tests")
+        if tests not in sys.path:
+            sys.path.insert(0, tests)
+        from pdfs import Line, text_pdf  # the tests' PDF writer: msze itself only reads PDFs
+
+        lines = [Line(60, 760, "Porządek Mszy Świętych", 16)]
+        for i, (label, times) in enumerate(_schedule_rows(n)):
+            lines.append(Line(60, 720 - 30 * i, f"{label} {', '.join(times)}"))
+        return text_pdf(lines), "application/pdf"
+    if kind == "image" and path == SCHEDULE_IMAGE:
+        from msze.testing.schedule_image import FONTS, Schedule, Style, render_schedule
+
+        style = Style(font=FONTS[n % len(FONTS)], size=26, rotation=(n % 5 - 2) / 2, quality=60, noise=20)
+        return render_schedule(Schedule(rows=_schedule_rows(n)), style), "image/jpeg"
+    return None
+
+
+def _media_schedule(kind: str) -> str:
+    """The schedule page of a site whose schedule is only in a file: a heading, the link, no times."""
+    if kind == "pdf":
+        link = f'<a href="{SCHEDULE_PDF}">porządek Mszy (PDF)</a>'
+        return f"<h2>Porządek Mszy Świętych</h2><p>Aktualny {link}.</p>"
+    return (
+        '<h2>Porządek Mszy Świętych</h2><figure><img src="' + SCHEDULE_IMAGE + '" width="800" height="400" '
+        'alt="Porządek Mszy świętych"><figcaption>Porządek Mszy</figcaption></figure>'
+    )
+
+
 def _page_body(spec: SiteSpec, path: str, rng: random.Random) -> str:
+    if path == spec.schedule and spec.realistic and media_kind(spec.n):
+        return _media_schedule(media_kind(spec.n) or "") + f"<p>{_filler(rng, 120)}</p>"
     if path == spec.schedule:
         sunday, weekday = _times(rng, rng.randint(3, 6)), _times(rng, 2)
         if EPOCH and spec.n % 10 == 0:  # this parish moved its Mass times since epoch 0; the rest stays
@@ -325,6 +383,9 @@ def realistic_answer(
         if spec.robots is None:
             return "error", 404, NOT_FOUND, delay, {}
         return "page", 200, spec.robots.encode(), delay, {"Content-Type": "text/plain"}
+    media = media_body(n, path)
+    if media is not None:
+        return "page", 200, media[0], delay, {"Content-Type": media[1]}
     body = realistic_body(n, path)
     if body is None:
         return "error", 404, NOT_FOUND, delay, {}
@@ -382,6 +443,8 @@ def realistic_stats(sites: int) -> dict[str, float]:
         "pages_max": counts[-1],
         "html_mean_kb": round(sum(sample) / len(sample) / 1024, 1),
         "gzip_ratio": round(sum(plain) / sum(compressed), 1),
+        "pdf_schedule_share": sum(media_kind(s.n) == "pdf" for s in specs) / sites,
+        "image_schedule_share": sum(media_kind(s.n) == "image" for s in specs) / sites,
     }
 
 
@@ -453,13 +516,13 @@ def serve(port: int, sites: int, realistic: bool = False) -> None:
 
 
 def start(
-    sites: int, urls: str | os.PathLike[str], epoch: int = 0, realistic: bool = False
+    sites: int, urls: str | os.PathLike[str], epoch: int = 0, realistic: bool = False, media: bool = False
 ) -> tuple[subprocess.Popen[str], str]:
     """Serve the fake web from a child process (start URLs written to `urls`); (the process, its proxy URL)
     once it listens. The benchmarks and scripts/crawl_all_resume_check.py start it this way."""
     proc = subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve()), "--sites", str(sites), "--urls", str(urls),
-         "--epoch", str(epoch), *(["--realistic"] if realistic else [])],
+         "--epoch", str(epoch), *(["--realistic"] if realistic else []), *(["--media"] if media else [])],
         stdout=subprocess.PIPE,
         text=True,
     )  # fmt: skip
@@ -488,9 +551,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="real-web latency (some sites time out or drop), robots.txt rules, gzip, archive-sized sites",
     )
+    parser.add_argument(
+        "--media",
+        action="store_true",
+        help="with --realistic: 10 %% of sites post their schedule only as a PDF, 5 %% only as an image",
+    )
     args = parser.parse_args(argv)
-    global EPOCH
-    EPOCH = args.epoch
+    global EPOCH, MEDIA
+    EPOCH, MEDIA = args.epoch, args.media
     if args.urls:
         write_urls(args.urls, args.sites)
     if args.stats:

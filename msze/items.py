@@ -19,7 +19,8 @@ class PageItem(scrapy.Item):
     depth = scrapy.Field()  # links followed from the start page (0 = start page)
     button_text = scrapy.Field()  # text of the link that led here
     html = scrapy.Field()  # the decoded HTML body; "" for a PDF
-    content_type = scrapy.Field()  # "application/pdf" for a PDF's text; absent for an HTML page
+    content_type = scrapy.Field()  # "application/pdf" for a PDF's text, "image/..." for an image's OCR text
+    ocr_confidence = scrapy.Field()  # Tesseract's mean word confidence 0..1 (OCR'd images and scanned PDFs)
     crawled_at = scrapy.Field()  # when the page was fetched, ISO 8601 UTC ("2026-12-01T20:16:54Z")
     http_date = scrapy.Field()  # the response's Date header as the server sent it, None without one
     last_modified = scrapy.Field()  # its Last-Modified header, None without one
@@ -36,6 +37,7 @@ class PageItem(scrapy.Item):
     #   season: None (all year), a tag (summer, winter, school-year, advent, ...) or "MM-DD..MM-DD";
     #   kind: regular | one_off; date: "YYYY-MM-DD" / "MM-DD" of a one-off; tags: [children, youth, ...];
     #   pdf_page: the PDF page the hour is on (1-based; PDFs only)
+    #   ocr_confidence: the page's OCR confidence, on an hour of a page read by OCR
     #   (schemas/page.schema.json)
     hours = scrapy.Field()
     confessions = scrapy.Field()  # [{days, start, end, church, season}]: the page's confession times

@@ -89,8 +89,12 @@ EXTENSIONS = {
     "msze.extensions.StatsFileExtension": 500,
     "msze.extensions.WarcExtension": 600,
 }
-# https through Scrapy's HTTP/1.1 handler, with legacy TLS for the hosts LegacyTLSRetryMiddleware marked.
-DOWNLOAD_HANDLERS = {"https": "msze.downloadhandlers.LegacyTLSDownloadHandler"}
+# http and https through Scrapy's HTTP/1.1 handler, with legacy TLS for the hosts LegacyTLSRetryMiddleware
+# marked; only requests with meta["playwright"] (JavaScript shells, below) go through the browser.
+DOWNLOAD_HANDLERS = {
+    "http": "msze.downloadhandlers.BrowserDownloadHandler",
+    "https": "msze.downloadhandlers.BrowserDownloadHandler",
+}
 # `-o parishes.tsv:tsv` writes the thesis TSV layout (deon.fixed.tsv / extended.tsv), flushed per item.
 FEED_EXPORTERS = {"tsv": "msze.exporters.TsvItemExporter"}
 # `scrapy crawl` checks spider arguments (-a url=...) before starting: a bad one exits with status 2.
@@ -143,6 +147,35 @@ PDF_MAX_PER_SITE = 10
 PDF_MAX_BYTES = 10 * 1024 * 1024
 # Pages read from one PDF at most (0 = all): bounds the time pdfminer spends on one file.
 PDF_MAX_PAGES = 50
+# Images that may be the schedule (named, captioned or headed as one; docs/crawling.md#images), and PDFs with
+# no text layer, read by Tesseract OCR: only for a site whose pages gave no Sunday Mass, as OCR is slow.
+OCR_ENABLED = True
+# Images OCR'd per parish site at most: the schedule and an announcement or two, not a gallery.
+OCR_MAX_PER_SITE = 5
+
+# Pages built by JavaScript (msze/extraction/jsshell.py): a page that is a script's shell is fetched again in
+# a browser, at most this many per parish site (0 = never): a few builder pages hold a site's schedule, and
+# each rendering costs a browser page (~100 MB, seconds).
+JS_RENDER_MAX_PER_SITE = 5
+# Seconds a rendering may take (page load and its scripts); a shell that takes longer is kept as it came.
+JS_RENDER_TIMEOUT = 20
+# The browser: Debian's chromium (scripts/setup.sh installs it; Playwright's own builds are never downloaded).
+# Without the background-networking flags chromium keeps trying to reach Google's hosts.
+PLAYWRIGHT_BROWSER_TYPE = "chromium"
+PLAYWRIGHT_LAUNCH_OPTIONS = {
+    "executable_path": "/usr/bin/chromium",
+    "headless": True,
+    "args": [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+    ],
+}
+# One browser page at a time per crawl: ~100 parish crawls may run at once, each with its own browser.
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 1
 
 # --- Extraction (msze/extraction) ---------------------------------------------------------------------
 # Text beyond this many characters is not scanned (no parish page has 5 MB of text; bounds time per page).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine for msze: system packages when run as root (GNU parallel for crawl-all; Debian's
-# chromium for the browser tests; wget, nginx with its brotli module and PostgreSQL for the real-server test tiers),
+# chromium for the browser tests; Tesseract with Polish data and poppler's pdftoppm for OCR; wget, nginx with its brotli module and PostgreSQL for the real-server test tiers),
 # then a virtualenv in .venv with the pinned requirements. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,9 @@ command -v wget >/dev/null 2>&1 || need_apt+=(wget)  # the tests read a WARC tha
 [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
 ls /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so >/dev/null 2>&1 || need_apt+=(libnginx-mod-http-brotli-filter)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
+command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)  # OCR of schedule images (extraction/ocr.py)
+ls /usr/share/tesseract-ocr/*/tessdata/pol.traineddata >/dev/null 2>&1 || need_apt+=(tesseract-ocr-pol)
+command -v pdftoppm >/dev/null 2>&1 || need_apt+=(poppler-utils)  # a scanned PDF's pages as images for OCR
 if ((${#need_apt[@]})); then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${need_apt[*]} with apt-get" >&2

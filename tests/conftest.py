@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -157,6 +158,30 @@ def run_crawl(
     return CrawlResult(items, stats, done.returncode, done.stderr + done.stdout, pages_dir)
 
 
+# --- OCR tests: Debian's Tesseract with its Polish data ---
+
+
+@pytest.fixture
+def tesseract() -> None:
+    require_tesseract()
+
+
+def require_tesseract() -> None:
+    """Fails (never skips) with what to install when Tesseract, its Polish data or poppler's pdftoppm (scanned
+    PDFs) is missing."""
+    import pytesseract
+
+    install = "apt-get install tesseract-ocr tesseract-ocr-pol poppler-utils (scripts/setup.sh does as root)"
+    try:
+        langs = pytesseract.get_languages()
+    except pytesseract.TesseractNotFoundError:
+        pytest.fail(f"tesseract is missing: {install}", pytrace=False)
+    if "pol" not in langs:
+        pytest.fail(f"Tesseract's Polish data is missing: {install}", pytrace=False)
+    if shutil.which("pdftoppm") is None:
+        pytest.fail(f"pdftoppm is missing: {install}", pytrace=False)
+
+
 # --- Real-browser tests (tests/browser): Debian's chromium driven by Playwright, never downloaded ---
 
 CHROMIUM = "/usr/bin/chromium"
@@ -172,6 +197,13 @@ CHROMIUM_ARGS = [
 ARTIFACTS = REPO / "test-artifacts"  # screenshots, kept after the run
 
 
+def require_chromium(path: str = CHROMIUM) -> None:
+    """Fails (never skips) with what to install when Debian's chromium is missing."""
+    if not os.access(path, os.X_OK):
+        install = "apt-get install chromium (scripts/setup.sh does as root)"
+        pytest.fail(f"{path} is missing: {install}", pytrace=False)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test under tests/browser is marked `browser` (`-m "not browser"` runs without chromium)."""
     browser_dir = Path(__file__).parent / "browser"
@@ -183,8 +215,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture
 def browser():
     """A headless chromium (Debian's, never a downloaded one); fails with the reason when it is missing."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing (scripts/setup.sh installs it)")
+    require_chromium()
     from playwright import sync_api
 
     with sync_api.sync_playwright() as playwright:

@@ -258,6 +258,9 @@ class PageSteps:
             starts = page_starts(text)
             for hour in hours:
                 hour["pdf_page"] = page_at(starts, hour["start"])  # where a reader finds it in the PDF
+        if page.get("ocr_confidence") is not None:  # read by OCR: a reader weighs the hour by it
+            for hour in hours:
+                hour["ocr_confidence"] = page["ocr_confidence"]
         page["hours"], page["masses"] = hours, masses_of(hours)
         page["confessions"] = confessions_of(hours, decisions)
         self.tally("hours/template_skipped", skipped)

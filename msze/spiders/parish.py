@@ -9,18 +9,22 @@ subclass can crawl many sites in one process by yielding `site_request(...)` for
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import scrapy
-from scrapy.exceptions import DownloadCancelledError, IgnoreRequest
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider, DownloadCancelledError, IgnoreRequest
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.defer import CancelledError
 from twisted.python.failure import Failure
 
+from msze.crawling.images import CANDIDATE, SCHEDULE_CUE, is_schedule_page, judge_image, pixels
 from msze.crawling.links import (
     Site,
     is_blacklisted,
@@ -30,12 +34,15 @@ from msze.crawling.links import (
     script_targets,
 )
 from msze.crawling.sniff import HEAD_SIZE, is_pdf
+from msze.extraction.jsshell import is_js_shell
+from msze.extraction.ocr import clean_ocr_times, ocr_image, ocr_pdf_pages
 from msze.extraction.pdf import NO_TEXT, OK, PDF_CONTENT_TYPE, PdfText, pdf_to_text
 from msze.items import PageItem
-from msze.middlewares import PDF_META
+from msze.middlewares import DISABLE_META_KEY, PDF_META
 from msze.utils.time import utc_now
 
 SITE_META = "msze_site"
+SHELL_META = "msze_js_shell"  # a rendering request: the shell response it renders
 
 
 def _clean_text(text: str | None) -> str | None:
@@ -91,6 +98,18 @@ class ParishSpider(scrapy.Spider):
         spider.follow_pdfs = settings.getbool("PDF_ENABLED")
         spider.pdf_max_bytes = settings.getint("PDF_MAX_BYTES")
         spider.pdf_max_pages = settings.getint("PDF_MAX_PAGES")
+        spider.ocr_enabled = settings.getbool("OCR_ENABLED")
+        spider.ocr_max_per_site = settings.getint("OCR_MAX_PER_SITE")
+        # site start URL -> {image URL: (site, page URL, words)}; sites whose pages gave a Sunday Mass
+        spider.ocr_candidates: dict[str, dict[str, tuple[Site, str, str]]] = {}
+        spider.sunday_sites: set[str] = set()
+        if spider.ocr_enabled:
+            crawler.signals.connect(spider.note_sunday, signal=signals.item_scraped)
+            crawler.signals.connect(spider.request_images, signal=signals.spider_idle)
+        spider.js_max_per_site = settings.getint("JS_RENDER_MAX_PER_SITE")
+        spider.js_timeout = settings.getfloat("JS_RENDER_TIMEOUT")
+        spider.js_browser = settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS").get("executable_path")
+        spider.js_rendered = {}  # start URL -> renderings requested
         return spider
 
     @classmethod
@@ -154,6 +173,7 @@ class ParishSpider(scrapy.Spider):
         self.crawler.stats.inc_value(f"msze/parish/{key}")
 
     async def start(self) -> AsyncIterator[Request]:
+        self.check_browser()
         if not is_valid_start_url(self.start_url):
             self.logger.error(
                 "Not a start URL: %r. Give an http(s) URL: scrapy crawl parish -a url=https://parafia.example.pl/",
@@ -202,10 +222,74 @@ class ParishSpider(scrapy.Spider):
         if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
             self._inc("dropped/not_text")
             return
+        if isinstance(response, HtmlResponse) and self.render_shell(site, response):
+            return
+        yield from self.parse_page(site, response)
+
+    def parse_page(self, site: Site, response: TextResponse) -> Iterator[PageItem | Request]:
         self._inc("pages")
         yield self.page_item(site, response, html=response.text)
         if isinstance(response, HtmlResponse):
             yield from self.follow_links(site, response)
+            if self.ocr_enabled:
+                self.collect_images(site, response)
+
+    # --- pages built by JavaScript (docs/crawling.md) -------------------------------------------------------
+    def check_browser(self) -> None:
+        """A missing browser is a warning, and the crawl goes on reading shells as they are."""
+        if self.js_max_per_site and self.js_browser and not os.access(self.js_browser, os.X_OK):
+            self.logger.warning(
+                "No browser at %s (PLAYWRIGHT_LAUNCH_OPTIONS executable_path): pages built by JavaScript are "
+                "read without their text; scripts/setup.sh installs chromium",
+                self.js_browser,
+            )
+            self.js_max_per_site = 0
+            self.crawler.stats.set_value("msze/js/no_browser", 1)
+
+    def render_shell(self, site: Site, response: HtmlResponse) -> bool:
+        """Whether a JavaScript shell was sent to the browser (then its rendering is the page, or the shell
+        itself when the rendering fails): msze/js/shells, rendered, skipped_budget."""
+        if response.meta.get(SHELL_META) is not None:
+            self.crawler.stats.inc_value("msze/js/rendered")
+            return False
+        reason = is_js_shell(response.text)
+        if reason is None:
+            return False
+        self.crawler.stats.inc_value("msze/js/shells")
+        self.crawler.stats.inc_value(f"msze/js/shells/{reason}")
+        if not self.js_max_per_site:
+            return False
+        if self.js_rendered.get(site.start_url, 0) >= self.js_max_per_site:
+            self.crawler.stats.inc_value("msze/js/skipped_budget")
+            return False
+        self.js_rendered[site.start_url] = self.js_rendered.get(site.start_url, 0) + 1
+        self.logger.info("JavaScript shell (%s) at %s: rendering it in the browser", reason, response.url)
+        # engine.crawl, not a yield: the rendering is the same page, at its depth, not a new link of the site
+        self.crawler.engine.crawl(self.render_request(response))
+        return True
+
+    def render_request(self, shell: HtmlResponse) -> Request:
+        timeout_ms = self.js_timeout * 1000
+        return shell.request.replace(
+            url=shell.url,
+            dont_filter=True,
+            errback=self.on_render_error,
+            meta={
+                **shell.meta,
+                SHELL_META: shell,
+                DISABLE_META_KEY: True,  # the browser is to load the page, not a 304
+                "playwright": True,
+                "playwright_page_goto_kwargs": {"wait_until": "networkidle", "timeout": timeout_ms},
+                "download_timeout": self.js_timeout,
+            },
+        )
+
+    def on_render_error(self, failure: Failure) -> Iterator[PageItem | Request]:
+        """A rendering that failed (timeout, browser crash): the shell is the page, as without a browser."""
+        shell: HtmlResponse = failure.request.meta[SHELL_META]
+        self.logger.warning("Rendering %s failed: %s", shell.url, failure.getErrorMessage())
+        self.crawler.stats.inc_value("msze/js/render_failed")
+        yield from self.parse_page(shell.meta[SITE_META], shell)
 
     def page_item(self, site: Site, response: Response, **fields: Any) -> PageItem:
         return PageItem(
@@ -225,8 +309,9 @@ class ParishSpider(scrapy.Spider):
         """A PDF's text as a page (no HTML, content_type application/pdf) for the same page steps; an
         encrypted, broken or text-less PDF is a warning and msze/pdf/<encrypted|broken|no_text>."""
         pdf = pdf_to_text(response.body, self.pdf_max_pages)
+        confidence = None
         if pdf.status == NO_TEXT:
-            pdf = self.ocr_pdf(response.body, pdf)
+            pdf, confidence = self.ocr_pdf(response.body, pdf)
         if pdf.pages:  # stats list outcomes, not zeros
             self.crawler.stats.inc_value("msze/pdf/pages", pdf.pages)
         if pdf.status != OK:
@@ -240,12 +325,104 @@ class ParishSpider(scrapy.Spider):
             self.crawler.stats.inc_value(f"msze/pdf/{pdf.status}")
             return
         self.crawler.stats.inc_value("msze/pdf/read")
-        yield self.page_item(site, response, html="", text=pdf.text, content_type=PDF_CONTENT_TYPE)
+        ocr = {} if confidence is None else {"ocr_confidence": confidence}
+        yield self.page_item(site, response, html="", text=pdf.text, content_type=PDF_CONTENT_TYPE, **ocr)
 
-    def ocr_pdf(self, body: bytes, pdf: PdfText) -> PdfText:
-        """The hook for OCR of a PDF without a text layer (a scan): return its text with status OK. Not done
-        yet, so the PDF stays NO_TEXT (msze/pdf/no_text)."""
-        return pdf
+    def ocr_pdf(self, body: bytes, pdf: PdfText) -> tuple[PdfText, float | None]:
+        """A PDF without a text layer (a scan) read by OCR (pdftoppm, then Tesseract): OK with its text, else
+        it stays NO_TEXT (msze/pdf/no_text); with the OCR confidence. msze/ocr/pdf_<status>."""
+        if not self.ocr_enabled:
+            return pdf, None
+        ocr = ocr_pdf_pages(body, self.pdf_max_pages)
+        self.crawler.stats.inc_value(f"msze/ocr/pdf_{ocr.status}")
+        if ocr.status != OK:
+            return pdf, None
+        return PdfText(clean_ocr_times(ocr.text), pdf.pages, OK), ocr.confidence
+
+    # --- images (OCR): collected per site, read at spider_idle for sites with no Sunday Mass ---------------
+    def collect_images(self, site: Site, response: HtmlResponse) -> None:
+        """The page's images that may be its schedule (crawling/images.py); others are counted by reason
+        (msze/ocr/skipped_<logo|icon|gallery|small|no_cue>)."""
+        images = response.xpath("//img[@src]")
+        if not images:  # most pages: nothing to judge, and their text is not gathered again for it
+            return
+        title = " ".join(response.xpath("//title//text() | (//h1)[1]//text()").getall())
+        # the whole text only for a page titled as the schedule: gathering it costs a big page ~50 MB and
+        # seconds (tests/hostile.py's big_page)
+        text = ""
+        if SCHEDULE_CUE.search(title):
+            texts = response.xpath("//body//text()[not(ancestor::script or ancestor::style)]").getall()
+            text = " ".join(texts)
+        schedule_page = is_schedule_page(title, text)
+        candidates = self.ocr_candidates.setdefault(site.start_url, {})
+        for img in images:
+            url = response.urljoin(img.attrib["src"].strip())
+            if url in candidates or not url.startswith(("http://", "https://")):
+                continue
+            words = _clean_text(
+                " ".join(
+                    img.xpath(
+                        "@alt | @title | ancestor::figure[1]//figcaption//text()"
+                        " | (preceding::*[self::h1 or self::h2 or self::h3 or self::h4])[last()]//text()"
+                    ).getall()
+                )
+            )
+            width, height = pixels(img.attrib.get("width")), pixels(img.attrib.get("height"))
+            reason = judge_image(url, words or "", width, height, schedule_page)
+            if reason != CANDIDATE:
+                self.crawler.stats.inc_value(f"msze/ocr/skipped_{reason}")
+                continue
+            self.crawler.stats.inc_value("msze/ocr/candidates")
+            candidates[url] = (site, response.url, words or "")
+
+    def note_sunday(self, item: Any, **_: Any) -> None:
+        """item_scraped: a page (after the pipelines) with a Sunday Mass spares its site the OCR."""
+        for hour in item.get("hours") or []:
+            sunday = "sun" in (hour.get("days") or []) or hour.get("day") == "sunday"
+            if hour.get("label") == "mass" and sunday:
+                self.sunday_sites.add(item.get("start_url"))
+                return
+
+    def request_images(self) -> None:
+        """spider_idle: every page is done; the candidate images of each site whose pages gave no Sunday
+        Mass are requested (OCR_MAX_PER_SITE at most, msze/ocr/skipped_budget beyond); a site with one is
+        counted msze/ocr/skipped_has_sunday."""
+        scheduled = 0
+        for start_url, candidates in self.ocr_candidates.items():
+            if not candidates:
+                continue
+            if start_url in self.sunday_sites:
+                self.crawler.stats.inc_value("msze/ocr/skipped_has_sunday", len(candidates))
+            else:
+                todo = list(candidates.items())
+                keep = todo[: self.ocr_max_per_site] if self.ocr_max_per_site else todo
+                if len(todo) > len(keep):
+                    self.crawler.stats.inc_value("msze/ocr/skipped_budget", len(todo) - len(keep))
+                for url, (site, page_url, words) in keep:
+                    request = self.site_request(site, url, page_url, words or None, binary_sniff=False)
+                    self.crawler.engine.crawl(request.replace(callback=self.parse_image))
+                    scheduled += 1
+            candidates.clear()
+        if scheduled:
+            raise DontCloseSpider
+
+    async def parse_image(self, response: Response) -> AsyncIterator[PageItem]:
+        """An image's OCR text as a page (content_type image/..., ocr_confidence): msze/ocr/read, or
+        msze/ocr/<no_text|broken|no_tesseract> with a warning. Tesseract runs in a thread (a second or more
+        an image): the crawl goes on meanwhile, and several images are read at once on the machine's cores."""
+        site: Site = response.meta[SITE_META]
+        ocr = await asyncio.to_thread(ocr_image, response.body)
+        if ocr.status != OK:
+            self.logger.warning("Image %s gives no text: %s, %s", response.url, ocr.status, ocr.error)
+            self.crawler.stats.inc_value(f"msze/ocr/{ocr.status}")
+            return
+        self.crawler.stats.inc_value("msze/ocr/read")
+        kind = _header(response, b"Content-Type") or ""
+        content_type = kind.split(";")[0].strip().lower() if kind.startswith("image/") else "image/unknown"
+        text = clean_ocr_times(ocr.text)
+        yield self.page_item(
+            site, response, html="", text=text, content_type=content_type, ocr_confidence=ocr.confidence
+        )
 
     def follow_links(self, site: Site, response: HtmlResponse) -> Iterator[Request]:
         fallback_texts = _fallback_link_texts(response)

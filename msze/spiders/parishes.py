@@ -112,6 +112,7 @@ class ParishesSpider(ParishSpider):
         self.crawler.stats.inc_value(f"msze/parishes/{key}")
 
     async def start(self) -> AsyncIterator[Request]:
+        self.check_browser()
         if not self.urls_file or not Path(self.urls_file).is_file():
             self.logger.error("No URL file: give -a urls=FILE (one parish start URL per line)")
             self._inc("bad_url_file")

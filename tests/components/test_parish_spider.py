@@ -121,3 +121,24 @@ def test_iframes_and_script_navigation_are_followed_on_the_site() -> None:
         "http://www.parafia.test/kontakt.html": "Kontakt",  # javascript: href
         "http://www.parafia.test/historia.html": "Historia",
     }
+
+
+def candidates_of(body: str) -> tuple[set[str], dict[str, Any]]:
+    """The OCR candidate images collect_images keeps from one page, and the msze/ocr stats it counted."""
+    s = spider()
+    site = s.make_site(START)
+    s.collect_images(site, response_for(s.site_request(site, START), body))
+    stats = {k: v for k, v in s.crawler.stats.get_stats().items() if k.startswith("msze/ocr/")}
+    return set(s.ocr_candidates.get(START, {})), stats
+
+
+def test_a_large_uncued_image_of_a_schedule_page_without_times_is_a_candidate() -> None:
+    page = (
+        '<html><head><title>Porządek Mszy</title></head><body>{}<img src="/a.jpg" width="800"></body></html>'
+    )
+    assert candidates_of(page.format("<p>Zapraszamy.</p>")) == (
+        {START + "a.jpg"},
+        {"msze/ocr/candidates": 1},
+    )
+    # its text gives times: the image is not needed
+    assert candidates_of(page.format("<p>Niedziela 9:00</p>")) == (set(), {"msze/ocr/skipped_no_cue": 1})

@@ -47,6 +47,8 @@ NOT_SETTINGS = {
     "PERMISSION_DENIED": "msze/directory",
     "PR_SET_PDEATHSIG": "msze/batch",
     "O_APPEND": "msze/batch/results.py",
+    "MIN_WIDTH": "msze/extraction/ocr.py",
+    "OMP_THREAD_LIMIT": "msze/extraction/ocr.py",
 }
 # Words that name how the project was made, not what it is.
 FORBIDDEN = re.compile(r"\bissue \d|\bseed 0\d\d|\bTEAM\.md\b|\bengineers?\b|\bhelpers?\b", re.IGNORECASE)
