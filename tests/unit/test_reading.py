@@ -280,6 +280,26 @@ def test_a_chapel_named_first_is_still_a_chapel_and_the_parish_church_is_none():
     assert [(t, r["church"]) for t, r in readings(text)] == [("09:00", "Kaplica w Bagrowie"), ("11:00", None)]
 
 
+def test_the_lower_church_and_the_parish_house_are_places_of_their_own():
+    text = (
+        "Msze św. w niedziele: 7:15, 9:45 (dla rodzin, Dolny Kościół), 11:15 (dla młodzieży, kościół dolny), "
+        "12:45 (w domu parafialnym), 19:00\nMsze św. w dni powszednie: 7:15 (w kościele parafialnym), 19:00"
+    )
+    got = [(t, r["church"]) for t, r in readings(text)]
+    assert got == [
+        ("07:15", None),
+        ("09:45", "Dolny Kościół"),
+        ("11:15", "kościół dolny"),
+        ("12:45", "domu parafialnym"),
+        ("19:00", None),
+        ("07:15", None),
+        ("19:00", None),
+    ]
+    # as headings, the first named is the parish's own and the other one is named
+    text = "Msze święte\nKościół górny:\nniedziela 8:00\nKościół dolny:\nniedziela 9:30"
+    assert [(t, r["church"]) for t, r in readings(text)] == [("08:00", None), ("09:30", "Kościół dolny")]
+
+
 def test_a_church_named_by_its_village_alone_the_first_named_being_the_parish_church():
     text = (
         "Msze św. w niedziele: Olszyny godz. 7.30, godz. 11.00; Borowiec Mały godz. 9.00\n"

@@ -136,7 +136,7 @@ NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwo
 
 _CHURCH_WORDS = (
     r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
-    r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej)"
+    r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej|parafialn\w*)"
     r"|zakład\w*\s+(?:opieki|karn\w*)|cmentarn\w*|katedr\w*|bazylik\w*|zgromadzeni\w*\s+sióstr"
 )
 CHURCH_WORD_RE = re.compile(rf"\b(?:{_CHURCH_WORDS})", re.IGNORECASE)
@@ -152,12 +152,17 @@ BROADCAST_RE = re.compile(
     r"|radio\s+maryja|polskie\s+radio|w\s+radiu|radiow\w*|w\s+tv\b)",
     re.IGNORECASE,
 )
-# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo": a church named at one time
+# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "(dla dzieci, Dolny Kościół)": a
+# church named at one time
 _INLINE_CHURCH_RE = re.compile(
-    rf"\b(?:w|we|na)?\s*(?P<name>(?:{_CHURCH_WORDS})(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{{0,40}})?)", re.IGNORECASE
+    rf"\b(?:w|we|na)?\s*(?P<name>(?:(?:doln|górn)\w*\s+)?(?:{_CHURCH_WORDS})"
+    r"(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{0,40})?)",
+    re.IGNORECASE,
 )
+# the lower church of a two-storey church is a place of its own ("11:00 (dla dzieci, Dolny Kościół)"), and so
+# is the parish house ("w domu parafialnym")
 _MAIN_CHURCH_RE = re.compile(
-    r"parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$|(?:górn|doln)\w+\s+kości\w*", re.IGNORECASE
+    r"(?<!\bdomu\s)(?<!\bdom\s)parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$", re.IGNORECASE
 )
 _HEADING_LEAD_RE = re.compile(
     r"^[\s•*·\-–—>]*(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?(?:w|we|na)?\s+",
