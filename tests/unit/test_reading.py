@@ -300,6 +300,31 @@ def test_the_lower_church_and_the_parish_house_are_places_of_their_own():
     assert [(t, r["church"]) for t, r in readings(text)] == [("08:00", None), ("09:30", "Kościół dolny")]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # after a list separator the words speak of the next hour, not of the one before
+        ("Msze św. w niedziele: 8.15, 10.45; sobota: latem 18.30", [None, None, "summer"]),
+        ("Msze św. w niedziele: godz. 7.15, godz. 19.00, latem także o 21.00", [None, None, "summer"]),
+        # inside a parenthesis a comma does not end the hour's own words
+        ("Msze św. w niedziele: 9.00 (wiosna, lato), 10.00", ["summer", None]),
+    ],
+)
+def test_words_past_a_list_separator_belong_to_the_next_hour(text, expected):
+    assert [r["season"] for _, r in readings(text)] == expected
+
+
+def test_a_saturday_list_goes_on_past_another_place_s_name():
+    text = "Msze św. w niedziele: sobota: Lipno 18:30, Brzozowo 17:15; niedziela: Lipno 9:00, 11:00"
+    got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+    assert got == [
+        ("18:30", ["sat"], True),
+        ("17:15", ["sat"], True),
+        ("09:00", ["sun"], False),
+        ("11:00", ["sun"], False),
+    ]
+
+
 def test_a_church_named_by_its_village_alone_the_first_named_being_the_parish_church():
     text = (
         "Msze św. w niedziele: Olszyny godz. 7.30, godz. 11.00; Borowiec Mały godz. 9.00\n"

@@ -266,7 +266,23 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
         turn = _NEXT_PHRASE_RE.search(after)
         if turn is not None:
             after = after[: turn.start()]
+        after = _to_next_item(after)
     return before, after
+
+
+def _to_next_item(after: str) -> str:
+    """The words after an hour up to a list separator that words follow: "11.30; sobota: latem - 19.00" and
+    "18.30, lipiec i sierpień o 20.00" speak of the next hour; "(dla dzieci), " and "(wiosna, lato)" of
+    this one."""
+    depth = 0
+    for i, ch in enumerate(after):
+        depth += (ch == "(") - (ch == ")")
+        if depth <= 0 and ch in ",;" and _WORDS_AFTER_RE.match(after, i + 1):
+            return after[:i]
+    return after
+
+
+_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]{2}")
 
 
 class _Walk:
@@ -347,7 +363,7 @@ class _Walk:
                 and c.day is not None
                 and c.day.days == {"sat"}
                 and own_start > 0
-                and not DAY_ANY_RE.search(before + after)
+                and not DAY_ANY_RE.search(line, own_start, min(c.next_start, c.clause_end))
                 and not self._saturday_goes_on(idxs, idx)
             ):
                 # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again; a later time goes on with
