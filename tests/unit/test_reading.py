@@ -314,6 +314,24 @@ def test_words_past_a_list_separator_belong_to_the_next_hour(text, expected):
     assert [r["season"] for _, r in readings(text)] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the season heading a list holds for each of its times, not only the first
+        (
+            "Msze św. w niedziele: 8:15, 10:45; w lipcu i sierpniu: 8:15, 10:45, 21:00",
+            [None, None] + ["summer"] * 3,
+        ),
+        # a nearer season ends the clause's: "zimą 9.15, 11.15" are both winter's
+        ("Msze św. w niedziele: latem 7.45, 10.15, zimą 9.15, 11.15", ["summer"] * 2 + ["winter"] * 2),
+        # not past a parenthesis: "(lato 19:15)" is one time's variant
+        ("Msze św. w niedziele: 18:15 (lato 19:15), 20:15", ["not-summer", "summer", None]),
+    ],
+)
+def test_the_season_heading_a_list_holds_for_its_later_times(text, expected):
+    assert [r["season"] for _, r in readings(text)] == expected
+
+
 def test_a_saturday_list_goes_on_past_another_place_s_name():
     text = "Msze św. w niedziele: sobota: Lipno 18:30, Brzozowo 17:15; niedziela: Lipno 9:00, 11:00"
     got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]

@@ -270,6 +270,21 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     return before, after
 
 
+# what stands between two times of one list: "7:30, 9:30", "godz. 8.00, godz. 11.00", "9 i 11"
+_LIST_GAP_RE = re.compile(r"[\s,;]*(?:(?:i|oraz)\s+)?(?:(?:o\s+)?godz\.?|o)?\s*", re.IGNORECASE)
+
+
+def _listed_season(listed: str | None, gap: str, before: str, own: str, r: Reading) -> str | None:
+    """The season a list's head names goes on to the list's later times ("w lipcu i sierpniu: 7:30, 9:30,
+    11:00"), not past a parenthesis ("18:00 (lato 19:00), 20:00"): the season for the next hour, after
+    setting this hour's when it has none of its own."""
+    if _LIST_GAP_RE.fullmatch(gap):
+        if listed is not None and season_in(own) is None:
+            r.season = listed  # nearer than the clause prefix's season: "latem 8.00, zimą 9.00, 11.00"
+        return listed
+    return season_in(before)
+
+
 def _to_next_item(after: str) -> str:
     """The words after an hour up to a list separator that words follow: "11.30; sobota: latem - 19.00" and
     "18.30, lipiec i sierpień o 20.00" speak of the next hour; "(dla dzieci), " and "(wiosna, lato)" of
@@ -353,6 +368,7 @@ class _Walk:
         sunday_heading = over is not None and "sun" in over.days
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
+        listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -389,6 +405,7 @@ class _Walk:
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
+            listed_season = _listed_season(listed_season, line[own_start : c.s], before, own, r)
             r.days = c.day
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
