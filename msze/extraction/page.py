@@ -89,6 +89,8 @@ def hour_dict(
         "date": reading.date_text(),
         "tags": list(reading.tags),
     }
+    if reading.aside:
+        d["aside"] = True  # a summer time that leaves the other times' seasons (schedule._summer_complement)
     if decision is not None:
         d["reason"] = decision.reason
     return d

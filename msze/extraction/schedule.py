@@ -117,11 +117,15 @@ class _Entry:
     evidence: list[dict[str, Any]] = field(default_factory=list)
     dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
     valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
+    # the days a page lists it on in its own right, not as a summer time aside (hour "aside")
+    listed: set[str] = field(default_factory=set)
 
     def add(self, day: str | None, w: _Weekly) -> None:
         if day is not None:
             self.days.add(day)
             self.dated = True
+            if not w.hour.get("aside"):
+                self.listed.add(day)
         self.valid_from = self.valid_from or w.valid_from
         url = w.page.get("url") or ""
         if url not in self.pages and len(self.evidence) < EVIDENCE_KEPT:
@@ -270,7 +274,8 @@ _SUMMER = ("summer", "holidays")
 def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
     """Where a church's day has summer times, its all-year times missing from them are "not-summer", and its
     summer times that are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)"
-    is 6.00 all year, 18.00 outside summer, 19.00 in summer."""
+    is 6.00 all year, 18.00 outside summer, 19.00 in summer. A summer time said of one time or added ("aside":
+    "18.00 (w wakacje 20.00)") completes nothing."""
     # a vigil's summer times are the vigil's own: a weekday summer time on Saturday leaves it all-year
     year: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
     summer: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
@@ -278,7 +283,7 @@ def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
         for day in e.days:
             if season is None:
                 year[(day, church, vigil)].add(time)
-            elif season in _SUMMER:
+            elif season in _SUMMER and day in e.listed:
                 summer[(day, church, vigil)].add(time)
     for (time, church, season, vigil), e in list(entries.items()):
         for day in sorted(e.days):

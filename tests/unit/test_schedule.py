@@ -99,6 +99,42 @@ def test_two_churches_and_a_summer_schedule():
     }
 
 
+def test_a_summer_time_said_of_one_time_or_added_leaves_the_other_times_all_year():
+    result = site(
+        (
+            "https://parafia.test/porzadek-mszy",
+            "<h2>Msze święte</h2><p>Msze św. w niedziele: 7:45, 10:15, 17:45 (w wakacje - godz. 20:15)</p>"
+            "<p>Msze św. w dni powszednie: godz. 7.15, godz. 18.45; latem dodatkowo o godz. 20.45</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("07:45", ("sun",), None, None, False),
+        ("10:15", ("sun",), None, None, False),
+        ("17:45", ("sun",), None, "not-summer", False),
+        ("20:15", ("sun",), None, "summer", False),
+        ("07:15", weekdays, None, None, False),
+        ("18:45", weekdays, None, None, False),
+        ("20:45", weekdays, None, "summer", False),
+    }
+
+
+def test_a_summer_list_in_one_time_s_parenthesis_is_the_whole_summer_order():
+    result = site(
+        (
+            "https://parafia.test/porzadek-mszy",
+            "<h2>Msze święte</h2>"
+            "<p>Msze św. w niedziele: 7:45, 10:15, 17:45 (w lipcu i sierpniu: 7:45, 19:15)</p>",
+        ),
+    )
+    assert set(rows(result)) == {
+        ("07:45", ("sun",), None, None, False),
+        ("10:15", ("sun",), None, "not-summer", False),
+        ("17:45", ("sun",), None, "not-summer", False),
+        ("19:15", ("sun",), None, "summer", False),
+    }
+
+
 def test_the_saturday_vigil_and_confession():
     result = site(
         (

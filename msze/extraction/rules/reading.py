@@ -186,6 +186,9 @@ class Reading:
     confession: bool = False
     sunday_heading: bool = False  # the heading over it names Sunday (a Saturday time there is the vigil)
     vigil_words: bool = False  # "niedzielna", "wigilijna", "z liturgii niedzieli" in its own words
+    # a summer time said of one time or added to the list ("18:00 (w wakacje 20:00)", "latem także o 21:00"):
+    # the other times keep their seasons
+    aside: bool = False
 
     def date_text(self) -> str | None:
         if self.date is None:

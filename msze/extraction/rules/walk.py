@@ -26,6 +26,7 @@ from msze.extraction.rules.cues import (
     topic_cues,
 )
 from msze.extraction.rules.days import (
+    AS_WELL_RE,
     DAY_ANY_RE,
     HEAD_GAP_RE,
     LINE_DAY_HEAD_RE,
@@ -240,7 +241,12 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
 
 
 # "18:00 (lato 19:00)": a summer variant in parentheses that hold the next hour
-_SUMMER_VARIANT_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*)[\s:–-]*$", re.I)
+_SUMMER_VARIANT_RE = re.compile(
+    r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*|lipcu\s+i\s+sierpniu)[\s:–-]*(?:(?:o\s+)?godz\.?:?|o)?\s*$",
+    re.IGNORECASE,
+)
+_CLOSING_RE = re.compile(r"\s*\)")
+_SUMMERS = ("summer", "holidays")
 
 
 # where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
@@ -369,6 +375,7 @@ class _Walk:
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
+        aside_next = False  # the next hour is one time's summer variant: "18:00 (w wakacje 20:00)"
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -400,12 +407,15 @@ class _Walk:
                 r.church = self._church_at(named or place)
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
-            if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
+            variant = _SUMMER_VARIANT_RE.match(line, c.e, c.next_start) is not None
+            if r.season is None and variant:
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
             listed_season = _listed_season(listed_season, line[own_start : c.s], before, own, r)
+            r.aside = aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
+            aside_next = variant and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
             r.days = c.day
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
@@ -414,6 +424,10 @@ class _Walk:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
         block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None)
+
+    def _closes_after(self, line_start: int, line: str, idx: int) -> bool:
+        """Whether a parenthesis closes right after the hour: it holds that time alone."""
+        return _CLOSING_RE.match(line, self.hours[idx].end - line_start) is not None
 
     def _church_at(self, place: str | None) -> str | None:
         """The church a place names: the first named before any Mass is the parish's own (None), and so is
