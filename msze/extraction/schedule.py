@@ -151,7 +151,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if hour.get("label") != "mass" or not hour.get("time"):
                 continue
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
-            if _is_weekly(p, hour, valid_from):
+            if _is_weekly(p, hour, valid_from) or (p.role == ANNOUNCEMENTS and _on_order_line(text, hour)):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
@@ -180,6 +180,27 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
     if hour.get("kind", "regular") != "regular":
         return False
     return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
+
+
+# a line that states the regular order, on whatever page: a Mass header naming days in the plural, then its
+# times ("Msze św. w niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00"); "w niedzielę"
+# (this Sunday) or a date or "w tym tygodniu" in the line make it this week's
+_ORDER_LINE_RE = re.compile(
+    r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
+    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
+    re.IGNORECASE,
+)
+_THIS_WEEK_RE = re.compile(r"\b(?:w\s+tym\s+tygodniu|w\s+przyszł\w*|w\s+najbliższ\w*)", re.IGNORECASE)
+
+
+def _on_order_line(text: str, hour: Mapping[str, Any]) -> bool:
+    """A regular hour on a line that states the regular order (an announcements page's schedule item)."""
+    start = hour.get("start", -1)
+    if hour.get("kind", "regular") != "regular" or not hour.get("days") or not 0 <= start < len(text):
+        return False
+    end = text.find("\n", start)
+    line = text[text.rfind("\n", 0, start) + 1 : end if end >= 0 else len(text)]
+    return bool(_ORDER_LINE_RE.match(line)) and not dates_in(line) and not _THIS_WEEK_RE.search(line)
 
 
 def _add_one_off(
