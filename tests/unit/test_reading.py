@@ -332,6 +332,24 @@ def test_the_season_heading_a_list_holds_for_its_later_times(text, expected):
     assert [r["season"] for _, r in readings(text)] == expected
 
 
+def test_the_church_labelling_a_list_holds_for_its_later_times():
+    text = (
+        "Msze św. w niedziele: 7:10, 9:10; kaplica szpitalna: 8:20, 10:20, 12:20\n"
+        "Msze św. w dni powszednie: 7:10, kaplica szpitalna 6:40, 18:10"
+    )
+    got = [(t, r["church"]) for t, r in readings(text)]
+    assert got == [
+        ("07:10", None),
+        ("09:10", None),
+        ("08:20", "kaplica szpitalna"),
+        ("10:20", "kaplica szpitalna"),
+        ("12:20", "kaplica szpitalna"),
+        ("07:10", None),
+        ("06:40", "kaplica szpitalna"),
+        ("18:10", None),  # no label (no colon): the chapel's name is of one time
+    ]
+
+
 def test_a_saturday_list_goes_on_past_another_place_s_name():
     text = "Msze św. w niedziele: sobota: Lipno 18:30, Brzozowo 17:15; niedziela: Lipno 9:00, 11:00"
     got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]

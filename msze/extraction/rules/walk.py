@@ -44,6 +44,7 @@ from msze.extraction.rules.reading import (
     HourFacts,
     Reading,
     finish,
+    inline_church,
     place_after,
     place_named,
     read,
@@ -291,6 +292,21 @@ def _listed_season(listed: str | None, gap: str, before: str, own: str, r: Readi
     return season_in(before)
 
 
+# a church named as a list's label: "kaplica Sióstr: ", "- Filia w Borowie: "
+_LABEL_END_RE = re.compile(r":\s*$")
+
+
+def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str | None:
+    """The church a list's label names goes on to the list's later times ("kaplica Sióstr: 8:00, 10:00"):
+    the church for the next hour, after setting this hour's when it names none."""
+    if _LIST_GAP_RE.fullmatch(gap):
+        if r.church is None:
+            r.church = listed
+        return listed
+    named = inline_church(before)
+    return named if named is not None and _LABEL_END_RE.search(before) else None
+
+
 def _to_next_item(after: str) -> str:
     """The words after an hour up to a list separator that words follow: "11.30; sobota: latem - 19.00" and
     "18.30, lipiec i sierpień o 20.00" speak of the next hour; "(dla dzieci), " and "(wiosna, lato)" of
@@ -376,6 +392,7 @@ class _Walk:
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
         aside_next = False  # the next hour is one time's summer variant: "18:00 (w wakacje 20:00)"
+        listed_church: str | None = None  # the church heading this line's list: "kaplica Sióstr: 8:00, 10:00"
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -407,6 +424,7 @@ class _Walk:
                 r.church = self._church_at(named or place)
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
+            listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
             variant = _SUMMER_VARIANT_RE.match(line, c.e, c.next_start) is not None
             if r.season is None and variant:
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
