@@ -182,9 +182,9 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
     return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
 
 
-# a line that states the regular order, on whatever page: a Mass header naming days in the plural, then its
-# times ("Msze św. w niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00"); "w niedzielę"
-# (this Sunday) or a date or "w tym tygodniu" in the line make it this week's
+# a line that states the regular order, even on announcements: a Mass header naming days in the plural,
+# then its times ("Msze św. w niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00");
+# "w niedzielę" (this Sunday), a date or "w tym tygodniu" in the line make it this week's
 _ORDER_LINE_RE = re.compile(
     r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
     r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",

@@ -241,9 +241,11 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
-# "18:00 (lato 19:00)": a summer variant in parentheses that hold the next hour
+# "18:00 (lato 19:00)", "18:00 (w wakacje - godz. 20:00)": a summer variant in parentheses holding the next
+# hour
 _SUMMER_VARIANT_RE = re.compile(
-    r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*|lipcu\s+i\s+sierpniu)[\s:–-]*(?:(?:o\s+)?godz\.?:?|o)?\s*$",
+    r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*|lipcu\s+i\s+sierpniu)[\s:–-]*"
+    r"(?:(?:o\s+)?godz\.?:?|o)?\s*$",
     re.IGNORECASE,
 )
 _CLOSING_RE = re.compile(r"\s*\)")
@@ -307,6 +309,9 @@ def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str
     return named if named is not None and _LABEL_END_RE.search(before) else None
 
 
+_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]{2}")  # words follow (not "7.00, 9.00")
+
+
 def _to_next_item(after: str) -> str:
     """The words after an hour up to a list separator that words follow: "11.30; sobota: latem - 19.00" and
     "18.30, lipiec i sierpień o 20.00" speak of the next hour; "(dla dzieci), " and "(wiosna, lato)" of
@@ -317,9 +322,6 @@ def _to_next_item(after: str) -> str:
         if depth <= 0 and ch in ",;" and _WORDS_AFTER_RE.match(after, i + 1):
             return after[:i]
     return after
-
-
-_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]{2}")
 
 
 class _Walk:
