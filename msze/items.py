@@ -36,8 +36,10 @@ class PageItem(scrapy.Item):
     #   church: None for the parish church, else the church or chapel the page names;
     #   season: None (all year), a tag (summer, winter, school-year, advent, ...) or "MM-DD..MM-DD";
     #   kind: regular | one_off; date: "YYYY-MM-DD" / "MM-DD" of a one-off; tags: [children, youth, ...];
-    #   pdf_page: the PDF page the hour is on (1-based; PDFs only)
-    #   ocr_confidence: the page's OCR confidence, on an hour of a page read by OCR
+    #   pdf_page: the PDF page the hour is on (1-based; PDFs only);
+    #   ocr_confidence: the page's OCR confidence, on an hour of a page read by OCR;
+    #   aside: a summer time said of one time or added ("18:00 (w wakacje 20:00)", "latem także o 21:00"),
+    #   which leaves the other times all-year
     #   (schemas/page.schema.json)
     hours = scrapy.Field()
     confessions = scrapy.Field()  # [{days, start, end, church, season}]: the page's confession times

@@ -94,6 +94,8 @@ def hour_dict(
         d["monthly"] = {"week": reading.monthly.week, "days": days}
     if reading.sunday_order and reading.kind == ONE_OFF:
         d["sunday_order"] = True  # evidence of the Sunday times where the site gives no other (schedule.py)
+    if reading.aside:
+        d["aside"] = True  # a summer time that leaves the other times' seasons (schedule._summer_complement)
     if decision is not None:
         d["reason"] = decision.reason
     return d

@@ -117,11 +117,15 @@ class _Entry:
     evidence: list[dict[str, Any]] = field(default_factory=list)
     dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
     valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
+    # the days a page lists it on in its own right, not as a summer time aside (hour "aside")
+    listed: set[str] = field(default_factory=set)
 
     def add(self, day: str | None, w: _Weekly) -> None:
         if day is not None:
             self.days.add(day)
             self.dated = True
+            if not w.hour.get("aside"):
+                self.listed.add(day)
         self.valid_from = self.valid_from or w.valid_from
         url = w.page.get("url") or ""
         if url not in self.pages and len(self.evidence) < EVIDENCE_KEPT:
@@ -152,7 +156,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
             if hour.get("monthly") and _is_listed(p, hour):
                 _add_monthly(monthly, page, hour)  # "w pierwsze piątki" (or a list's last item alone)
-            if _is_weekly(p, hour, valid_from):
+            if _is_weekly(p, hour, valid_from) or (p.role == ANNOUNCEMENTS and _on_order_line(text, hour)):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
@@ -224,6 +228,27 @@ def _add_monthly(
     )
     if len(entry["evidence"]) < EVIDENCE_KEPT:
         entry["evidence"].append(evidence(page, hour))
+
+
+# a line that states the regular order, even on announcements: a Mass header naming days in the plural,
+# then its times ("Msze św. w niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00");
+# "w niedzielę" (this Sunday), a date or "w tym tygodniu" in the line make it this week's
+_ORDER_LINE_RE = re.compile(
+    r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
+    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
+    re.IGNORECASE,
+)
+_THIS_WEEK_RE = re.compile(r"\b(?:w\s+tym\s+tygodniu|w\s+przyszł\w*|w\s+najbliższ\w*)", re.IGNORECASE)
+
+
+def _on_order_line(text: str, hour: Mapping[str, Any]) -> bool:
+    """A regular hour on a line that states the regular order (an announcements page's schedule item)."""
+    start = hour.get("start", -1)
+    if hour.get("kind", "regular") != "regular" or not hour.get("days") or not 0 <= start < len(text):
+        return False
+    end = text.find("\n", start)
+    line = text[text.rfind("\n", 0, start) + 1 : end if end >= 0 else len(text)]
+    return bool(_ORDER_LINE_RE.match(line)) and not dates_in(line) and not _THIS_WEEK_RE.search(line)
 
 
 def _add_one_off(
@@ -318,7 +343,8 @@ _SUMMER = ("summer", "holidays")
 def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
     """Where a church's day has summer times, its all-year times missing from them are "not-summer", and its
     summer times that are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)"
-    is 6.00 all year, 18.00 outside summer, 19.00 in summer."""
+    is 6.00 all year, 18.00 outside summer, 19.00 in summer. A summer time said of one time or added ("aside":
+    "18.00 (w wakacje 20.00)") completes nothing."""
     # a vigil's summer times are the vigil's own: a weekday summer time on Saturday leaves it all-year
     year: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
     summer: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
@@ -326,7 +352,7 @@ def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
         for day in e.days:
             if season is None:
                 year[(day, church, vigil)].add(time)
-            elif season in _SUMMER:
+            elif season in _SUMMER and day in e.listed:
                 summer[(day, church, vigil)].add(time)
     for (time, church, season, vigil), e in list(entries.items()):
         for day in sorted(e.days):

@@ -315,6 +315,87 @@ def test_a_chapel_named_first_is_still_a_chapel_and_the_parish_church_is_none():
     assert [(t, r["church"]) for t, r in readings(text)] == [("09:00", "Kaplica w Bagrowie"), ("11:00", None)]
 
 
+def test_the_lower_church_and_the_parish_house_are_places_of_their_own():
+    text = (
+        "Msze św. w niedziele: 7:15, 9:45 (dla rodzin, Dolny Kościół), 11:15 (dla młodzieży, kościół dolny), "
+        "12:45 (w domu parafialnym), 19:00\nMsze św. w dni powszednie: 7:15 (w kościele parafialnym), 19:00"
+    )
+    got = [(t, r["church"]) for t, r in readings(text)]
+    assert got == [
+        ("07:15", None),
+        ("09:45", "Dolny Kościół"),
+        ("11:15", "kościół dolny"),
+        ("12:45", "domu parafialnym"),
+        ("19:00", None),
+        ("07:15", None),
+        ("19:00", None),
+    ]
+    # as headings, the first named is the parish's own and the other one is named
+    text = "Msze święte\nKościół górny:\nniedziela 8:00\nKościół dolny:\nniedziela 9:30"
+    assert [(t, r["church"]) for t, r in readings(text)] == [("08:00", None), ("09:30", "Kościół dolny")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # after a list separator the words speak of the next hour, not of the one before
+        ("Msze św. w niedziele: 8.15, 10.45; sobota: latem 18.30", [None, None, "summer"]),
+        ("Msze św. w niedziele: godz. 7.15, godz. 19.00, latem także o 21.00", [None, None, "summer"]),
+        # inside a parenthesis a comma does not end the hour's own words
+        ("Msze św. w niedziele: 9.00 (wiosna, lato), 10.00", ["summer", None]),
+    ],
+)
+def test_words_past_a_list_separator_belong_to_the_next_hour(text, expected):
+    assert [r["season"] for _, r in readings(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the season heading a list holds for each of its times, not only the first
+        (
+            "Msze św. w niedziele: 8:15, 10:45; w lipcu i sierpniu: 8:15, 10:45, 21:00",
+            [None, None] + ["summer"] * 3,
+        ),
+        # a nearer season ends the clause's: "zimą 9.15, 11.15" are both winter's
+        ("Msze św. w niedziele: latem 7.45, 10.15, zimą 9.15, 11.15", ["summer"] * 2 + ["winter"] * 2),
+        # not past a parenthesis: "(lato 19:15)" is one time's variant
+        ("Msze św. w niedziele: 18:15 (lato 19:15), 20:15", ["not-summer", "summer", None]),
+    ],
+)
+def test_the_season_heading_a_list_holds_for_its_later_times(text, expected):
+    assert [r["season"] for _, r in readings(text)] == expected
+
+
+def test_the_church_labelling_a_list_holds_for_its_later_times():
+    text = (
+        "Msze św. w niedziele: 7:10, 9:10; kaplica szpitalna: 8:20, 10:20, 12:20\n"
+        "Msze św. w dni powszednie: 7:10, kaplica szpitalna 6:40, 18:10"
+    )
+    got = [(t, r["church"]) for t, r in readings(text)]
+    assert got == [
+        ("07:10", None),
+        ("09:10", None),
+        ("08:20", "kaplica szpitalna"),
+        ("10:20", "kaplica szpitalna"),
+        ("12:20", "kaplica szpitalna"),
+        ("07:10", None),
+        ("06:40", "kaplica szpitalna"),
+        ("18:10", None),  # no label (no colon): the chapel's name is of one time
+    ]
+
+
+def test_a_saturday_list_goes_on_past_another_place_s_name():
+    text = "Msze św. w niedziele: sobota: Lipno 18:30, Brzozowo 17:15; niedziela: Lipno 9:00, 11:00"
+    got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+    assert got == [
+        ("18:30", ["sat"], True),
+        ("17:15", ["sat"], True),
+        ("09:00", ["sun"], False),
+        ("11:00", ["sun"], False),
+    ]
+
+
 def test_a_church_named_by_its_village_alone_the_first_named_being_the_parish_church():
     text = (
         "Msze św. w niedziele: Olszyny godz. 7.30, godz. 11.00; Borowiec Mały godz. 9.00\n"

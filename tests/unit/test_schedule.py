@@ -61,6 +61,28 @@ def test_announcements_add_one_offs_never_weekly_masses():
     assert "W czwartek Msza św. o godz. 17:00" in result["one_off"][1]["note"]
 
 
+def test_a_line_stating_the_regular_order_on_an_announcements_page_is_weekly():
+    result = site(
+        (
+            "https://parafia.test/aktualnosci",
+            "<h1>Aktualności</h1><p>Msze św. w niedziele: 7:15, 9:45, 12:15</p>"
+            "<p>Msze św. w dni powszednie: 6:45, 18:15</p>"
+            "<p>Msze św. w niedzielę: 8:40, 10:40</p>"  # this Sunday's
+            "<p>Msze św. w dni powszednie: 7:20, 19:20 w tym tygodniu</p>"
+            "<p>Msze św. w niedziele 10 listopada: 16:50, 17:50</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("07:15", ("sun",), None, None, False),
+        ("09:45", ("sun",), None, None, False),
+        ("12:15", ("sun",), None, None, False),
+        ("06:45", weekdays, None, None, False),
+        ("18:15", weekdays, None, None, False),
+    }
+    assert {o["time"] for o in result["one_off"]} == {"08:40", "10:40", "07:20", "19:20", "16:50", "17:50"}
+
+
 def test_a_newer_page_overrides_an_older_one_and_the_old_times_are_kept_as_a_conflict():
     result = site(
         (
@@ -96,6 +118,42 @@ def test_two_churches_and_a_summer_schedule():
         ("18:00", weekdays, None, "not-summer", False),
         ("19:00", weekdays, None, "summer", False),
         ("09:00", ("sun",), "Kaplica w Zalesiu", None, False),
+    }
+
+
+def test_a_summer_time_said_of_one_time_or_added_leaves_the_other_times_all_year():
+    result = site(
+        (
+            "https://parafia.test/porzadek-mszy",
+            "<h2>Msze święte</h2><p>Msze św. w niedziele: 7:45, 10:15, 17:45 (w wakacje - godz. 20:15)</p>"
+            "<p>Msze św. w dni powszednie: godz. 7.15, godz. 18.45; latem dodatkowo o godz. 20.45</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("07:45", ("sun",), None, None, False),
+        ("10:15", ("sun",), None, None, False),
+        ("17:45", ("sun",), None, "not-summer", False),
+        ("20:15", ("sun",), None, "summer", False),
+        ("07:15", weekdays, None, None, False),
+        ("18:45", weekdays, None, None, False),
+        ("20:45", weekdays, None, "summer", False),
+    }
+
+
+def test_a_summer_list_in_one_time_s_parenthesis_is_the_whole_summer_order():
+    result = site(
+        (
+            "https://parafia.test/porzadek-mszy",
+            "<h2>Msze święte</h2>"
+            "<p>Msze św. w niedziele: 7:45, 10:15, 17:45 (w lipcu i sierpniu: 7:45, 19:15)</p>",
+        ),
+    )
+    assert set(rows(result)) == {
+        ("07:45", ("sun",), None, None, False),
+        ("10:15", ("sun",), None, "not-summer", False),
+        ("17:45", ("sun",), None, "not-summer", False),
+        ("19:15", ("sun",), None, "summer", False),
     }
 
 

@@ -15,7 +15,7 @@ from msze.schemas import schema
 
 HTML = (
     "<h1>Porządek Mszy Świętych</h1><p>Niedziele i święta: 7:00, 9:30 (dla dzieci), 11:00 (suma)</p>"
-    "<p>Dni powszednie: 7:00, 18:00</p><p>Kaplica w Zalesiu: niedziela 10:00</p>"
+    "<p>Dni powszednie: 7:00, 18:00 (w wakacje 19:00)</p><p>Kaplica w Zalesiu: niedziela 10:00</p>"
     "<p>Spowiedź św.: sobota 17:00–17:45</p><p>Pogrzeb śp. Jana we wtorek o godz. 11:00.</p>"
 )
 
@@ -41,6 +41,7 @@ def test_the_schemas_are_valid_draft_2020_12(name):
 def test_a_processed_page_and_its_parish_result_match_their_schemas():
     p = page()
     assert p["masses"] and p["confessions"] and any(h["church"] for h in p["hours"])
+    assert any(h.get("aside") for h in p["hours"])
     check(p, "page")
     check(summarize([p], p["start_url"], p["domain"], crawled_at="2026-12-01T10:00:00Z"), "result")
 

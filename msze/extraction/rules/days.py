@@ -156,7 +156,7 @@ _EXCEPT_AFTER_RE = re.compile(
     r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+(?!tym\b)", re.IGNORECASE
 )
 # "7.00, 18.30 (we wtorki także o 9.00)": a time the day has as well, not instead
-_AS_WELL_RE = re.compile(r"\b(?:także|również|też|dodatkowo|ponadto)\b", re.IGNORECASE)
+AS_WELL_RE = re.compile(r"\b(?:także|również|też|dodatkowo|ponadto)\b", re.IGNORECASE)
 # "w dni powszednie o 7.00, we wtorki o 8.30, oraz wieczorem o 18.30": after a time, a phrase turns back
 # from the days named last to the wider ones before them
 _SCOPE_TURN_RE = re.compile(
@@ -300,7 +300,7 @@ class LineDays:
             m = _DAY_AFTER_RE.match(self.line, e)
             if m is None or m.group(1) is None or not any(ch.isdigit() for ch in m.group(1)):
                 return None
-            if _AS_WELL_RE.search(m.group(1)):
+            if AS_WELL_RE.search(m.group(1)):
                 return None
             start = m.start(1)
         else:

@@ -209,7 +209,7 @@ NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwo
 
 _CHURCH_WORDS = (
     r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
-    r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej)"
+    r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej|parafialn\w*)"
     r"|zakład\w*\s+(?:opieki|karn\w*)|cmentarn\w*|katedr\w*|bazylik\w*|zgromadzeni\w*\s+sióstr"
 )
 CHURCH_WORD_RE = re.compile(rf"\b(?:{_CHURCH_WORDS})", re.IGNORECASE)
@@ -225,12 +225,17 @@ BROADCAST_RE = re.compile(
     r"|radio\s+maryja|polskie\s+radio|w\s+radiu|radiow\w*|w\s+tv\b)",
     re.IGNORECASE,
 )
-# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo": a church named at one time
+# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "(dla dzieci, Dolny Kościół)": a
+# church named at one time
 _INLINE_CHURCH_RE = re.compile(
-    rf"\b(?:w|we|na)?\s*(?P<name>(?:{_CHURCH_WORDS})(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{{0,40}})?)", re.IGNORECASE
+    rf"\b(?:w|we|na)?\s*(?P<name>(?:(?:doln|górn)\w*\s+)?(?:{_CHURCH_WORDS})"
+    r"(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{0,40})?)",
+    re.IGNORECASE,
 )
+# the lower church of a two-storey church is a place of its own ("11:00 (dla dzieci, Dolny Kościół)"), and so
+# is the parish house ("w domu parafialnym")
 _MAIN_CHURCH_RE = re.compile(
-    r"parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$|(?:górn|doln)\w+\s+kości\w*", re.IGNORECASE
+    r"(?<!\bdomu\s)(?<!\bdom\s)parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$", re.IGNORECASE
 )
 _HEADING_LEAD_RE = re.compile(
     r"^[\s•*·\-–—>]*(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?(?:w|we|na)?\s+",
@@ -256,6 +261,9 @@ class Reading:
     sunday_order: bool = False  # "Msze jak w niedzielę: 6.30, 9.30": a one-off that shows the Sunday order
     sunday_heading: bool = False  # the heading over it names Sunday (a Saturday time there is the vigil)
     vigil_words: bool = False  # "niedzielna", "wigilijna", "z liturgii niedzieli" in its own words
+    # a summer time said of one time or added to the list ("18:00 (w wakacje 20:00)", "latem także o 21:00"):
+    # the other times keep their seasons
+    aside: bool = False
 
     def date_text(self) -> str | None:
         if self.date is None:

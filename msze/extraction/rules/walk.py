@@ -26,6 +26,7 @@ from msze.extraction.rules.cues import (
     topic_cues,
 )
 from msze.extraction.rules.days import (
+    AS_WELL_RE,
     DAY_ANY_RE,
     HEAD_GAP_RE,
     LINE_DAY_HEAD_RE,
@@ -45,6 +46,7 @@ from msze.extraction.rules.reading import (
     HourFacts,
     Reading,
     finish,
+    inline_church,
     monthly_note,
     place_after,
     place_named,
@@ -242,8 +244,15 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
-# "18:00 (lato 19:00)": a summer variant in parentheses that hold the next hour
-_SUMMER_VARIANT_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*)[\s:–-]*$", re.I)
+# "18:00 (lato 19:00)", "18:00 (w wakacje - godz. 20:00)": a summer variant in parentheses holding the next
+# hour
+_SUMMER_VARIANT_RE = re.compile(
+    r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*|lipcu\s+i\s+sierpniu)[\s:–-]*"
+    r"(?:(?:o\s+)?godz\.?:?|o)?\s*$",
+    re.IGNORECASE,
+)
+_CLOSING_RE = re.compile(r"\s*\)")
+_SUMMERS = ("summer", "holidays")
 
 
 # where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
@@ -269,7 +278,53 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
         turn = _NEXT_PHRASE_RE.search(after)
         if turn is not None:
             after = after[: turn.start()]
+        after = _to_next_item(after)
     return before, after
+
+
+# what stands between two times of one list: "7:30, 9:30", "godz. 8.00, godz. 11.00", "9 i 11"
+_LIST_GAP_RE = re.compile(r"[\s,;]*(?:(?:i|oraz)\s+)?(?:(?:o\s+)?godz\.?|o)?\s*", re.IGNORECASE)
+
+
+def _listed_season(listed: str | None, gap: str, before: str, own: str, r: Reading) -> str | None:
+    """The season a list's head names goes on to the list's later times ("w lipcu i sierpniu: 7:30, 9:30,
+    11:00"), not past a parenthesis ("18:00 (lato 19:00), 20:00"): the season for the next hour, after
+    setting this hour's when it has none of its own."""
+    if _LIST_GAP_RE.fullmatch(gap):
+        if listed is not None and season_in(own) is None:
+            r.season = listed  # nearer than the clause prefix's season: "latem 8.00, zimą 9.00, 11.00"
+        return listed
+    return season_in(before)
+
+
+# a church named as a list's label: "kaplica Sióstr: ", "- Filia w Borowie: "
+_LABEL_END_RE = re.compile(r":\s*$")
+
+
+def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str | None:
+    """The church a list's label names goes on to the list's later times ("kaplica Sióstr: 8:00, 10:00"):
+    the church for the next hour, after setting this hour's when it names none."""
+    if _LIST_GAP_RE.fullmatch(gap):
+        if r.church is None:
+            r.church = listed
+        return listed
+    named = inline_church(before)
+    return named if named is not None and _LABEL_END_RE.search(before) else None
+
+
+_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]{2}")  # words follow (not "7.00, 9.00")
+
+
+def _to_next_item(after: str) -> str:
+    """The words after an hour up to a list separator that words follow: "11.30; sobota: latem - 19.00" and
+    "18.30, lipiec i sierpień o 20.00" speak of the next hour; "(dla dzieci), " and "(wiosna, lato)" of
+    this one."""
+    depth = 0
+    for i, ch in enumerate(after):
+        depth += (ch == "(") - (ch == ")")
+        if depth <= 0 and ch in ",;" and _WORDS_AFTER_RE.match(after, i + 1):
+            return after[:i]
+    return after
 
 
 class _Walk:
@@ -340,6 +395,9 @@ class _Walk:
         sunday_heading = over is not None and "sun" in over.days
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
+        listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
+        aside_next = False  # the next hour is one time's summer variant: "18:00 (w wakacje 20:00)"
+        listed_church: str | None = None  # the church heading this line's list: "kaplica Sióstr: 8:00, 10:00"
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -350,7 +408,7 @@ class _Walk:
                 and c.day is not None
                 and c.day.days == {"sat"}
                 and own_start > 0
-                and not DAY_ANY_RE.search(before + after)
+                and not DAY_ANY_RE.search(line, own_start, min(c.next_start, c.clause_end))
                 and not self._saturday_goes_on(idxs, idx)
             ):
                 # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again; a later time goes on with
@@ -371,11 +429,16 @@ class _Walk:
                 r.church = self._church_at(named or place)
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
-            if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
+            listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
+            variant = _SUMMER_VARIANT_RE.match(line, c.e, c.next_start) is not None
+            if r.season is None and variant:
                 r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
+            listed_season = _listed_season(listed_season, line[own_start : c.s], before, own, r)
+            r.aside = aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
+            aside_next = variant and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
             r.days = c.day
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
@@ -387,6 +450,10 @@ class _Walk:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
         block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None)
+
+    def _closes_after(self, line_start: int, line: str, idx: int) -> bool:
+        """Whether a parenthesis closes right after the hour: it holds that time alone."""
+        return _CLOSING_RE.match(line, self.hours[idx].end - line_start) is not None
 
     def _church_at(self, place: str | None) -> str | None:
         """The church a place names: the first named before any Mass is the parish's own (None), and so is
