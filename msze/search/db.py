@@ -135,6 +135,10 @@ corrections = Table(
     Column("time", String(5), nullable=False),
     Column("comment", Text, nullable=False, default=""),
     Column("status", String(10), nullable=False, default="new"),  # new | accepted | rejected
+    # the crawl's page and sentence of the time, kept when the report is settled (an accepted wrong time then
+    # leaves the published rows, and the label still needs its sentence)
+    Column("crawl_source_url", Text),
+    Column("crawl_context", Text),
 )
 Index("ix_corrections_client_created", corrections.c.client, corrections.c.created_at)
 

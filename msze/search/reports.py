@@ -63,8 +63,8 @@ def correction_rows(conn: Connection, limit: int | None = None, newest_first: bo
             parishes.c.name,
             parishes.c.city,
             parishes.c.website,
-            mass_times.c.source_url,
-            mass_times.c.context,
+            func.coalesce(corrections.c.crawl_source_url, mass_times.c.source_url).label("source_url"),
+            func.coalesce(corrections.c.crawl_context, mass_times.c.context).label("context"),
         )
         .join(parishes, parishes.c.id == corrections.c.parish_id)
         .outerjoin(mass_times, mass_times.c.id == first_match)

@@ -332,6 +332,10 @@ def settle_reports(
     count = len(conn.execute(select(corrections.c.id).where(*same)).all())
     if not count:
         return 0
+    read = next(
+        (m for m in crawl_reading(conn, parish_id)["masses"] if (m["day"], m["time"]) == (day, time)), {}
+    )
+    evidence = {"crawl_source_url": read.get("source_url"), "crawl_context": read.get("context")}
     if accept:
         current = verified_row(conn, parish_id)
         schedule = strip_evidence(current["schedule"] if current else crawl_reading(conn, parish_id))
@@ -343,5 +347,6 @@ def settle_reports(
         save(conn, parish_id, schedule, who, now, action=f"accept report {kind} {day} {time}")
     else:
         _audit(conn, parish_id, who, now, f"reject report {kind} {day} {time}", None, None)
-    conn.execute(update(corrections).where(*same).values(status="accepted" if accept else "rejected"))
+    status = "accepted" if accept else "rejected"
+    conn.execute(update(corrections).where(*same).values(status=status, **evidence))
     return count

@@ -81,14 +81,15 @@ def test_a_moderator_accepts_a_report_and_the_parish_page_shows_the_verified_tim
 
     log_in(page, root)
     report = page.locator("section.report", has_text="Niedziela 07:00")
-    assert "Msze św. w niedziele: 07.00, 10.30, 18.00" in report.inner_text()  # the crawl's sentence beside it
+    assert "Msze św. w niedziele: 07.00, 10.30, 18.00" in report.inner_text()  # the crawl's sentence
     report.get_by_role("button", name="Przyjmij").click()
     page.wait_for_url("**/admin/")
     assert page.locator("section.report").count() == 0
 
     times = sunday_times(page, root, pid)
     assert "07:00" not in times and "10:30" in times
-    assert page.locator("p.verified").inner_text() == "✔ Godziny potwierdzone przez moderatora 1 grudnia 2026."
+    label = page.locator("p.verified").inner_text()
+    assert label == "✔ Godziny potwierdzone przez moderatora 1 grudnia 2026."
     page.screenshot(path=str(artifacts / f"verified-{page.viewport_name}.png"), full_page=True)
 
 
@@ -134,7 +135,8 @@ def test_a_crawl_that_changes_a_verified_time_queues_the_parish_and_leaves_it(se
     before = sunday_times(page, root, pid)
     assert "07:00" in before
 
-    newer = write_results(tmp_path / "newer.jsonl", results("2026-11-30T08:00:00Z", ("08:00", "10:30", "18:00")))
+    crawl = results("2026-11-30T08:00:00Z", ("08:00", "10:30", "18:00"))
+    newer = write_results(tmp_path / "newer.jsonl", crawl)
     assert load(engine, results_path=newer, now=NOW).verified_queued == 1
     assert sunday_times(page, root, pid) == before  # published as verified
 

@@ -16,6 +16,7 @@ from postgres_cluster import postgres_cluster
 from search_fixtures import results, write_inputs, write_results
 from sqlalchemy import select
 
+from msze.classifier.dataset import from_corrections
 from msze.search import accounts, schedule_form
 from msze.search.app import create_app
 from msze.search.db import audit_log, create_schema, invites, make_engine, metadata, users
@@ -291,6 +292,9 @@ def test_moderator_accepts_a_report_and_every_reader_publishes_the_corrected_sch
     ]
     meaning = {(lab["time"], lab["status"]): lab["label"] for lab in labels}
     assert meaning == {("07:00", "accepted"): "other", ("12:00", "rejected"): "other"}
+    examples, skipped = from_corrections(labels)  # what `msze dataset --corrections` reads
+    assert [(e.label, e.text[e.start : e.end]) for e in examples] == [("other", "07.00")] * 2  # two reports
+    assert skipped == 1  # the rejected missing 12:00 has no sentence to learn from
     assert "(2 zgł.)" not in moderator.get("/admin/").get_data(as_text=True)  # settled: out of the queue
 
 
