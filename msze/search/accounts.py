@@ -33,12 +33,13 @@ class AccountError(ValueError):
 
 @dataclass(frozen=True)
 class Limits:
-    """How many failed logins a window allows per account and per client, and how long a lockout lasts."""
+    """How many failed logins a window allows per account and per client, and how long a lockout lasts (the
+    app's LOGIN_* settings, msze/search/app.py)."""
 
-    per_account: int = 5
-    per_client: int = 20
-    window_seconds: int = 900
-    lockout_seconds: int = 900
+    per_account: int
+    per_client: int
+    window_seconds: int
+    lockout_seconds: int
 
 
 @dataclass(frozen=True)

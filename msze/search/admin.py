@@ -253,6 +253,7 @@ def parish(parish_id: int) -> str | BaseResponse | tuple[str, int]:
         evidence=evidence,
         problems=problems,
         blank=schedule_form.BLANK_ROWS,
+        day_codes=schedule_form.DAYS,
         audit=verified.audit_entries(conn(), parish_id),
     )
     return html, (400 if problems else 200)

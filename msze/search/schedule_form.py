@@ -35,7 +35,7 @@ def _text(form: Mapping, key: str, limit: int) -> str | None:
 def _rows(form: Mapping, prefix: str, field: str) -> list[int]:
     found = set()
     for key in form:
-        match = re.fullmatch(rf"{prefix}(\d{{1,3}})_{field}", key)
+        match = re.fullmatch(rf"{prefix}(0|[1-9]\d{{0,2}})_{field}", key)  # as the form writes them: "m12"
         if match and int(match.group(1)) < MAX_ROWS:
             found.add(int(match.group(1)))
     return sorted(found)

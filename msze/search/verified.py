@@ -14,7 +14,7 @@ change of a verified schedule writes an audit_log row with the schedule before a
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import Connection, delete, insert, select, update
 
@@ -26,18 +26,16 @@ from msze.search.db import (
     mass_times,
     minute_of,
     one_off_masses,
+    parishes,
     review_items,
     verified_schedules,
 )
+from msze.search.query import utc_iso
 
 MASS_FIELDS = ("day", "time", "church", "season", "start_date", "end_date", "vigil", "monthly")
 ONE_OFF_FIELDS = ("date", "time", "church", "note")
 CONFESSION_FIELDS = ("days", "start", "end", "church", "season")
 EVIDENCE_FIELDS = ("source_url", "context", "source", "score")
-
-
-def _mass(row) -> dict:
-    return reading_mass(dict(row._mapping))
 
 
 def reading_mass(data: dict) -> dict:
@@ -58,7 +56,7 @@ def published(conn: Connection, parish_id: int) -> dict:
     one_off = conn.execute(select(one_off_masses).where(one_off_masses.c.parish_id == parish_id)).all()
     confession = conn.execute(select(confession_times).where(confession_times.c.parish_id == parish_id)).all()
     return {
-        "masses": [_mass(row) for row in masses],
+        "masses": [reading_mass(dict(row._mapping)) for row in masses],
         "one_off": [{k: getattr(row, k) for k in (*ONE_OFF_FIELDS, "source_url")} for row in one_off],
         "confession": [
             {**{k: getattr(row, k) for k in CONFESSION_FIELDS}, "days": [d for d in row.days.split(",") if d]}
@@ -178,6 +176,11 @@ def withdraw(conn: Connection, parish_id: int, who, now: datetime, action: str =
     if current is None:
         return
     reading = crawl_reading(conn, parish_id)
+    kept = conn.execute(
+        select(crawl_readings.c.crawled_at).where(crawl_readings.c.parish_id == parish_id)
+    ).first()
+    if kept is not None and kept.crawled_at is not None:  # the reading published again is of that crawl
+        conn.execute(update(parishes).where(parishes.c.id == parish_id).values(crawled_at=kept.crawled_at))
     conn.execute(delete(verified_schedules).where(verified_schedules.c.parish_id == parish_id))
     conn.execute(delete(crawl_readings).where(crawl_readings.c.parish_id == parish_id))
     _write(conn, parish_id, reading, reading)
@@ -194,7 +197,7 @@ def audit_entries(conn: Connection, parish_id: int | None = None) -> list[dict]:
             "id": row.id,
             "parish_id": row.parish_id,
             "username": row.username,
-            "at": _iso(row.at),
+            "at": utc_iso(row.at),
             "action": row.action,
             "before": json.loads(row.before) if row.before else None,
             "after": json.loads(row.after) if row.after else None,
@@ -214,14 +217,6 @@ def undo(conn: Connection, entry_id: int, who, now: datetime) -> int | None:
     else:
         save(conn, row.parish_id, json.loads(row.before), who, now, action=f"undo #{entry_id}")
     return row.parish_id
-
-
-def _iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def _identity(mass: dict) -> tuple:

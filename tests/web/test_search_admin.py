@@ -377,6 +377,27 @@ def test_a_load_that_disagrees_queues_the_parish_and_leaves_the_published_schedu
     assert post(moderator, f"/admin/przeglad/{item}", {"decision": "accept"}).status_code == 303
     assert "sun 08:00" in jozef_times(moderator, pid) and "sun 07:00" not in jozef_times(moderator, pid)
     assert post(moderator, f"/admin/przeglad/{item}", {"decision": "accept"}).status_code == 400  # settled
+    assert moderator.get(f"/api/parishes/{pid}").get_json()["crawled_at"] == "2026-11-20T08:00:00Z"
+    assert post(moderator, f"{page}/wycofaj", page=page).status_code == 303  # the latest crawl, published
+    detail = moderator.get(f"/api/parishes/{pid}").get_json()
+    assert detail["verified"] is None and detail["crawled_at"] == "2026-11-30T10:00:00Z"
+    assert "sun 08:00" in jozef_times(moderator, pid)
+
+
+def test_a_time_of_no_known_day_must_be_given_its_day_before_the_form_saves(engine, app, moderator, ids):
+    pid = ids["Matki Bożej Różańcowej"]  # its 06:30 was read without a day
+    page = moderator.get(f"/admin/parafia/{pid}").get_data(as_text=True)
+    row = re.search(r'<select name="(m\d+)_day"[^>]*><option value="" selected>— dzień\? —</option>', page)
+    assert row is not None
+    form = dict(re.findall(r'name="(m\d+_(?:time|church))" value="([^"]*)"', page))
+    chosen = r'name="m(\d+)_day"[^>]*>(?:<option[^>]*>[^<]*</option>)*?<option value="(\w+)" selected'
+    form |= {f"m{i}_day": day for i, day in re.findall(chosen, page)}
+    answer = post(moderator, f"/admin/parafia/{pid}", form, page=f"/admin/parafia/{pid}")
+    assert answer.status_code == 400 and "podaj dzień" in answer.get_data(as_text=True)
+    assert moderator.get(f"/api/parishes/{pid}").get_json()["verified"] is None  # nothing was saved
+    form[f"{row.group(1)}_day"] = "mon"
+    assert post(moderator, f"/admin/parafia/{pid}", form, page=f"/admin/parafia/{pid}").status_code == 303
+    assert "mon 06:30" in jozef_times(moderator, pid)
 
 
 def test_every_change_is_audited_exportable_and_can_be_undone(engine, app, moderator, ids):
@@ -540,9 +561,8 @@ def test_any_form_gives_a_valid_schedule_or_names_its_rows(fields):
     schedule, problems = schedule_form.parse(MultiDict(fields))
     for mass in schedule["masses"]:
         assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", mass["time"]) and mass["day"] in schedule_form.DAYS
-    rows = sum(
-        1 for key, value in fields.items() if re.fullmatch(r"[mo]\d+_time|c\d+_start", key) and value.strip()
-    )
+    row_key = r"[mo](0|[1-9]\d*)_time|c(0|[1-9]\d*)_start"  # "m01_time" is no row of the form
+    rows = sum(1 for key, value in fields.items() if re.fullmatch(row_key, key) and value.strip())
     assert (
         len(schedule["masses"]) + len(schedule["one_off"]) + len(schedule["confession"]) + len(problems)
         == rows
