@@ -206,9 +206,10 @@ def settle_crawl(item_id: int) -> BaseResponse:
         abort(404)
     _may(item["parish_id"])
     decision = request.form.get("decision", "")
-    if decision not in ("accept", "keep") or item["status"] != "open":
+    if decision not in ("accept", "keep"):
         abort(400)
-    _transaction(verified.settle_crawl, item, decision == "accept", me(), now())
+    if not _transaction(verified.settle_crawl, item, decision == "accept", me(), now()):
+        abort(400)  # settled already
     flash("Przyjęto odczyt strony." if decision == "accept" else "Zostaje potwierdzony porządek.")
     return redirect(url_for("admin.queue"), code=303)
 

@@ -30,7 +30,7 @@ from msze.search.db import (
     review_items,
     verified_schedules,
 )
-from msze.search.query import utc_iso
+from msze.search.query import DAY_LABELS, utc_iso
 
 MASS_FIELDS = ("day", "time", "church", "season", "start_date", "end_date", "vigil", "monthly")
 ONE_OFF_FIELDS = ("date", "time", "church", "note")
@@ -225,7 +225,7 @@ def _identity(mass: dict) -> tuple:
 
 def _label(mass: dict) -> str:
     church = f" ({mass['church']})" if mass.get("church") else ""
-    return f"{mass['day']} {mass['time']}{church}"
+    return f"{DAY_LABELS.get(mass['day'], mass['day'])} {mass['time']}{church}"
 
 
 def difference(verified: dict, crawl: dict) -> dict:
@@ -239,7 +239,9 @@ def difference(verified: dict, crawl: dict) -> dict:
     def seen(m: dict) -> tuple:
         return tuple(bool(m.get(k)) if k in ("vigil", "monthly") else m.get(k) for k in terms)
 
-    evidence = lambda m: {"label": _label(m), "context": m.get("context"), "source_url": m.get("source_url")}  # noqa: E731
+    def evidence(m: dict) -> dict:
+        return {"label": _label(m), "context": m.get("context"), "source_url": m.get("source_url")}
+
     plain = strip_evidence(crawl)
     return {
         "added": [evidence(theirs[k]) for k in sorted(theirs.keys() - mine.keys())],
@@ -266,7 +268,8 @@ def on_crawl(
     conn: Connection, parish_id: int, reading: dict, crawled_at: datetime | None, now: datetime
 ) -> bool:
     """A newer crawl of a verified parish: its reading kept apart, nothing published changed; the parish
-    queued for review (with the difference) when the reading differs. True when queued."""
+    queued for review (with the difference) when the reading differs, unless the last decision on the
+    parish kept the verified schedule against this very difference. True when queued."""
     current = verified_row(conn, parish_id)
     if current is None:
         raise ValueError(f"parish {parish_id} has no verified schedule")
@@ -276,14 +279,21 @@ def on_crawl(
     diff = difference(current["schedule"], reading)
     open_items = review_items.c.parish_id == parish_id, review_items.c.status == "open"
     conn.execute(update(review_items).where(*open_items).values(status="superseded"))
-    if not differs(diff):
+    written = json.dumps(diff, ensure_ascii=False)
+    last = conn.execute(
+        select(review_items.c.status, review_items.c.diff)
+        .where(review_items.c.parish_id == parish_id, review_items.c.status.in_(("accepted", "kept")))
+        .order_by(review_items.c.id.desc())
+        .limit(1)
+    ).first()
+    if not differs(diff) or (last is not None and last.status == "kept" and last.diff == written):
         return False
     conn.execute(
         insert(review_items).values(
             parish_id=parish_id,
             created_at=now,
             crawled_at=crawled_at,
-            diff=json.dumps(diff, ensure_ascii=False),
+            diff=written,
             status="open",
         )
     )
@@ -302,14 +312,24 @@ def open_review_items(conn: Connection, parish_ids: list[int] | None = None) -> 
     return [{**row._mapping, "diff": json.loads(row.diff)} for row in conn.execute(stmt)]
 
 
-def settle_crawl(conn: Connection, item: dict, accept: bool, who, now: datetime) -> None:
-    """Accept: the crawl's reading becomes the verified schedule; keep: the verified schedule stays."""
+def settle_crawl(conn: Connection, item: dict, accept: bool, who, now: datetime) -> bool:
+    """Accept: the crawl's reading becomes the verified schedule; keep: the verified schedule stays. False
+    when the item is no longer open (two people deciding at once: the first decides)."""
+    status = "accepted" if accept else "kept"
+    still_open = (review_items.c.id == item["id"], review_items.c.status == "open")
+    taken = conn.execute(
+        update(review_items)
+        .where(*still_open)
+        .values(status=status)
+        .execution_options(preserve_rowcount=True)
+    )
+    if taken.rowcount != 1:
+        return False
     if accept:
         save(conn, item["parish_id"], crawl_reading(conn, item["parish_id"]), who, now, action="accept crawl")
     else:
         _audit(conn, item["parish_id"], who, now, "keep verified", None, None)
-    status = "accepted" if accept else "kept"
-    conn.execute(update(review_items).where(review_items.c.id == item["id"]).values(status=status))
+    return True
 
 
 def settle_reports(

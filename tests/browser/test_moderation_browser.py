@@ -142,7 +142,7 @@ def test_a_crawl_that_changes_a_verified_time_queues_the_parish_and_leaves_it(se
 
     page.goto(root + "/admin/")
     item = page.locator("section.crawl")
-    assert "dodano sun 08:00" in item.inner_text() and "usunięto sun 07:00" in item.inner_text()
+    assert "dodano Niedziela 08:00" in item.inner_text() and "usunięto Niedziela 07:00" in item.inner_text()
     page.screenshot(path=str(artifacts / f"queue-{page.viewport_name}.png"), full_page=True)
     item.get_by_role("button", name="Zostaw potwierdzony").click()
     page.wait_for_url("**/admin/")

@@ -349,7 +349,7 @@ def test_a_load_that_disagrees_queues_the_parish_and_leaves_the_published_schedu
     assert report_.verified_queued == 1
     assert jozef_times(moderator, pid) == published  # the crawl never overwrites a verified schedule
     queue = moderator.get("/admin/").get_data(as_text=True)
-    assert "dodano <b>sun 08:00</b>" in queue and "usunięto <b>sun 07:00</b>" in queue
+    assert "dodano <b>Niedziela 08:00</b>" in queue and "usunięto <b>Niedziela 07:00</b>" in queue
     assert "Msze św. w niedziele: 08.00, 10.30, 18.00" in queue  # the new evidence
     again = load(
         engine,
@@ -365,11 +365,15 @@ def test_a_load_that_disagrees_queues_the_parish_and_leaves_the_published_schedu
     assert post(moderator, f"/admin/przeglad/{item[0]}", {"decision": "keep"}).status_code == 303
     assert jozef_times(moderator, pid) == published
     assert "/admin/przeglad/" not in moderator.get("/admin/").get_data(as_text=True)
+    kept = results("2026-11-30T09:30:00Z", ("08:00", "10:30", "18:00"))  # the difference kept just now
+    assert (
+        load(engine, results_path=write_results(tmp_path / "kept.jsonl", kept), now=NOW).verified_queued == 0
+    )
 
     load(
         engine,
         results_path=write_results(
-            tmp_path / "n3.jsonl", results("2026-11-30T10:00:00Z", ("08:00", "10:30", "18:00"))
+            tmp_path / "n3.jsonl", results("2026-11-30T10:00:00Z", ("08:00", "10:30", "19:00"))
         ),
         now=NOW,
     )
