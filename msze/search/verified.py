@@ -72,6 +72,11 @@ def verified_row(conn: Connection, parish_id: int) -> dict | None:
     return {**row._mapping, "schedule": json.loads(row.schedule)}
 
 
+def parish_ids(conn: Connection) -> set[int]:
+    """The parishes that have a verified schedule."""
+    return set(conn.execute(select(verified_schedules.c.parish_id)).scalars())
+
+
 def crawl_reading(conn: Connection, parish_id: int) -> dict:
     """What the latest crawl read: kept apart for a verified parish, else what is published."""
     row = conn.execute(

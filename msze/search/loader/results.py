@@ -295,6 +295,7 @@ def load_results(conn: Connection, results: Iterable[CrawlResult], report: LoadR
     for site in sites.all():
         stored[site.id] = _aware(site.attempted_at)
         times_from[site.id] = _aware(site.crawled_at)
+    verified_ids = verified.parish_ids(conn)  # their crawls are compared, never published (verified.py)
 
     for result in results:
         matched = sites.match(result.start_url)
@@ -316,6 +317,9 @@ def load_results(conn: Connection, results: Iterable[CrawlResult], report: LoadR
                 .values(attempted_at=crawled_at, crawl_status="failed", crawl_error=result.error)
             )
             report.results_failed += 1
+            continue
+        if parish_id in verified_ids:
+            _compare_verified(conn, parish_id, result, crawled_at, report, now)
             continue
         _replace_times(conn, parish_id, result, crawled_at, times_from.get(parish_id), report, now)
         times_from[parish_id] = crawled_at
@@ -386,9 +390,6 @@ def _replace_times(
     report: LoadReport,
     now: datetime,
 ) -> None:
-    if verified.verified_row(conn, parish_id) is not None:
-        _compare_verified(conn, parish_id, result, crawled_at, report, now)
-        return
     old = {
         f"{row.day} {row.time}"
         for row in conn.execute(
