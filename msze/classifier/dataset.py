@@ -45,7 +45,7 @@ class Example:
     start: int
     end: int
     site: str
-    source: str  # annotator | fasttext | rules | negatives | realpages | annotated
+    source: str  # annotator | fasttext | rules | negatives | realpages | annotated | corrections
     features: str = ""  # set only for sources that come as fastText lines (no text to recompute from)
 
     def feature_line(
@@ -196,6 +196,33 @@ def from_annotator_tsv(rows: Iterable[dict[str, str]]) -> tuple[list[Example], i
             continue
         site = site_of(row.get("url") or "") or f"annotator:{row.get('id', '')}"
         out.append(make_example(context, start, start + len(hour_text), label, site, "annotator"))
+    return out, skipped
+
+
+def _clock_in(context: str, time: str) -> tuple[int, int] | None:
+    """Where "HH:MM" is written in a sentence ("7.00", "07:00", "7⁰⁰" is not read): the occurrence nearest the
+    middle; None when the sentence does not write it."""
+    hours, minutes = time.split(":")
+    pattern = rf"(?<![\d.:])0?{int(hours)}[.:]{minutes}(?![\d])"
+    hits = [(m.start(), m.end()) for m in re.finditer(pattern, context)]
+    if not hits:
+        return None
+    return min(hits, key=lambda span: abs(sum(span) / 2 - len(context) / 2))
+
+
+def from_corrections(rows: Iterable[dict[str, Any]]) -> tuple[list[Example], int]:
+    """Examples from reviewed visitors' reports (`msze search corrections`): the hour in the crawl's sentence,
+    labelled as the review decided. Reports not yet reviewed, and those whose sentence does not write the
+    time (a missing Mass has none), are skipped and counted."""
+    out, skipped = [], 0
+    for row in rows:
+        context, time, label = row.get("context") or "", row.get("time") or "", row.get("label")
+        span = _clock_in(context, time) if re.fullmatch(r"\d\d:\d\d", time) else None
+        if row.get("status") not in ("accepted", "rejected") or label not in LABELS or span is None:
+            skipped += 1
+            continue
+        site = site_of(row.get("source_url") or row.get("website") or "") or f"parish:{row.get('parish_id')}"
+        out.append(make_example(context, span[0], span[1], label, site, "corrections"))
     return out, skipped
 
 

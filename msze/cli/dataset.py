@@ -51,6 +51,13 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         "--annotator", nargs="*", default=[], type=Path, help="annotator exports: TSV or fastText lines"
     )
     parser.add_argument(
+        "--corrections",
+        nargs="*",
+        default=[],
+        type=Path,
+        help="reviewed visitors' reports: `msze search corrections` JSONL (labels as the review decided)",
+    )
+    parser.add_argument(
         "--pages",
         nargs="*",
         default=[],
@@ -84,7 +91,7 @@ def _jsonl_files(paths: list[Path]) -> list[Path]:
 def default_sources(args: argparse.Namespace, log=print) -> None:
     """No source named: the repository's labelled pages (data/realpages) and the thesis's annotated texts,
     as the packaged model was trained (msze/models/README.md)."""
-    if args.realpages or args.annotated or args.annotator or args.pages:
+    if args.realpages or args.annotated or args.annotator or args.pages or args.corrections:
         return
     args.realpages = [Path(p) for p in label_files("realpages")]
     args.annotated = [Path(p) for p in DEFAULT_ANNOTATED if Path(p).is_file()]
@@ -119,6 +126,13 @@ def collect(args: argparse.Namespace, log=print) -> list[ds.Example]:
         else:
             got, skipped = ds.from_annotator_tsv(ds.read_tsv(path))
         log(f"{path}: {len(got)} annotated hours, {skipped} skipped (no majority or hour not in context)")
+        examples += got
+    for path in args.corrections:
+        got, skipped = ds.from_corrections(ds.read_jsonl(path))
+        log(
+            f"{path}: {len(got)} reviewed reports, {skipped} skipped (not reviewed, or no sentence with "
+            "the time)"
+        )
         examples += got
     pool: list[ds.Example] = []
     for path in _jsonl_files(args.pages):

@@ -302,7 +302,11 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             pages = [p for path in args.realpages for p in labelled_pages(path, print)]
             extra_args = argparse.Namespace(**{**vars(args), "realpages": []})
-            extra = collect(extra_args) if (args.annotated or args.annotator or args.pages) else []
+            extra = (
+                collect(extra_args)
+                if (args.annotated or args.annotator or args.pages or args.corrections)
+                else []
+            )
             report = cross_validate(args, pages, extra)
         else:
             report = holdout(args)

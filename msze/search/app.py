@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from msze.search import api, corrections, query, views, web
+from msze.search import admin, api, corrections, query, views, web
 from msze.search.cache import NearCache
 from msze.search.db import create_schema, make_engine
 from msze.search.urls import safe_url
@@ -50,6 +50,13 @@ DEFAULTS = {
     # [MSZE_SEARCH_MAX_CONTENT_LENGTH] the largest request body: a report is a few kB (1000-character comment
     # percent-encoded); `search serve` refuses a longer Content-Length before reading any of the body.
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Logins (msze/search/accounts.py, docs/moderation.md): failures allowed per window, per account name and
+    # per client (salted IP hash), before that account or client is refused for LOGIN_LOCKOUT_SECONDS.
+    "LOGIN_FAILURES_PER_ACCOUNT": 5,  # [MSZE_SEARCH_LOGIN_FAILURES_PER_ACCOUNT] a guess every few minutes
+    "LOGIN_FAILURES_PER_CLIENT": 20,  # [MSZE_SEARCH_LOGIN_FAILURES_PER_CLIENT] one address trying many names
+    "LOGIN_WINDOW_SECONDS": 900,  # [MSZE_SEARCH_LOGIN_WINDOW_SECONDS] failures older than this are forgotten
+    "LOGIN_LOCKOUT_SECONDS": 900,  # [MSZE_SEARCH_LOGIN_LOCKOUT_SECONDS] how long a locked account waits
+    "INVITE_DAYS": 14,  # [MSZE_SEARCH_INVITE_DAYS] a parish's invite link is valid this many days
 }
 # Fixed settings of every search app (config= may still override them, as tests do).
 FIXED = {
@@ -65,7 +72,7 @@ FIXED = {
 # `servers` and JSON-LD `@id` are absolute under it; unset, they are relative (JSON-LD then has no `@id`).
 BASE_URL = ""
 MAX_ID = 2**31 - 1  # the ids are INTEGER columns (32 bits on PostgreSQL): a larger one cannot exist
-BLUEPRINTS = (views.bp, api.bp, corrections.bp)
+BLUEPRINTS = (views.bp, api.bp, corrections.bp, admin.bp)
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
@@ -108,6 +115,7 @@ def create_app(
         hops = app.config["PROXY_HOPS"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     CSRFProtect(app)
+    admin.init_app(app)
     app.url_map.converters["id"] = IdConverter  # before the Blueprints' rules use it
     _register_templating(app)
     app.teardown_appcontext(web.close_connection)
@@ -124,7 +132,6 @@ def _configure(app: Flask, config: Mapping[str, Any]) -> None:
     app.config.update(_environment())
     # The secret signs CSRF tokens and salts the IP hashes; a random one per process is safe but resets both.
     app.config["SECRET_KEY"] = os.environ.get("MSZE_SEARCH_SECRET_KEY") or secrets.token_hex(32)
-    app.config["ADMIN_TOKEN"] = os.environ.get("MSZE_SEARCH_ADMIN_TOKEN", "")
     app.config["BASE_URL"] = os.environ.get("MSZE_SEARCH_BASE_URL", BASE_URL)
     app.config.update(FIXED)
     app.json.ensure_ascii = False
@@ -184,12 +191,23 @@ def _register_templating(app: Flask) -> None:
 
 
 # Page titles of the HTTP errors the app answers itself; `api` paths get {"error": ...} instead.
-_ERRORS = {404: ("Nie znaleziono", "Nie ma takiej strony."), 405: ("Metoda niedozwolona", None)}
-_API_ERRORS = {404: "Nie znaleziono", 405: "Metoda niedozwolona", 413: "Za duże żądanie"}
+_ERRORS = {
+    400: ("Złe żądanie", None),
+    403: ("Brak dostępu", "Ta strona nie jest dostępna dla tego konta."),
+    404: ("Nie znaleziono", "Nie ma takiej strony."),
+    405: ("Metoda niedozwolona", None),
+}
+_API_ERRORS = {
+    400: "Złe żądanie",
+    403: "Brak dostępu",
+    404: "Nie znaleziono",
+    405: "Metoda niedozwolona",
+    413: "Za duże żądanie",
+}
 
 
 def _http_error(exc: HTTPException) -> tuple[Response | str, int]:
-    """404, 405 and 413 as JSON under /api/, else as a Polish page."""
+    """400, 403, 404, 405 and 413 as JSON under /api/, else as a Polish page."""
     code = exc.code or 500
     if request.path.startswith("/api/"):
         return jsonify(error=_API_ERRORS[code]), code

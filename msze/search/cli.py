@@ -5,6 +5,8 @@ python -m msze search serve --db results.sqlite --port 8080 --base-url https://m
 python -m msze search serve --db results.sqlite --workers 2   # production: gunicorn, one process per core
 python -m msze search load --parishes deon.tsv --places places.tsv --results results.jsonl --db results.sqlite
 python -m msze search corrections --db results.sqlite > labels.jsonl
+python -m msze search user add anna --role moderator --db results.sqlite        # asks for the password
+python -m msze search user add kancelaria --role editor --parish 12 --password-stdin < pass.txt
 """
 
 from __future__ import annotations
@@ -86,9 +88,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     corr = sub.add_parser("corrections", help="print visitors' corrections as JSONL training labels")
     corr.add_argument("--db", default=DEFAULT_DB, help=f"database URL or SQLite path (default {DEFAULT_DB})")
 
+    user = sub.add_parser("user", help="accounts of moderators and parish editors (docs/moderation.md)")
+    user_sub = user.add_subparsers(dest="user_action", metavar="USER_ACTION", required=True)
+    add = user_sub.add_parser("add", help="add an account; the password is asked for, never an argument")
+    add.add_argument("username")
+    add.add_argument("--role", choices=("moderator", "editor"), required=True)
+    add.add_argument(
+        "--parish", type=_positive, help="the parish id an editor may edit (required for editor)"
+    )
+    add.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the password from the first line of standard input",
+    )
+    add.add_argument("--db", default=DEFAULT_DB, help=f"database URL or SQLite path (default {DEFAULT_DB})")
+
 
 def run(args: argparse.Namespace) -> int:
-    commands = {"serve": _serve, "load": _load, "corrections": _corrections}
+    commands = {"serve": _serve, "load": _load, "corrections": _corrections, "user": _user}
     try:
         return commands[args.action](args)
     except Refused as exc:
@@ -288,4 +305,35 @@ def _corrections(args: argparse.Namespace) -> int:
     with engine.connect() as conn:
         for row in correction_rows(conn, newest_first=False):
             print(json.dumps(training_label(row), ensure_ascii=False))
+    return 0
+
+
+def _read_password(from_stdin: bool) -> str:
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    import getpass
+
+    password = getpass.getpass("Hasło: ")
+    if getpass.getpass("Powtórz hasło: ") != password:
+        raise Refused("the two passwords differ")
+    return password
+
+
+def _user(args: argparse.Namespace) -> int:
+    """`search user add`: one account; the password never on the command line (ps, shell history)."""
+    from datetime import UTC, datetime
+
+    from msze.search.accounts import AccountError, add_user
+
+    if args.role == "editor" and args.parish is None:
+        raise Refused("an editor needs --parish ID (the parish it may edit)")
+    engine = open_database(args.db)
+    password = _read_password(args.password_stdin)
+    try:
+        with engine.begin() as conn:
+            account = add_user(conn, args.username, password, args.role, args.parish, datetime.now(UTC))
+    except AccountError as exc:
+        raise Refused(str(exc)) from None
+    where = f" of parish {account.parish_id}" if account.parish_id else ""
+    print(f"search user: added {account.username} ({account.role}{where})")
     return 0

@@ -1,15 +1,11 @@
-"""Visitors' corrections: the report form's post (CSRF-checked, rate-limited per salted IP hash) and the
-review pages behind the admin token (the list, and the corrections as JSONL training labels).
-
-Without MSZE_SEARCH_ADMIN_TOKEN, or with a wrong token, the review pages are a 404: they do not exist for
-anyone else. What visitors wrote is stored as written and escaped wherever it is shown.
+"""Visitors' corrections: the report form's post (CSRF-checked, rate-limited per salted IP hash). They are
+reviewed in the review queue of logged-in moderators and editors (admin.py). What visitors wrote is stored as
+written and escaped wherever it is shown.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
-import json
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -20,14 +16,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from msze.search import query
 from msze.search.db import DAYS
 from msze.search.params import DAY_ALIASES, InvalidQuery, format_minute, parse_time
-from msze.search.reports import correction_rows, store_report, training_label
+from msze.search.reports import store_report
 from msze.search.web import conn
 from msze.utils.text import fold
 
 bp = Blueprint("corrections", __name__)
 
 MAX_COMMENT = 1000
-REVIEW_LIMIT = 500  # the review page shows the newest reports; the JSONL export has them all
 _COMMENT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL & co.; newlines and tabs stay
 
 
@@ -88,29 +83,3 @@ def report_correction(parish_id: int) -> BaseResponse | tuple[str, int]:
         return _rate_limited()
     flash("Dziękujemy! Zgłoszenie zapisano; sprawdzimy je przed zmianą danych.")
     return redirect(url_for("views.parish_page", parish_id=parish_id) + "#zglos", code=303)
-
-
-def _require_admin() -> None:
-    token = current_app.config["ADMIN_TOKEN"]
-    given = request.args.get("token") or request.headers.get("X-Admin-Token") or ""
-    if not token or not hmac.compare_digest(token.encode(), given.encode()):
-        abort(404)  # the review pages do not exist for anyone without the token
-
-
-@bp.get("/admin/zgloszenia")
-def review_corrections() -> str:
-    _require_admin()
-    rows = correction_rows(conn(), limit=REVIEW_LIMIT)
-    return render_template("corrections.html", rows=rows, token=request.args.get("token", ""))
-
-
-@bp.get("/admin/zgloszenia.jsonl")
-def export_labels() -> Response:
-    """Corrections as training labels: `wrong` -> label other, `missing` -> label mass."""
-    _require_admin()
-    labels = [training_label(row) for row in correction_rows(conn())]
-    return Response(
-        "".join(json.dumps(label, ensure_ascii=False) + "\n" for label in labels),
-        mimetype="application/x-ndjson",
-        headers={"Content-Disposition": "attachment; filename=corrections-labels.jsonl"},
-    )

@@ -106,6 +106,7 @@ mass_times = Table(
     Column("church", Text),  # None: the parish church; else the church or chapel the site names
     Column("season", String(40)),  # None: all year; a tag (summer, school-year, ...) or "MM-DD..MM-DD"
     Column("vigil", Boolean),  # a Saturday-evening Mass the site counts as Sunday's
+    Column("monthly", Boolean),  # once a month (first Friday &c.), set by a verified schedule
 )
 Index("ix_mass_times_day_minute_parish", mass_times.c.day, mass_times.c.minute, mass_times.c.parish_id)
 Index("ix_mass_times_parish_day_minute", mass_times.c.parish_id, mass_times.c.day, mass_times.c.minute)
@@ -134,6 +135,10 @@ corrections = Table(
     Column("time", String(5), nullable=False),
     Column("comment", Text, nullable=False, default=""),
     Column("status", String(10), nullable=False, default="new"),  # new | accepted | rejected
+    # the crawl's page and sentence of the time, kept when the report is settled (an accepted wrong time then
+    # leaves the published rows, and the label still needs its sentence)
+    Column("crawl_source_url", Text),
+    Column("crawl_context", Text),
 )
 Index("ix_corrections_client_created", corrections.c.client, corrections.c.created_at)
 
@@ -187,6 +192,100 @@ churches = Table(
     Column("lat", Float, nullable=False),
     Column("lng", Float, nullable=False),
     UniqueConstraint("parish_id", "name"),
+)
+
+# Accounts of the people who verify schedules (msze/search/accounts.py): a moderator (every parish) or a
+# parish editor (its `parish_id` only). Only the argon2 hash of a password is ever stored.
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("username", String(100), nullable=False, unique=True),
+    Column("password_hash", String(200)),  # None until an invited editor sets a password
+    Column("role", String(12), nullable=False),  # moderator | editor
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE")),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("locked_until", DateTime(timezone=True)),
+)
+
+# Failed logins, per account name and per client (salted IP hash), for the lockout; old rows are pruned.
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("username", String(100), nullable=False, index=True),
+    Column("client", String(64), nullable=False, index=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# One row per logged-in session: the session cookie carries the random id, the table its SHA-256; a new one at
+# every login, deleted at logout, so a session can be ended on the server.
+login_sessions = Table(
+    "login_sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# A parish's invite: the link's token is shown once, only its SHA-256 is kept; single use, expiring.
+invites = Table(
+    "invites",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_by", Integer, ForeignKey("users.id", ondelete="SET NULL")),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True)),
+)
+
+# The schedule a parish office or a moderator confirmed (JSON, msze/search/verified.py); where one exists
+# it is what mass_times, one_off_masses and confession_times hold, and a load never replaces it.
+verified_schedules = Table(
+    "verified_schedules",
+    metadata,
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), primary_key=True),
+    Column("schedule", Text, nullable=False),
+    Column("role", String(12), nullable=False),  # moderator | editor: the label on the parish page
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="SET NULL")),
+    Column("verified_at", DateTime(timezone=True), nullable=False),
+)
+
+# The latest crawl's reading of a verified parish (the same JSON), kept apart from what is published.
+crawl_readings = Table(
+    "crawl_readings",
+    metadata,
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), primary_key=True),
+    Column("schedule", Text, nullable=False),
+    Column("crawled_at", DateTime(timezone=True)),
+)
+
+# A crawl that disagrees with a verified schedule: the difference waits for a moderator or the editor.
+review_items = Table(
+    "review_items",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("crawled_at", DateTime(timezone=True)),
+    Column("diff", Text, nullable=False),  # JSON {"added": [...], "removed": [...], "changed": [...]}
+    Column("status", String(10), nullable=False, default="open"),  # open | accepted | kept
+)
+
+# Every change of a verified schedule: who, when, the schedule before and after (JSON; null: the crawl's).
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="SET NULL")),
+    Column("username", String(100), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("action", String(40), nullable=False),
+    Column("before", Text),
+    Column("after", Text),
 )
 
 # Facts about how the database was filled: ("identity", "start_url") once results are joined to parishes by

@@ -29,6 +29,7 @@ from msze.search.db import (
     parishes,
     time_history,
     town_key,
+    verified_schedules,
 )
 from msze.search.params import WEEKDAY, WORKDAYS, SearchParams, page_count
 from msze.search.urls import safe_url
@@ -162,6 +163,8 @@ def time_dict(row) -> dict:
     item["church"] = row.church
     item["season"] = row.season
     item["vigil"] = bool(row.vigil)
+    if row.monthly:
+        item["monthly"] = True
     return item
 
 
@@ -295,6 +298,7 @@ _TIME_COLUMNS = (
     mass_times.c.church,
     mass_times.c.season,
     mass_times.c.vigil,
+    mass_times.c.monthly,
 )
 
 
@@ -349,6 +353,7 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
     times = [time_dict(r) for r in sorted(time_rows, key=lambda r: (_day_order(r.day), r.minute))]
     parish["times"] = times
     parish["schedule"] = schedule_rows(times)
+    parish["verified"] = verified_label(conn, parish_id)
     o, c = one_off_masses.c, confession_times.c
     one_offs = select(o.date, o.time, o.church, o.note, o.source_url).where(o.parish_id == parish_id)
     parish["one_off"] = [
@@ -374,6 +379,20 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
         for h in history
     ]
     return parish
+
+
+def verified_label(conn: Connection, parish_id: int) -> dict | None:
+    """Who confirmed the published schedule and when ({"by": "editor"|"moderator", "label", "verified_at"}),
+    None when it is the crawl's reading (msze/search/verified.py)."""
+    row = conn.execute(
+        select(verified_schedules.c.role, verified_schedules.c.verified_at).where(
+            verified_schedules.c.parish_id == parish_id
+        )
+    ).first()
+    if row is None:
+        return None
+    label = "potwierdzone przez parafię" if row.role == "editor" else "potwierdzone przez moderatora"
+    return {"by": row.role, "label": label, "verified_at": utc_iso(row.verified_at)}
 
 
 def _json_list(value: str) -> list[str]:

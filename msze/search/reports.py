@@ -63,8 +63,8 @@ def correction_rows(conn: Connection, limit: int | None = None, newest_first: bo
             parishes.c.name,
             parishes.c.city,
             parishes.c.website,
-            mass_times.c.source_url,
-            mass_times.c.context,
+            func.coalesce(corrections.c.crawl_source_url, mass_times.c.source_url).label("source_url"),
+            func.coalesce(corrections.c.crawl_context, mass_times.c.context).label("context"),
         )
         .join(parishes, parishes.c.id == corrections.c.parish_id)
         .outerjoin(mass_times, mass_times.c.id == first_match)
@@ -92,14 +92,22 @@ def _correction_dict(row) -> dict:
     }
 
 
+def label_of(kind: str, status: str) -> str:
+    """What a report teaches the classifier about its time: a wrong time accepted, or a missing one rejected,
+    is not a Mass ("other"); a missing time accepted, or a wrong one rejected (the time was right), is one.
+    A report not yet reviewed counts as the visitor said."""
+    wrong = kind == "wrong"
+    return "other" if wrong != (status == "rejected") else "mass"
+
+
 def training_label(row: dict) -> dict:
-    """A correction as a classifier label: `wrong` -> label other, `missing` -> label mass."""
+    """A correction as a classifier label (label_of), with the crawl's page and sentence of its time."""
     return {
         "parish_id": row["parish_id"],
         "website": row["website"],
         "time": row["time"],
         "day": row["day"],
-        "label": "other" if row["kind"] == "wrong" else "mass",
+        "label": label_of(row["kind"], row["status"]),
         "source_url": row["source_url"],
         "context": row["context"],
         "comment": row["comment"],

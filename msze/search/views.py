@@ -68,7 +68,9 @@ def parish_page(parish_id: int) -> str:
         jsonld=script_json(parish_jsonld(parish, public_url("views.parish_page", parish_id=parish_id))),
         freshness=freshness(),
         today=now(),
-        stale=_stale(parish.get("crawled_at"), current_app.config["STALE_DAYS"]),
+        stale=None
+        if parish["verified"]
+        else _stale(parish.get("crawled_at"), current_app.config["STALE_DAYS"]),
     )
 
 

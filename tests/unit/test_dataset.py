@@ -194,3 +194,24 @@ def test_dataset_command_writes_site_disjoint_splits(tmp_path):
         assert lines and all(line.startswith("__label__") for line in lines)
     (tmp_path / "no-pages").mkdir()
     assert main(["dataset", str(tmp_path / "empty"), "--pages", str(tmp_path / "no-pages")]) == 2
+
+
+def test_reviewed_reports_become_examples_of_the_hour_in_the_crawls_sentence():
+    sentence = "Msze św. w niedziele: 7.00, 10.30, 18.00; kancelaria 17.00-18.00"
+    rows = [
+        {"time": "07:00", "label": "other", "status": "accepted", "context": sentence,
+         "source_url": "http://www.jozef-lodz.pl/msze", "parish_id": 1},
+        {"time": "18:00", "label": "mass", "status": "rejected", "context": sentence, "source_url": None,
+         "website": "http://jozef-lodz.pl/", "parish_id": 1},
+        {"time": "10:30", "label": "other", "status": "new", "context": sentence, "parish_id": 1},
+        {"time": "21:00", "label": "mass", "status": "accepted", "context": None, "parish_id": 1},
+        {"time": "12:00", "label": "mass", "status": "accepted", "context": sentence, "parish_id": 1},
+    ]  # fmt: skip
+    # skipped: 10:30 not reviewed, 21:00 without a sentence, 12:00 not in its sentence
+    examples, skipped = ds.from_corrections(rows)
+    assert skipped == 3
+    assert [(e.label, e.text[e.start : e.end], e.site, e.source) for e in examples] == [
+        ("other", "7.00", "jozef-lodz.pl", "corrections"),
+        ("mass", "18.00", "jozef-lodz.pl", "corrections"),
+    ]
+    assert examples[1].text[: examples[1].end].endswith("10.30, 18.00")  # the one nearest the middle

@@ -27,7 +27,6 @@ README_MAX_BYTES = 10 * 1024
 EXTRA_ENVIRONMENT = {
     "ANNOTATOR_SECRET_KEY": "msze/annotator",
     "MSZE_SEARCH_SECRET_KEY": "msze/search",
-    "MSZE_SEARCH_ADMIN_TOKEN": "msze/search",
     "MSZE_SEARCH_BASE_URL": "msze/search",
     "MSZE_SEARCH_DATABASE_URL": "msze/search/wsgi.py",
     "GOOGLE_MAPS_API_KEY": "msze/spiders/places.py",

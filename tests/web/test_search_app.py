@@ -17,12 +17,12 @@ from msze.search.app import create_app
 from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
 from msze.search.loader import load
 from msze.search.query import distance_km
+from msze.search.reports import correction_rows, training_label
 from msze.search.urls import safe_url
 
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MSZE_SEARCH_ADMIN_TOKEN", "sekret-testowy")
     db = tmp_path / "app.sqlite"
     engine = make_engine(db)
     create_schema(engine)
@@ -196,6 +196,20 @@ def test_correction_needs_csrf_token(app, client):
         assert conn.execute(select(corrections)).all() == []
 
 
+def moderator_client(app):
+    """A test client logged in as a moderator made for the test (msze/search/admin.py)."""
+    from msze.search.accounts import add_user
+
+    with app.extensions["msze_engine"].begin() as conn:
+        add_user(conn, "moderator", "haslo-moderatora-1", "moderator", None, datetime.now(UTC))
+    client = app.test_client()
+    page = client.get("/logowanie").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    form = {"csrf_token": token, "username": "moderator", "password": "haslo-moderatora-1"}
+    assert client.post("/logowanie", data=form).status_code == 303
+    return client
+
+
 def test_correction_is_stored_rate_limited_escaped_and_exported(app, client):
     pid = jozef_id(client)
     token = csrf_token(client, pid)
@@ -221,11 +235,12 @@ def test_correction_is_stored_rate_limited_escaped_and_exported(app, client):
     assert stored[0].comment == evil  # stored as written ...
     assert "127.0.0.1" not in stored[0].client  # ... the IP only as a salted hash
 
-    # The review page needs the admin token and escapes what visitors wrote.
-    assert client.get("/admin/zgloszenia").status_code == 404
-    review = client.get("/admin/zgloszenia?token=sekret-testowy").get_data(as_text=True)
+    # The review queue needs a moderator's login and escapes what visitors wrote.
+    assert client.get("/admin/").status_code == 302
+    moderator = moderator_client(app)
+    review = moderator.get("/admin/").get_data(as_text=True)
     assert "<img src=x" not in review and "&lt;img src=x onerror=alert(1)&gt;" in review
-    labels = client.get("/admin/zgloszenia.jsonl?token=sekret-testowy").get_data(as_text=True).splitlines()
+    labels = moderator.get("/admin/zgloszenia.jsonl").get_data(as_text=True).splitlines()
     parsed = [json.loads(line) for line in labels]
     by_time = {(p["label"], p["time"]) for p in parsed}
     assert ("other", "07:00") in by_time and ("mass", "21:00") in by_time
@@ -271,7 +286,7 @@ def test_the_factory_takes_the_database_from_its_config(tmp_path):
     app = create_app(config={"DATABASE_URL": load_database(tmp_path), "TESTING": True})
     assert app.config["DEMO"] is False
     assert app.test_client().get("/api/parishes?city=Łódź").get_json()["total"] == 2
-    assert sorted(app.blueprints) == ["api", "corrections", "views"]
+    assert sorted(app.blueprints) == ["admin", "api", "corrections", "views"]
 
 
 def test_demo_app_serves_generated_data():
@@ -479,7 +494,7 @@ def test_a_parish_crawled_without_times_names_the_crawl_date(tmp_path):
     assert "Brak godzin" not in jozef
 
 
-def test_the_corrections_list_is_one_query_whatever_its_length(app, client):
+def test_the_corrections_list_is_one_query_whatever_its_length(app, client):  # the review queue reads it
     """Each correction shows the page and sentence of the time it names: joined in, not one query per row.
     A time stored twice (two seasons) still gives one row per correction."""
     engine = app.extensions["msze_engine"]
@@ -506,13 +521,10 @@ def test_the_corrections_list_is_one_query_whatever_its_length(app, client):
         )  # fmt: skip
     statements = []
     event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
-    review = client.get("/admin/zgloszenia?token=sekret-testowy").get_data(as_text=True)
+    with engine.connect() as conn:
+        labels = [training_label(row) for row in correction_rows(conn)]
     assert len(statements) == 1, statements
-    assert review.count("uwaga ") == 4
-    statements.clear()
-    body = client.get("/admin/zgloszenia.jsonl?token=sekret-testowy").get_data(as_text=True)
-    labels = [json.loads(line) for line in body.splitlines()]
-    assert len(statements) == 1, statements
+    assert [label["comment"] for label in labels] == [f"uwaga {n}" for n in range(4)]
     assert [label["time"] for label in labels] == ["07:00", "10:30", "18:00", "21:00"]  # newest first
     assert labels[0]["context"] == "Msze św. w niedziele: 07.00, 10.30, 18.00"  # the first stored 07:00
     assert labels[3]["context"] is None and labels[3]["source_url"] is None  # no 21:00 is stored
@@ -532,7 +544,7 @@ def test_blueprint_modules_hold_no_sql():
         "msze.search.db": {"DAYS", "create_schema", "make_engine"},
     }
     package = Path(msze.search.__file__).parent
-    for name in ("views.py", "api.py", "corrections.py", "web.py", "app.py"):
+    for name in ("views.py", "api.py", "corrections.py", "web.py", "app.py", "admin.py"):
         tree = ast.parse((package / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

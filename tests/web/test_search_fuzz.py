@@ -19,8 +19,8 @@ from msze.search.app import create_app
 
 PARAMETERS = ["q", "city", "diocese", "day", "from", "to", "page", "per_page", "token"]
 TRICKY = ["²", "١", "٣", "9" * 5000, "-1", "0", "00", "1e3", " 7 ", "\x00", "%", "18:00", "niedziela,sobota"]
-GET_ROUTES = ["/", "/api/parishes", "/eksport.csv", "/api/openapi.json", "/healthz", "/admin/zgloszenia",
-              "/admin/zgloszenia.jsonl", "/static/style.css"]  # fmt: skip
+GET_ROUTES = ["/", "/api/parishes", "/eksport.csv", "/api/openapi.json", "/healthz", "/admin/", "/logowanie",
+              "/zaproszenie", "/admin/zgloszenia.jsonl", "/static/style.css"]  # fmt: skip
 ID_ROUTES = ["/parafia/{}", "/api/parishes/{}", "/parafia/{}/zgloszenie"]
 
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)

@@ -33,6 +33,7 @@ from msze.search.db import (
 )
 from msze.search.demo.generate import CENTRES, bulk_insert
 from msze.search.loader import load
+from msze.search.reports import correction_rows, training_label
 
 pytestmark = requires_postgres
 
@@ -57,7 +58,7 @@ def test_load_search_api_and_corrections_on_postgresql(pg_url, tmp_path):
     with engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(time_history)).scalar_one() == 3
 
-    app = create_app(pg_url, config={"CORRECTIONS_PER_WINDOW": 1, "ADMIN_TOKEN": "t"})
+    app = create_app(pg_url, config={"CORRECTIONS_PER_WINDOW": 1})
     client = app.test_client()
     body = client.get("/api/parishes?city=ŁÓDŹ&day=niedziela&from=07:30&to=20:00").get_json()
     assert [(p["name"], [t["time"] for t in p["times"]]) for p in body["parishes"]] == [
@@ -84,8 +85,8 @@ def test_load_search_api_and_corrections_on_postgresql(pg_url, tmp_path):
     wrong = {**form, "kind": "wrong", "time": "08:00"}
     other_ip = {"REMOTE_ADDR": "10.0.0.2"}
     assert client.post(f"/parafia/{pid}/zgloszenie", data=wrong, environ_base=other_ip).status_code == 303
-    labels = client.get("/admin/zgloszenia.jsonl", headers={"X-Admin-Token": "t"}).get_data(as_text=True)
-    by_time = {label["time"]: label for label in map(json.loads, labels.splitlines())}
+    with engine.connect() as conn:
+        by_time = {label["time"]: label for label in map(training_label, correction_rows(conn))}
     assert by_time["08:00"]["context"] == "Msze św. w niedziele: 08.00, 10.30"
     assert by_time["21:00"]["context"] is None
     assert "10:30" in client.get("/eksport.csv?city=Łódź").get_data(as_text=True)

@@ -36,6 +36,8 @@ class LoadReport:
     times_capped: int = 0  # rows past MAX_ROWS_PER_PARISH of one parish: not loaded
     times_skipped: int = 0  # masses without a valid time
     history_rows: int = 0
+    verified_queued: int = 0  # crawls of a verified parish that read otherwise: queued for review
+    verified_confirmed: int = 0  # the others: they read the same, or a difference a reviewer kept
     churches_located: int = 0  # other churches given their own coordinates
     churches_unmatched: int = 0  # located churches of a start URL no parish has, or several have
     parishes_repaired: int = 0  # crawled times cleared by `--repair` (an older load joined by host or domain)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, delete, insert, select, update
 
+from msze.search import verified
 from msze.search.db import (
     DAYS,
     LEGACY_DAYS,
@@ -312,6 +313,7 @@ def load_results(conn: Connection, results: Iterable[CrawlResult], report: LoadR
     for site in sites.all():
         stored[site.id] = _aware(site.attempted_at)
         times_from[site.id] = _aware(site.crawled_at)
+    verified_ids = verified.parish_ids(conn)  # their crawls are compared, never published (verified.py)
 
     for result in results:
         matched = sites.match(result.start_url)
@@ -334,6 +336,9 @@ def load_results(conn: Connection, results: Iterable[CrawlResult], report: LoadR
             )
             report.results_failed += 1
             continue
+        if parish_id in verified_ids:
+            _compare_verified(conn, parish_id, result, crawled_at, report, now)
+            continue
         _replace_times(conn, parish_id, result, crawled_at, times_from.get(parish_id), report, now)
         times_from[parish_id] = crawled_at
 
@@ -354,6 +359,44 @@ def _aware(value: datetime | None) -> datetime | None:
     if value is not None and value.tzinfo is None:
         return value.replace(tzinfo=UTC)  # SQLite returns naive datetimes
     return value
+
+
+def _compare_verified(
+    conn: Connection,
+    parish_id: int,
+    result: CrawlResult,
+    crawled_at: datetime,
+    report: LoadReport,
+    now: datetime,
+) -> None:
+    """A verified parish: the new crawl's reading is kept apart and compared; what is published stays."""
+    reading = {
+        "masses": [
+            verified.reading_mass(row)
+            for row in _capped(_mass_rows(result, parish_id, crawled_at, report), report)
+        ],
+        "one_off": [
+            {k: v for k, v in row.items() if k != "parish_id"}
+            for row in _one_off_rows(result, parish_id, report)
+        ],
+        "confession": [
+            {
+                **{k: v for k, v in row.items() if k != "parish_id"},
+                "days": [d for d in row["days"].split(",") if d],
+            }
+            for row in _confession_rows(result, parish_id)
+        ],
+    }
+    if verified.on_crawl(conn, parish_id, reading, crawled_at, now):
+        report.verified_queued += 1
+    else:
+        report.verified_confirmed += 1
+    conn.execute(
+        update(parishes)
+        .where(parishes.c.id == parish_id)
+        .values(attempted_at=crawled_at, crawl_status="finished", crawl_error=None)
+    )
+    report.results_loaded += 1
 
 
 def _replace_times(
