@@ -15,7 +15,7 @@ import os
 import secrets
 import tempfile
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -178,6 +178,7 @@ def _register_templating(app: Flask) -> None:
     app.jinja_env.filters["safe_url"] = safe_url
     app.jinja_env.filters["day_label"] = lambda day: query.DAY_LABELS.get(day or "unknown", day)
     app.jinja_env.filters["date_pl"] = date_pl
+    app.jinja_env.filters["day_word"] = day_word
     app.jinja_env.filters["by_day"] = _by_day
     app.jinja_env.filters["host"] = lambda url: (urlsplit(url).hostname or url) if url else ""
     app.context_processor(lambda: {"demo": app.config["DEMO"], "day_choices": DAY_CHOICES})
@@ -256,6 +257,19 @@ def _environment() -> dict:
 
 _MONTHS = ["stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
            "października", "listopada", "grudnia"]  # fmt: skip
+
+
+_WEEKDAYS_SHORT = ["pon.", "wt.", "śr.", "czw.", "pt.", "sob.", "niedz."]
+
+
+def day_word(start: str, today: date) -> str:
+    """An occurrence's day as a phone shows it: "dziś", "jutro", else "sob. 12 grudnia"."""
+    day = datetime.fromisoformat(start).date()
+    if day == today:
+        return "dziś"
+    if day == today + timedelta(days=1):
+        return "jutro"
+    return f"{_WEEKDAYS_SHORT[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
 
 
 def date_pl(value: str | None) -> str:

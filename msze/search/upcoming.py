@@ -79,6 +79,7 @@ def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime
                 "parish": parish.name,
                 "city": parish.city,
                 "church": church,
+                "vigil": bool(occ.row.get("vigil")),  # a Saturday-evening Mass that counts for Sunday
                 "distance_km": None,
                 "source_url": url_of(occ.row.get("source_url")),
                 "context": occ.row.get("context") or occ.row.get("note"),

@@ -6,49 +6,54 @@ Jinja autoescapes everything; crawled text and URLs reach the templates as data 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from msze.search import query
 from msze.search.calendar import WARSAW
+from msze.search.gazetteer import Place
 from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
-from msze.search.params import MAX_PER_PAGE, InvalidQuery, SearchParams, parse_moment, parse_params
-from msze.search.web import conn, dioceses, freshness, next_masses, now, public_url
+from msze.search.params import (
+    MAX_QUERY_LENGTH,
+    InvalidQuery,
+    SearchParams,
+    parse_moment,
+    parse_params,
+)
+from msze.search.web import conn, dioceses, freshness, next_masses, now, places, public_url
 
 bp = Blueprint("views", __name__)
 SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
+NOW_SHOWN = 20  # the near-now answer: the soonest Masses, a phone's page of them (page weight under 30 kB)
 
 
 @bp.get("/")
 def index() -> tuple[str, int]:
-    """The search form; results once any filter is given; a bad parameter is the form with a 400."""
-    error = None
-    result = None
+    """The home page: "Msze w pobliżu — teraz" on top, the search form under it; with `when` the next Masses
+    near the place (named or the phone's position) fill the page and the form folds away; with any other
+    filter, the parishes found. A value that cannot be understood is the form with a 400 naming its field."""
+    error = place = result = upcoming = None
     params = SearchParams()
     try:
         params = parse_params(request.args)
+        place, params = _named_place(params, request.args.get("place") or "")
+        if request.args.get("when"):
+            upcoming = _upcoming(params)
+        elif any(request.args.get(key) for key in SEARCH_KEYS) or place is not None:
+            result = query.search(conn(), params)
     except InvalidQuery as exc:
-        error = str(exc)
-    upcoming = None
-    if error is None and params.near is not None and request.args.get("when"):
-        try:
-            moment = parse_moment(request.args["when"], "when", now())
-            service = "confession" if request.args.get("service") == "confession" else "mass"
-            found = next_masses(params.near, params.radius, moment, service=service)
-            upcoming = found[:MAX_PER_PAGE]
-        except InvalidQuery as exc:
-            error = str(exc)
-    if error is None and upcoming is None and any(request.args.get(key) for key in SEARCH_KEYS):
-        # with `when` the page is the next Masses alone: a phone need not load every nearby schedule
-        result = query.search(conn(), params)
+        error = exc.for_form()
     html = render_template(
         "index.html",
         params=params,
         args=request.args,
         result=result,
         upcoming=upcoming,
+        place=place,
+        today=now().astimezone(WARSAW).date(),
         error=error,
         dioceses=dioceses(),
         freshness=freshness(),
@@ -56,6 +61,35 @@ def index() -> tuple[str, int]:
         csv_url=url_for("api.export_csv", **params.as_args(page="", per_page="")),
     )
     return html, (400 if error else 200)
+
+
+def _named_place(params: SearchParams, text: str) -> tuple[Place | None, SearchParams]:
+    """The place typed in "Miejsce" (a town, district, street or postcode) as the point to search near;
+    InvalidQuery when the directory knows no such place."""
+    text = " ".join(text.split())[:MAX_QUERY_LENGTH]
+    if not text:
+        return None, params
+    found = places().find(text)
+    if found is None:
+        raise InvalidQuery(
+            "Nie znamy miejsca {value}. Wpisz miejscowość, dzielnicę, ulicę z miejscowością"
+            " (np. Lipowa, Łódź) albo kod pocztowy (np. 90-001).",
+            "place",
+            value=text,
+        )
+    return found, replace(params, near=(found.lat, found.lng))
+
+
+def _upcoming(params: SearchParams) -> list[dict]:
+    """The next Masses (or confession times) near the point of the search, at most a page of them."""
+    if params.near is None:
+        raise InvalidQuery(
+            "Podaj {place}: miejscowość, ulicę albo kod pocztowy — albo pozwól telefonowi podać lokalizację.",
+            "place",
+        )
+    moment = parse_moment(request.args["when"], "when", now())
+    service = "confession" if request.args.get("service") == "confession" else "mass"
+    return next_masses(params.near, params.radius, moment, service=service)[:NOW_SHOWN]
 
 
 @bp.get("/parafia/<id:parish_id>")

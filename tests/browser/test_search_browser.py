@@ -58,19 +58,41 @@ def servers(tmp_path):
         encoding="utf-8",
     )
     places = tmp_path / "places.jsonl"
+    found = [  # (name, city, address, path of its site, lat, lng)
+        (
+            "Świętego Wojciecha",
+            "Łódź",
+            ["Świętego Wojciecha", "ul. Lipowa 4", "90-001 Łódź"],
+            "/",
+            51.7687,
+            19.4570,
+        ),
+        (
+            "Świętej Rodziny",
+            "Łódź",
+            ["Świętej Rodziny", "ul. Polna 9", "90-002 Łódź"],
+            "/rodzina/",
+            51.7420,
+            19.4300,
+        ),
+        (
+            "Świętego Jana",
+            "Kraków",
+            ["Świętego Jana", "ul. Szkolna 1", "30-001 Kraków"],
+            "/krakow/",
+            50.0614,
+            19.9366,
+        ),
+    ]
     places.write_text(
-        json.dumps(
-            {
-                "name": "Świętego Wojciecha",
-                "city": "Łódź",
-                "address": ["Świętego Wojciecha", "ul. Lipowa 4", "90-001 Łódź"],
-                "url": site + "/",
-                "lat": 51.7687,
-                "lng": 19.4570,
-            },
-            ensure_ascii=False,
-        )
-        + "\n",
+        "".join(
+            json.dumps(
+                {"name": name, "city": city, "address": address, "url": site + path, "lat": lat, "lng": lng},
+                ensure_ascii=False,
+            )
+            + "\n"
+            for name, city, address, path, lat, lng in found
+        ),
         encoding="utf-8",
     )
     context = "Niedziele i święta: 7.30, 9.00, 11.00, 18.00"
@@ -100,7 +122,18 @@ def servers(tmp_path):
     result = {"start_url": site + "/", "domain": "127.0.0.1", "status": "finished", "error": None,
               "pages": 2, "bytes": 900, "crawled_at": "2026-11-28T09:00:00Z", "masses": masses,
               "schedule": schedule}  # fmt: skip
-    results.write_text(json.dumps(result, ensure_ascii=False) + "\n", encoding="utf-8")
+    others = [  # one Sunday morning Mass each at the other two parishes' sites
+        {
+            **result,
+            "start_url": site + path,
+            "masses": [],
+            "schedule": [weekly(t, ["sun"], site + path, f"Niedziela {t}")],
+        }
+        for path, t in (("/rodzina/", "08:30"), ("/krakow/", "08:00"))
+    ]
+    results.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in (result, *others)), encoding="utf-8"
+    )
 
     db = tmp_path / "search.sqlite"
     engine = make_engine(db)
@@ -195,14 +228,112 @@ def test_phone_my_location_then_now_lists_the_next_masses_with_distances(servers
     page.get_by_role("button", name="Użyj mojej lokalizacji").tap()
     page.wait_for_url("**near=51.75920%2C19.45600**")
     cards = page.locator("article.parish")
-    assert cards.count() == 1 and "1,1 km" in cards.first.inner_text()  # the one Łódź parish with a place
+    assert cards.count() == 2  # the two Łódź parishes, nearest first; Kraków is farther than 10 km
+    assert "Świętego Wojciecha · 1,1 km" in cards.first.inner_text()
     page.get_by_role("button", name="Teraz", exact=True).tap()
     page.wait_for_url("**when=now**")
-    items = page.locator("ol.upcoming li")
-    assert items.count() >= 2
+    items = page.locator("li.mass")
     texts = items.all_inner_texts()
-    assert all("1,1 km · par. Świętego Wojciecha" in t for t in texts)
+    assert len(texts) >= 2
+    assert "par. Świętego Wojciecha" in texts[0] and "1,1 km" in texts[0]
     page.screenshot(path=str(artifacts / "near-now-phone.png"), full_page=True)
+    items.first.locator("summary", has_text="skąd ta godzina").tap()
     items.first.get_by_role("link", name="źródło").tap()
     page.wait_for_url(f"{site}/**")
     assert (artifacts / "near-now-phone.png").stat().st_size > 5000
+
+
+PHONE = {"width": 390, "height": 844}
+HERE = {"latitude": 51.7592, "longitude": 19.4560}  # the centre of Łódź
+
+
+def phone_390(browser, **options):
+    """A page in a 390×844 touch context, Polish locale (`options`: geolocation, java_script_enabled)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="pl-PL", **options)
+    return context.new_page()
+
+
+def inside_first_screen(box: dict | None) -> bool:
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def test_one_tap_near_now_fills_the_first_screen_with_the_next_masses(servers, browser, artifacts):
+    """Saturday 15:00 in Łódź: the vigil today, then Sunday morning; the form is folded under "Zmień"."""
+    app_url, _ = servers
+    page = phone_390(browser, geolocation=HERE, permissions=["geolocation"])
+    page.goto(app_url + "/")
+    page.get_by_role("button", name="Msze w pobliżu — teraz").tap()
+    page.wait_for_url("**when=now**")
+    boxes = page.locator("li.mass")
+    assert inside_first_screen(boxes.first.bounding_box())
+    shown = [i for i in range(boxes.count()) if inside_first_screen(boxes.nth(i).bounding_box())]
+    assert len(shown) >= 4  # the first screen is the answer, not the form
+    first, second = boxes.nth(0).inner_text(), boxes.nth(1).inner_text()
+    assert "16:00" in first and "dziś" in first and "wigilijna: liczy się jako niedzielna" in first
+    assert "par. Świętego Wojciecha" in first and "1,1 km" in first
+    assert "07:30" in second and "jutro" in second and "wigilijna" not in second
+    hours = boxes.locator(".hour").all_inner_texts()
+    assert hours == ["16:00", "07:30", "08:30", "09:00", "10:00", "11:00"]  # soonest first, up to Sunday noon
+    assert "Kaplica w Rudzie" in boxes.nth(4).inner_text() and "Świętej Rodziny" in boxes.nth(2).inner_text()
+    assert not page.locator("form.search").is_visible()
+    page.screenshot(path=str(artifacts / "near-now-first-screen.png"))
+    page.get_by_text("Zmień", exact=True).tap()
+    assert page.locator("form.search").is_visible()
+    assert (artifacts / "near-now-first-screen.png").stat().st_size > 5000
+
+
+def test_without_script_the_same_answer_after_one_submit(servers, browser):
+    app_url, _ = servers
+    answers = []
+    for script in (True, False):
+        page = phone_390(browser, java_script_enabled=script)
+        page.goto(app_url + "/")
+        page.get_by_label("Gdzie jesteś?").fill("Łódź")
+        page.get_by_role("button", name="Msze w pobliżu — teraz").click()
+        page.wait_for_url("**when=now**")
+        assert page.locator("h1").inner_text() == "Najbliższe Msze — Łódź"
+        answers.append(page.locator("li.mass").all_inner_texts())
+    assert answers[0] == answers[1] and len(answers[0]) >= 5
+    # without a place and without script: a message naming the field, never a URL parameter
+    page.goto(app_url + "/")
+    page.get_by_role("button", name="Msze w pobliżu — teraz").click()
+    error = page.get_by_role("alert").inner_text()
+    assert "„Miejsce”" in error and "near" not in error and "place" not in error
+
+
+def test_a_town_and_a_postcode_give_the_nearest_parishes(servers, browser, artifacts):
+    app_url, _ = servers
+    page = phone_390(browser)
+    page.goto(app_url + "/")
+    page.get_by_label("Gdzie jesteś?").press_sequentially("Kra")
+    page.locator('#place-list option[value="Kraków"]').wait_for(state="attached")  # a suggestion
+    page.get_by_label("Gdzie jesteś?").fill("Kraków")
+    page.get_by_role("button", name="Msze w pobliżu — teraz").tap()
+    page.wait_for_url("**when=now**")
+    texts = page.locator("li.mass").all_inner_texts()
+    assert len(texts) == 1 and "08:00" in texts[0] and "par. Świętego Jana, Kraków" in texts[0]
+    assert "0,0 km" in texts[0]  # the town is the centre of its parishes: here its one parish
+
+    page.goto(app_url + "/")
+    page.get_by_label("Miejsce (miejscowość, ulica, kod pocztowy)").fill("90-002")
+    page.get_by_role("button", name="Szukaj").tap()
+    page.wait_for_url("**place=90-002**")
+    cards = page.locator("article.parish h2").all_inner_texts()
+    assert cards == ["Świętej Rodziny · 0,0 km", "Świętego Wojciecha · 3,5 km"]
+    page.screenshot(path=str(artifacts / "place-postcode.png"), full_page=True)
+
+    page.goto(app_url + "/")
+    page.get_by_label("Gdzie jesteś?").fill("Atlantyda")
+    page.get_by_role("button", name="Msze w pobliżu — teraz").tap()
+    assert "Nie znamy miejsca 'Atlantyda'" in page.get_by_role("alert").inner_text()
+
+
+def test_the_near_now_answer_weighs_at_most_30_kb(servers, browser):
+    app_url, _ = servers
+    page = phone_390(browser)
+    sizes = {}
+    page.on("response", lambda response: sizes.__setitem__(response.url, len(response.body())))
+    page.goto(app_url + "/?place=Łódź&when=now", wait_until="networkidle")
+    assert page.locator("li.mass").count() >= 5
+    assert any(url.endswith(".css") for url in sizes) and any(url.endswith(".js") for url in sizes)
+    assert sum(sizes.values()) <= 30 * 1024, sizes

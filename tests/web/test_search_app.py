@@ -627,7 +627,7 @@ def test_the_next_confession_near_a_point(client):
     page = client.get("/?near=51.7592,19.4560&when=2026-12-05T09:00&service=confession").get_data(
         as_text=True
     )
-    assert "Najbliższa spowiedź" in page and "<b>17:00–18:00</b>" in page
+    assert "Najbliższa spowiedź" in page and '<b class="hour">17:00–18:00</b>' in page
     # the next times alone, with a way back to the nearby parishes and their schedules
     assert 'class="parish"' not in page and 'href="/?near=51.75920,19.45600">Parafie w pobliżu' in page
     assert client.get("/api/masses?near=51,19&service=chrzest").status_code == 400
