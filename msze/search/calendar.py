@@ -77,6 +77,21 @@ def one_off_start(one: Mapping[str, Any]) -> dt.datetime | None:
     return at(day, one["time"]) if day is not None and clock_time(one.get("time")) else None
 
 
+def split_one_offs(
+    one_offs: Iterable[Mapping[str, Any]], today: dt.date
+) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """(coming, undated, past): the one-offs dated today or later (soonest first), those without a full date
+    (none, or "MM-DD" of no known year), and the ones already held (the latest first), for the parish page:
+    a past one-off never reads as upcoming."""
+    coming, undated, past = [], [], []
+    for one in one_offs:
+        day = full_date(one.get("date"))
+        (undated if day is None else coming if day >= today else past).append(one)
+    coming.sort(key=lambda one: (one["date"], one["time"]))
+    past.sort(key=lambda one: (one["date"], one["time"]), reverse=True)
+    return coming, undated, past
+
+
 def season_bounds(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """The (month, day) bounds of a season given as dates ("07-01..08-31"); None for a tag, for none, and for
     bounds that are no day of any year ("02-30..11-31")."""

@@ -12,7 +12,7 @@ from datetime import datetime
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from msze.search import query
-from msze.search.calendar import WARSAW
+from msze.search.calendar import WARSAW, split_one_offs
 from msze.search.gazetteer import Place
 from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
@@ -103,6 +103,7 @@ def parish_page(parish_id: int) -> str:
         jsonld=script_json(parish_jsonld(parish, public_url("views.parish_page", parish_id=parish_id))),
         freshness=freshness(),
         today=now(),
+        one_offs=split_one_offs(parish["one_off"], now().astimezone(WARSAW).date()),
         stale=_stale(parish.get("crawled_at"), current_app.config["STALE_DAYS"]),
     )
 

@@ -117,6 +117,19 @@ def test_query_text_is_escaped_in_the_form(client):
     assert "&#34;&gt;&lt;script&gt;" in page
 
 
+def test_a_past_one_off_is_history_never_upcoming(app, client):
+    """The funeral Mass of 26 November is the next one-off on the 20th, and history on 1 December."""
+    pid = jozef_id(client)
+    page = client.get(f"/parafia/{pid}").get_data(as_text=True)  # 1 December
+    assert "Najbliższe msze okolicznościowe" not in page
+    history = page[page.index('<details class="history">') :]
+    assert "Minione msze okolicznościowe" in history and "26 listopada 2026 <b>11:00</b>" in history
+    app.config["NOW"] = datetime(2026, 11, 20, 12, tzinfo=UTC)
+    page = client.get(f"/parafia/{pid}").get_data(as_text=True)
+    upcoming = page[page.index("Najbliższe msze okolicznościowe") : page.index("Spowiedź")]
+    assert "26 listopada 2026 <b>11:00</b>" in upcoming and "Minione msze okolicznościowe" not in page
+
+
 def test_parish_page_schedule_jsonld_and_escaping(client):
     pid = jozef_id(client)
     response = client.get(f"/parafia/{pid}")
@@ -134,7 +147,6 @@ def test_parish_page_schedule_jsonld_and_escaping(client):
     ]
     assert '<span class="season">(latem)</span>' in page
     assert '<h3 class="church">Kaplica w Julianowie</h3>' in page
-    assert "Najbliższe msze okolicznościowe" in page and "26 listopada 2026" in page
     assert "Spowiedź" in page and "Sobota 17:00–18:00" in page
     blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)
     assert len(blocks) == 1  # the "</script>" in a context sentence did not end the block early
