@@ -129,9 +129,10 @@ corrections = Table(
     Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("client", String(64), nullable=False),  # salted hash of the reporter's IP, for rate limiting
-    Column("kind", String(10), nullable=False),  # wrong | missing
+    Column("kind", String(10), nullable=False),  # wrong (not a Mass) | changed (held at new_time) | missing
     Column("day", String(10), nullable=False),
-    Column("time", String(5), nullable=False),
+    Column("time", String(5), nullable=False),  # the time shown (wrong, changed) or the one missing
+    Column("new_time", String(5)),  # a changed time: the correct one
     Column("comment", Text, nullable=False, default=""),
     Column("status", String(10), nullable=False, default="new"),  # new | accepted | rejected
 )

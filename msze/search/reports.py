@@ -84,6 +84,7 @@ def _correction_dict(row) -> dict:
         "kind": row.kind,
         "day": row.day,
         "time": row.time,
+        "new_time": row.new_time,
         "comment": row.comment,
         "status": row.status,
         "created_at": utc_iso(row.created_at),
@@ -92,14 +93,23 @@ def _correction_dict(row) -> dict:
     }
 
 
-def training_label(row: dict) -> dict:
-    """A correction as a classifier label: `wrong` -> label other, `missing` -> label mass."""
+def training_labels(row: dict) -> list[dict]:
+    """A correction as classifier labels: not a Mass (`wrong`) -> the time is "other"; a Mass `missing` ->
+    the time is "mass"; a `changed` time -> "other" for the time shown and "mass" for the correct one (both
+    with the sentence the shown time was read from)."""
+    if row["kind"] == "changed" and row.get("new_time"):
+        return [_label(row, row["time"], "other"), _label(row, row["new_time"], "mass")]
+    return [_label(row, row["time"], "other" if row["kind"] in ("wrong", "changed") else "mass")]
+
+
+def _label(row: dict, time: str, label: str) -> dict:
     return {
         "parish_id": row["parish_id"],
         "website": row["website"],
-        "time": row["time"],
+        "time": time,
         "day": row["day"],
-        "label": "other" if row["kind"] == "wrong" else "mass",
+        "label": label,
+        "kind": row["kind"],
         "source_url": row["source_url"],
         "context": row["context"],
         "comment": row["comment"],

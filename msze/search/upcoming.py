@@ -73,6 +73,7 @@ def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime
             item = {
                 "start": occ.start.isoformat(),
                 "time": occ.start.strftime("%H:%M"),
+                "day": occ.row.get("day"),  # the schedule's day the time was read for (None: a one-off)
                 "end": occ.row.get("end"),
                 "service": service,
                 "parish_id": parish.id,

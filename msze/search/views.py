@@ -6,6 +6,7 @@ Jinja autoescapes everything; crawled text and URLs reach the templates as data 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
@@ -13,17 +14,22 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 
 from msze.search import query
 from msze.search.calendar import WARSAW, split_one_offs
+from msze.search.db import DAYS
 from msze.search.gazetteer import Place
 from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
 from msze.search.params import (
+    DAY_ALIASES,
     MAX_QUERY_LENGTH,
     InvalidQuery,
     SearchParams,
+    format_minute,
     parse_moment,
     parse_params,
+    parse_time,
 )
 from msze.search.web import conn, dioceses, freshness, next_masses, now, places, public_url
+from msze.utils.text import fold
 
 bp = Blueprint("views", __name__)
 SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
@@ -104,8 +110,23 @@ def parish_page(parish_id: int) -> str:
         freshness=freshness(),
         today=now(),
         one_offs=split_one_offs(parish["one_off"], now().astimezone(WARSAW).date()),
+        report=report_prefill(request.args),
         stale=_stale(parish.get("crawled_at"), current_app.config["STALE_DAYS"]),
     )
+
+
+def report_prefill(args: Mapping[str, str]) -> dict[str, str]:
+    """The time a "Zgłoś" link names (`godzina`, `dzien`), to pre-fill the report form; what is not a time or
+    a day is left out."""
+    day = DAY_ALIASES.get(fold(args.get("dzien") or ""), "")
+    try:
+        minute = parse_time(args.get("godzina") or "", "godzina")
+    except InvalidQuery:
+        minute = None
+    return {
+        "day": day if day in DAYS else "",
+        "time": format_minute(minute) if minute is not None else "",
+    }
 
 
 def _stale(crawled_at: str | None, days: int) -> int | None:

@@ -43,6 +43,9 @@ class _SourceSite(BaseHTTPRequestHandler):
         pass
 
 
+ADMIN_TOKEN = "sekret-przegladu"
+
+
 @pytest.fixture
 def servers(tmp_path):
     source = ThreadingHTTPServer(("127.0.0.1", 0), _SourceSite)
@@ -141,7 +144,8 @@ def servers(tmp_path):
     load(engine, deon, places, results)
     # Saturday 5 December 2026, 15:00 in Łódź: the vigil, then Sunday morning ("now" frozen: at a real 19:00
     # on a Friday nothing would be left before the next noon)
-    app = create_app(str(db), config={"NOW": datetime(2026, 12, 5, 14, 0, tzinfo=UTC)})
+    now = datetime(2026, 12, 5, 14, 0, tzinfo=UTC)
+    app = create_app(str(db), config={"NOW": now, "ADMIN_TOKEN": ADMIN_TOKEN})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}", site
@@ -337,3 +341,31 @@ def test_the_near_now_answer_weighs_at_most_30_kb(servers, browser):
     assert page.locator("li.mass").count() >= 5
     assert any(url.endswith(".css") for url in sizes) and any(url.endswith(".js") for url in sizes)
     assert sum(sizes.values()) <= 30 * 1024, sizes
+
+
+def test_a_changed_time_reported_from_zglos_gives_the_two_right_labels(servers, browser, artifacts):
+    """ "Zgłoś" beside 11:00 in the near-now answer: the form names 11:00 on Sunday; "Msza jest o innej
+    godzinie" 11:30 -> the thank-you in view, and the export: 11:00 "other", 11:30 "mass"."""
+    app_url, _ = servers
+    page = phone_390(browser)
+    page.goto(app_url + "/?place=90-001&when=now")
+    eleven = page.locator("li.mass", has_text="11:00")
+    eleven.get_by_role("link", name="Zgłoś").tap()
+    page.wait_for_url("**godzina=11:00**#zglos")
+    assert page.get_by_label("Godzina", exact=True).input_value() == "11:00"
+    assert page.get_by_label("Dzień").input_value() == "sun"
+    assert inside_first_screen(page.locator("#zglos h2").bounding_box())  # the form, not the page top
+    page.get_by_role("radio", name="Msza jest o innej godzinie").check()
+    page.get_by_label("Prawidłowa godzina").fill("11:30")
+    page.get_by_role("button", name="Wyślij zgłoszenie").tap()
+    page.wait_for_url("**#dziekujemy")
+    thanks = page.get_by_role("status")
+    assert "Dziękujemy" in thanks.inner_text() and inside_first_screen(thanks.bounding_box())
+    page.screenshot(path=str(artifacts / "report-thanks-phone.png"))
+    export = page.request.get(f"{app_url}/admin/zgloszenia.jsonl?token={ADMIN_TOKEN}")
+    labels = [json.loads(line) for line in export.text().splitlines()]
+    assert [(label["day"], label["time"], label["label"]) for label in labels] == [
+        ("sun", "11:00", "other"),
+        ("sun", "11:30", "mass"),
+    ]
+    assert labels[0]["context"] == "Niedziele i święta: 7.30, 9.00, 11.00, 18.00"

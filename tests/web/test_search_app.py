@@ -247,9 +247,42 @@ def test_correction_is_stored_rate_limited_escaped_and_exported(app, client):
     )  # the sentence the bad time came from
 
 
+def test_a_report_from_a_time_is_pre_filled_and_a_changed_time_is_two_labels(app, client):
+    """ "Zgłoś" beside 07:00 on Sunday: the form names that time; "Msza jest o innej godzinie" with 07:30
+    is "other" for 07:00 (with the sentence it came from) and "mass" for 07:30."""
+    pid = jozef_id(client)
+    page = client.get(f"/parafia/{pid}")
+    link = re.search(r'href="([^"]*godzina=07:00[^"]*dzien=sun[^"]*)#zglos"', page.get_data(as_text=True))
+    pre_filled = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert "Zgłaszasz godzinę <b>07:00</b> (niedziela)" in pre_filled
+    assert (
+        'name="time" type="time" value="07:00"' in pre_filled
+        and '<option value="sun" selected>' in pre_filled
+    )
+    hostile = client.get(f"/parafia/{pid}?godzina=<script>&dzien=x").get_data(as_text=True)
+    assert "Zgłaszasz" not in hostile and "<script>&" not in hostile
+    token = csrf_token(client, pid)
+    form = {"csrf_token": token, "kind": "changed", "day": "sun", "time": "07:00", "new_time": "7:30"}
+    done = client.post(f"/parafia/{pid}/zgloszenie", data=form)
+    assert done.status_code == 303 and done.headers["Location"].endswith("#dziekujemy")
+    thanks = client.get(done.headers["Location"]).get_data(as_text=True)
+    assert '<p class="flash" role="status" id="dziekujemy">Dziękujemy!' in thanks
+    assert thanks.count("Dziękujemy!") == 1  # in the report section only
+    labels = client.get("/admin/zgloszenia.jsonl?token=sekret-testowy").get_data(as_text=True).splitlines()
+    parsed = [json.loads(line) for line in labels]
+    assert [(p["time"], p["label"], p["kind"]) for p in parsed] == [
+        ("07:00", "other", "changed"),
+        ("07:30", "mass", "changed"),
+    ]
+    assert {p["context"] for p in parsed} == {"Msze św. w niedziele: 07.00, 10.30, 18.00"}
+    assert "07:00 → 07:30" in client.get("/admin/zgloszenia?token=sekret-testowy").get_data(as_text=True)
+
+
 @pytest.mark.parametrize(
     "form",
     [
+        {"kind": "changed", "day": "sunday", "time": "07:00"},  # no correct time
+        {"kind": "changed", "day": "sunday", "time": "07:00", "new_time": "07:00"},  # the same time
         {"kind": "bad", "day": "sunday", "time": "07:00"},
         {"kind": "wrong", "day": "weekday", "time": "07:00"},
         {"kind": "wrong", "day": "sunday", "time": "7 rano"},
