@@ -20,6 +20,7 @@ from msze.search.calendar import clock_time, known_date, season_bounds
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
+    churches,
     confession_times,
     mass_times,
     one_off_masses,
@@ -352,6 +353,13 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
     )
     parish["confession"] = [
         {**dict(r._mapping), "days": [d for d in r.days.split(",") if d]} for r in conn.execute(confessions)
+    ]
+    ch = churches.c
+    parish["churches"] = [  # the churches and chapels the directory locates apart (their own addresses)
+        dict(r._mapping)
+        for r in conn.execute(
+            select(ch.name, ch.address, ch.lat, ch.lng).where(ch.parish_id == parish_id).order_by(ch.name)
+        )
     ]
     history = conn.execute(
         select(time_history.c.crawled_at, time_history.c.added, time_history.c.removed)

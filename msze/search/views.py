@@ -111,8 +111,18 @@ def parish_page(parish_id: int) -> str:
         today=now(),
         one_offs=split_one_offs(parish["one_off"], now().astimezone(WARSAW).date()),
         report=report_prefill(request.args),
+        webcal=webcal_url(public_url("views.parish_ics", parish_id=parish_id)),
         stale=_stale(parish.get("crawled_at"), current_app.config["STALE_DAYS"]),
     )
+
+
+def webcal_url(url: str) -> str | None:
+    """The feed's `webcal://` address, which a phone opens as a calendar subscription; None unless the
+    feed's URL is absolute (under BASE_URL: the Host header never makes a URL)."""
+    for scheme in ("https://", "http://"):
+        if url.startswith(scheme):
+            return "webcal://" + url.removeprefix(scheme)
+    return None
 
 
 def report_prefill(args: Mapping[str, str]) -> dict[str, str]:
@@ -144,7 +154,9 @@ def parish_ics(parish_id: int) -> Response:
     if parish is None:
         abort(404)
     moment = now()
-    body = parish_calendar(parish, moment.astimezone(WARSAW).date(), moment)
+    page = public_url("views.parish_page", parish_id=parish_id)
+    absolute = page if page.startswith(("http://", "https://")) else None  # under BASE_URL only
+    body = parish_calendar(parish, moment.astimezone(WARSAW).date(), moment, page_url=absolute)
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Disposition"] = f'inline; filename="parafia-{parish_id}.ics"'
     return response

@@ -398,7 +398,7 @@ def test_the_host_header_is_never_written_into_a_url(client):
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     form = {"csrf_token": token, "kind": "wrong", "day": "sunday", "time": "07:00"}
     posted = client.post(f"/parafia/{pid}/zgloszenie", data=form, headers=host)
-    assert posted.status_code == 303 and posted.headers["Location"] == f"/parafia/{pid}#zglos"
+    assert posted.status_code == 303 and posted.headers["Location"] == f"/parafia/{pid}#dziekujemy"
 
 
 def test_base_url_makes_api_and_jsonld_links_absolute(tmp_path):
@@ -684,7 +684,7 @@ def test_a_parish_page_says_how_fresh_its_times_are_and_warns_when_they_are_old(
     pid = jozef_id(fresh)
     page = fresh.get(f"/parafia/{pid}").get_data(as_text=True)
     assert 'class="warning"' not in page and "Godziny ostatnio się zmieniły: 20 listopada 2026" in page
-    assert page.count("zgłoś błędną godzinę") == page.count('<details class="time">') > 0
+    assert page.count("Zgłoś błąd tej godziny") == page.count('<details class="time">') > 0
     old = create_app(db, config={"TESTING": True, "STALE_DAYS": 5}).test_client()
     warned = old.get(f"/parafia/{pid}").get_data(as_text=True)
     assert re.search(
