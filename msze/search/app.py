@@ -12,10 +12,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import re
 import secrets
 import tempfile
 from collections.abc import Mapping
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,6 +30,7 @@ from werkzeug.routing import IntegerConverter, Map
 
 from msze.search import api, corrections, query, views, web
 from msze.search.cache import NearCache
+from msze.search.calendar import MONTHS, day_word
 from msze.search.db import create_schema, make_engine
 from msze.search.urls import safe_url
 
@@ -64,10 +66,24 @@ FIXED = {
 # [MSZE_SEARCH_BASE_URL] public root of the site ("https://msze.example.org"): the API's `url`/`next`, OpenAPI
 # `servers` and JSON-LD `@id` are absolute under it; unset, they are relative (JSON-LD then has no `@id`).
 BASE_URL = ""
+# [MSZE_SEARCH_MAP_TILES] the map's tiles (Leaflet's {z}/{x}/{y}, {s} for a subdomain), OpenStreetMap's:
+# the pages' Content-Security-Policy lets images come from its origin and nowhere else.
+MAP_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+# [MSZE_SEARCH_MAP_ATTRIBUTION], [MSZE_SEARCH_MAP_ATTRIBUTION_URL] the credit the tile server's terms ask for
+MAP_ATTRIBUTION = "© OpenStreetMap"
+MAP_ATTRIBUTION_URL = "https://www.openstreetmap.org/copyright"
+# [MSZE_SEARCH_DIRECTIONS_URL] "trasa" beside each church: a route planner given the church's {lat} and {lng}
+DIRECTIONS_URL = "https://www.openstreetmap.org/directions?route=%3B{lat}%2C{lng}"
+_TEXT_SETTINGS = {
+    "MAP_TILES": MAP_TILES,
+    "MAP_ATTRIBUTION": MAP_ATTRIBUTION,
+    "MAP_ATTRIBUTION_URL": MAP_ATTRIBUTION_URL,
+    "DIRECTIONS_URL": DIRECTIONS_URL,
+}
 MAX_ID = 2**31 - 1  # the ids are INTEGER columns (32 bits on PostgreSQL): a larger one cannot exist
 BLUEPRINTS = (views.bp, api.bp, corrections.bp)
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: {tiles}; "
     "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
 )
 DAY_CHOICES = [
@@ -126,11 +142,17 @@ def _configure(app: Flask, config: Mapping[str, Any]) -> None:
     app.config["SECRET_KEY"] = os.environ.get("MSZE_SEARCH_SECRET_KEY") or secrets.token_hex(32)
     app.config["ADMIN_TOKEN"] = os.environ.get("MSZE_SEARCH_ADMIN_TOKEN", "")
     app.config["BASE_URL"] = os.environ.get("MSZE_SEARCH_BASE_URL", BASE_URL)
+    for key, default in _TEXT_SETTINGS.items():
+        app.config[key] = os.environ.get(f"MSZE_SEARCH_{key}", default)
     app.config.update(FIXED)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     app.config.update(config)
     app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
+    app.config["CSP"] = CONTENT_SECURITY_POLICY.format(tiles=tile_origin(app.config["MAP_TILES"]))
+    for key in ("MAP_ATTRIBUTION_URL", "DIRECTIONS_URL"):
+        if safe_url(app.config[key].format(lat=0, lng=0)) is None:
+            raise ValueError(f"{key} must be an http(s) URL: {app.config[key]!r}")
     if "SESSION_COOKIE_SECURE" not in config:  # served over https: the cookie goes only there
         app.config["SESSION_COOKIE_SECURE"] = app.config["BASE_URL"].startswith("https:")
 
@@ -179,6 +201,7 @@ def _register_templating(app: Flask) -> None:
     app.jinja_env.filters["day_label"] = lambda day: query.DAY_LABELS.get(day or "unknown", day)
     app.jinja_env.filters["date_pl"] = date_pl
     app.jinja_env.filters["day_word"] = day_word
+    app.jinja_env.globals["directions_url"] = directions_url
     app.jinja_env.filters["by_day"] = _by_day
     app.jinja_env.filters["host"] = lambda url: (urlsplit(url).hostname or url) if url else ""
     app.context_processor(lambda: {"demo": app.config["DEMO"], "day_choices": DAY_CHOICES})
@@ -218,7 +241,7 @@ def _security_headers(response: Response) -> Response:
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("Content-Security-Policy", current_app.config["CSP"])
     return response
 
 
@@ -230,6 +253,25 @@ def _by_day(times: list[dict]) -> list[tuple[str | None, list[dict]]]:
             groups.append((item["day"], []))
         groups[-1][1].append(item)
     return groups
+
+
+def tile_origin(template: str) -> str:
+    """The origin map tiles come from, for the CSP ("https://*.tile.example.org" for a {s} subdomain);
+    ValueError unless the template is an http(s) URL with {z}, {x} and {y}."""
+    parts = urlsplit(template)
+    host = parts.netloc.replace("{s}", "*")
+    if parts.scheme not in ("http", "https") or not host or not all(f"{{{k}}}" in template for k in "zxy"):
+        raise ValueError(f"MAP_TILES must be an http(s) URL with {{z}}, {{x}} and {{y}}: {template!r}")
+    if not re.fullmatch(r"[A-Za-z0-9.*:\[\]-]+", host):
+        raise ValueError(f"MAP_TILES has an odd host: {template!r}")
+    return f"{parts.scheme}://{host}"
+
+
+def directions_url(lat: float | None, lng: float | None) -> str | None:
+    """The route planner's link to a church (DIRECTIONS_URL); None without coordinates."""
+    if lat is None or lng is None:
+        return None
+    return current_app.config["DIRECTIONS_URL"].format(lat=f"{lat:.5f}", lng=f"{lng:.5f}")
 
 
 def check_base_url(value: str) -> str:
@@ -255,23 +297,6 @@ def _environment() -> dict:
     return values
 
 
-_MONTHS = ["stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
-           "października", "listopada", "grudnia"]  # fmt: skip
-
-
-_WEEKDAYS_SHORT = ["pon.", "wt.", "śr.", "czw.", "pt.", "sob.", "niedz."]
-
-
-def day_word(start: str, today: date) -> str:
-    """An occurrence's day as a phone shows it: "dziś", "jutro", else "sob. 12 grudnia"."""
-    day = datetime.fromisoformat(start).date()
-    if day == today:
-        return "dziś"
-    if day == today + timedelta(days=1):
-        return "jutro"
-    return f"{_WEEKDAYS_SHORT[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
-
-
 def date_pl(value: str | None) -> str:
     """ "2026-11-20T08:00:00Z" -> "20 listopada 2026"; "" when unknown (templates then say nothing of it)."""
     if not value:
@@ -280,4 +305,4 @@ def date_pl(value: str | None) -> str:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return value
-    return f"{parsed.day} {_MONTHS[parsed.month - 1]} {parsed.year}"
+    return f"{parsed.day} {MONTHS[parsed.month - 1]} {parsed.year}"

@@ -43,6 +43,23 @@ _MONTH_DAY_RE = re.compile(r"(\d{2})-(\d{2})", re.ASCII)
 _HHMM_RE = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d", re.ASCII)
 
 
+MONTHS = ["stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
+           "października", "listopada", "grudnia"]  # fmt: skip
+
+
+_WEEKDAYS_SHORT = ["pon.", "wt.", "śr.", "czw.", "pt.", "sob.", "niedz."]
+
+
+def day_word(start: str, today: dt.date) -> str:
+    """An occurrence's day as a phone shows it: "dziś", "jutro", else "sob. 12 grudnia"."""
+    day = dt.datetime.fromisoformat(start).date()
+    if day == today:
+        return "dziś"
+    if day == today + dt.timedelta(days=1):
+        return "jutro"
+    return f"{_WEEKDAYS_SHORT[day.weekday()]} {day.day} {MONTHS[day.month - 1]}"
+
+
 def full_date(value: object) -> dt.date | None:
     """A "YYYY-MM-DD" as a date; None for anything else: no date, "MM-DD", no real day ("2026-02-30")."""
     if not isinstance(value, str) or not _FULL_DATE_RE.fullmatch(value):

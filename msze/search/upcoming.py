@@ -82,6 +82,8 @@ def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime
                 "church": church,
                 "vigil": bool(occ.row.get("vigil")),  # a Saturday-evening Mass that counts for Sunday
                 "distance_km": None,
+                "lat": places[church][0],  # where the church stands: the map's marker, the route's end
+                "lng": places[church][1],
                 "source_url": url_of(occ.row.get("source_url")),
                 "context": occ.row.get("context") or occ.row.get("note"),
             }

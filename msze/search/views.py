@@ -13,7 +13,7 @@ from datetime import datetime
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from msze.search import query
-from msze.search.calendar import WARSAW, split_one_offs
+from msze.search.calendar import WARSAW, day_word, split_one_offs
 from msze.search.db import DAYS
 from msze.search.gazetteer import Place
 from msze.search.ics import parish_calendar
@@ -33,7 +33,7 @@ from msze.utils.text import fold
 
 bp = Blueprint("views", __name__)
 SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
-NOW_SHOWN = 20  # the near-now answer: the soonest Masses, a phone's page of them (page weight under 30 kB)
+NOW_SHOWN = 12  # the near-now answer: the soonest Masses, two phone screens of them (page weight under 30 kB)
 
 
 @bp.get("/")
@@ -60,6 +60,7 @@ def index() -> tuple[str, int]:
         upcoming=upcoming,
         place=place,
         today=now().astimezone(WARSAW).date(),
+        map_points=script_json(map_points(upcoming, place, params)) if upcoming else None,
         error=error,
         dioceses=dioceses(),
         freshness=freshness(),
@@ -67,6 +68,25 @@ def index() -> tuple[str, int]:
         csv_url=url_for("api.export_csv", **params.as_args(page="", per_page="")),
     )
     return html, (400 if error else 200)
+
+
+def map_points(upcoming: list[dict], place: Place | None, params: SearchParams) -> dict:
+    """The answer's map: the point asked about and one marker per church with its next times (text only:
+    static/map.js writes it with textContent)."""
+    markers: dict[tuple, dict] = {}
+    today = now().astimezone(WARSAW).date()
+    for m in upcoming:
+        key = (m["parish_id"], m["church"])
+        title = f"par. {m['parish']}" + (f" · {m['church']}" if m["church"] else "")
+        marker = markers.setdefault(
+            key,
+            {"lat": m["lat"], "lng": m["lng"], "title": title, "times": [],
+             "url": url_for("views.parish_page", parish_id=m["parish_id"])},
+        )  # fmt: skip
+        marker["times"].append(f"{m['time']} {day_word(m['start'], today)}")
+    here = params.near or (0.0, 0.0)
+    label = place.label if place else "Twoja lokalizacja"
+    return {"here": {"lat": here[0], "lng": here[1], "title": label}, "markers": list(markers.values())}
 
 
 def _named_place(params: SearchParams, text: str) -> tuple[Place | None, SearchParams]:

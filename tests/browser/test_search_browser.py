@@ -8,7 +8,9 @@ run in threads on 127.0.0.1:0; the Mass times in the fixture database point at t
 from __future__ import annotations
 
 import json
+import struct
 import threading
+import zlib
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -27,8 +29,35 @@ SOURCE_PAGE = """<!doctype html><html lang="pl"><head><meta charset="utf-8">
 <p>Dni powszednie: 7.00 i 18.00</p></body></html>"""
 
 
+def _png() -> bytes:
+    """A 1×1 grey PNG: the stub's answer to every map tile."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0\xcc"))
+        + chunk(b"IEND", b"")
+    )
+
+
+TILE = _png()
+TILES_ASKED: list[str] = []  # the paths of the tiles the map asked the stub for
+
+
 class _SourceSite(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        if self.path.startswith("/tiles/"):  # the map's tile server, a stub
+            TILES_ASKED.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(TILE)))
+            self.end_headers()
+            self.wfile.write(TILE)
+            return
         if self.path != "/porzadek-mszy":
             self.send_error(404)
             return
@@ -145,7 +174,8 @@ def servers(tmp_path):
     # Saturday 5 December 2026, 15:00 in Łódź: the vigil, then Sunday morning ("now" frozen: at a real 19:00
     # on a Friday nothing would be left before the next noon)
     now = datetime(2026, 12, 5, 14, 0, tzinfo=UTC)
-    app = create_app(str(db), config={"NOW": now, "ADMIN_TOKEN": ADMIN_TOKEN})
+    tiles = site + "/tiles/{z}/{x}/{y}.png"
+    app = create_app(str(db), config={"NOW": now, "ADMIN_TOKEN": ADMIN_TOKEN, "MAP_TILES": tiles})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}", site
@@ -369,3 +399,30 @@ def test_a_changed_time_reported_from_zglos_gives_the_two_right_labels(servers, 
         ("sun", "11:30", "mass"),
     ]
     assert labels[0]["context"] == "Niedziele i święta: 7.30, 9.00, 11.00, 18.00"
+
+
+def test_the_map_shows_a_marker_per_church_with_tiles_from_the_configured_server(servers, browser, artifacts):
+    """The list is the answer; "Pokaż na mapie" loads the vendored Leaflet, draws a marker per church of the
+    answer and the place asked about, and asks the stub (MAP_TILES) for its tiles; "trasa" per box."""
+    app_url, site = servers
+    page = phone_390(browser)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(app_url + "/?place=90-001&when=now")
+    assert not any("leaflet" in url for url in asked)  # not loaded before the map is asked for
+    routes = page.locator("li.mass a.route")
+    assert routes.count() == page.locator("li.mass").count()
+    assert "51.76870%2C19.45700" in routes.first.get_attribute("href")  # Świętego Wojciecha's place
+    TILES_ASKED.clear()
+    page.get_by_role("button", name="Pokaż na mapie").tap()
+    page.locator(".leaflet-tile-loaded").first.wait_for()
+    churches = page.locator("path.church")
+    # Świętego Wojciecha, its chapel (where the parish stands: the directory locates it nowhere else), Rodzina
+    assert churches.count() == 3 and page.locator("path.here").count() == 1
+    assert TILES_ASKED and all(path.endswith(".png") for path in TILES_ASKED)
+    assert all(url.startswith(("http://127.0.0.1", "data:")) for url in asked), asked
+    assert "© OpenStreetMap" in page.locator(".leaflet-control-attribution").inner_text()
+    assert any(url.endswith("/static/vendor/leaflet/leaflet.js") for url in asked)
+    page.screenshot(path=str(artifacts / "map-phone.png"), full_page=True)
+    churches.first.dispatch_event("click")
+    assert "par. Świętego Wojciecha" in page.locator(".leaflet-popup-content").inner_text()

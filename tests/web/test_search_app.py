@@ -690,3 +690,28 @@ def test_a_parish_page_says_how_fresh_its_times_are_and_warns_when_they_are_old(
     assert re.search(
         r'<p class="warning" role="status">Uwaga: godziny odczytano ze strony parafii \d+ dni temu', warned
     )
+
+
+def test_map_tiles_and_routes_are_settings_the_csp_follows(tmp_path):
+    db = load_database(tmp_path)
+    default = create_app(db, config={"TESTING": True}).test_client().get("/")
+    assert (
+        "img-src 'self' data: https://tile.openstreetmap.org;" in default.headers["Content-Security-Policy"]
+    )
+    tiles = "https://{s}.tiles.example.org/{z}/{x}/{y}.png"
+    app = create_app(db, config={"TESTING": True, "MAP_TILES": tiles})
+    assert (
+        "img-src 'self' data: https://*.tiles.example.org;"
+        in app.test_client().get("/").headers["Content-Security-Policy"]
+    )
+    for bad in (
+        "javascript:alert(1)//{z}{x}{y}",
+        "https://tiles.example.org/tile.png",
+        "https://a b/{z}/{x}/{y}",
+    ):
+        with pytest.raises(ValueError, match="MAP_TILES"):
+            create_app(db, config={"MAP_TILES": bad})
+    with pytest.raises(ValueError, match="DIRECTIONS_URL"):
+        create_app(db, config={"DIRECTIONS_URL": "javascript:alert('{lat}')"})
+    page = create_app(db, config={"TESTING": True}).test_client().get("/parafia/1").get_data(as_text=True)
+    assert re.search(r'href="https://www.openstreetmap.org/directions\?route=%3B[0-9.]+%2C[0-9.]+"', page)
