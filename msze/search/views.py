@@ -6,11 +6,21 @@ Jinja autoescapes everything; crawled text and URLs reach the templates as data 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 
 from msze.search import query
 from msze.search.calendar import WARSAW, day_word, split_one_offs
@@ -41,13 +51,14 @@ def index() -> tuple[str, int]:
     """The home page: "Msze w pobliżu — teraz" on top, the search form under it; with `when` the next Masses
     near the place (named or the phone's position) fill the page and the form folds away; with any other
     filter, the parishes found. A value that cannot be understood is the form with a 400 naming its field."""
-    error = place = result = upcoming = None
+    error = place = result = upcoming = moment = None
     params = SearchParams()
     try:
         params = parse_params(request.args)
         place, params = _named_place(params, request.args.get("place") or "")
         if request.args.get("when"):
-            upcoming = _upcoming(params)
+            moment = parse_moment(request.args["when"], "when", now())
+            upcoming = _upcoming(params, moment)
         elif any(request.args.get(key) for key in SEARCH_KEYS) or place is not None:
             result = query.search(conn(), params)
     except InvalidQuery as exc:
@@ -60,6 +71,7 @@ def index() -> tuple[str, int]:
         upcoming=upcoming,
         place=place,
         today=now().astimezone(WARSAW).date(),
+        moment=moment,
         map_points=script_json(map_points(upcoming, place, params)) if upcoming else None,
         error=error,
         dioceses=dioceses(),
@@ -106,14 +118,13 @@ def _named_place(params: SearchParams, text: str) -> tuple[Place | None, SearchP
     return found, replace(params, near=(found.lat, found.lng))
 
 
-def _upcoming(params: SearchParams) -> list[dict]:
-    """The next Masses (or confession times) near the point of the search, at most a page of them."""
+def _upcoming(params: SearchParams, moment: datetime) -> list[dict]:
+    """The next Masses (or confession times) near the point of the search from `moment`, the soonest."""
     if params.near is None:
         raise InvalidQuery(
             "Podaj {place}: miejscowość, ulicę albo kod pocztowy — albo pozwól telefonowi podać lokalizację.",
             "place",
         )
-    moment = parse_moment(request.args["when"], "when", now())
     service = "confession" if request.args.get("service") == "confession" else "mass"
     return next_masses(params.near, params.radius, moment, service=service)[:NOW_SHOWN]
 
@@ -179,6 +190,34 @@ def parish_ics(parish_id: int) -> Response:
     body = parish_calendar(parish, moment.astimezone(WARSAW).date(), moment, page_url=absolute)
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Disposition"] = f'inline; filename="parafia-{parish_id}.ics"'
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: "Msze święte" can be installed on a phone's home screen."""
+    body = {
+        "name": "Msze święte — wyszukiwarka",
+        "short_name": "Msze",
+        "lang": "pl",
+        "start_url": url_for("views.index"),
+        "scope": url_for("views.index"),
+        "display": "standalone",
+        "background_color": "#fffdf9",
+        "theme_color": "#7a1f2b",
+        "icons": [
+            {"src": url_for("static", filename=f"icon-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png"}
+            for n in (192, 512)
+        ],
+    }
+    return Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js) from the root, so that its scope is the whole app."""
+    response = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"  # a new version is picked up on the next visit
     return response
 
 

@@ -8,6 +8,7 @@ run in threads on 127.0.0.1:0; the Mass times in the fixture database point at t
 from __future__ import annotations
 
 import json
+import re
 import struct
 import threading
 import zlib
@@ -426,3 +427,33 @@ def test_the_map_shows_a_marker_per_church_with_tiles_from_the_configured_server
     page.screenshot(path=str(artifacts / "map-phone.png"), full_page=True)
     churches.first.dispatch_event("click")
     assert "par. Świętego Wojciecha" in page.locator(".leaflet-popup-content").inner_text()
+
+
+def test_installable_and_offline_the_last_answer_is_shown_marked_with_its_time(servers, browser, artifacts):
+    app_url, _ = servers
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="pl-PL")
+    page = context.new_page()
+    page.goto(app_url + "/")
+    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        assert page.request.get(app_url + icon["src"]).headers["content-type"] == "image/png"
+    page.wait_for_function("navigator.serviceWorker.controller !== null")  # installed, controlling the page
+    page.get_by_label("Gdzie jesteś?").fill("Łódź")
+    page.get_by_role("button", name="Msze w pobliżu — teraz").tap()
+    page.wait_for_url("**when=now**")
+    online = page.locator("li.mass").all_inner_texts()
+    assert online
+    page.wait_for_function(
+        "caches.open('msze-last-answer-v1').then(c => c.match('/ostatnia-odpowiedz')).then(r => !!r)"
+    )
+    context.set_offline(True)
+    page.reload()
+    note = page.locator("p.offline")
+    assert re.search(r"Bez połączenia: ostatnia odpowiedź, pobrana .*\d{1,2}:\d{2}", note.inner_text())
+    assert page.locator("li.mass").all_inner_texts() == online  # the same answer, with its own "od 15:00"
+    assert page.locator(".asof").inner_text() == "od 15:00, dziś"
+    assert inside_first_screen(page.locator("li.mass").first.bounding_box())
+    page.screenshot(path=str(artifacts / "offline-last-answer-phone.png"))
+    context.close()

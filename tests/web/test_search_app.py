@@ -715,3 +715,17 @@ def test_map_tiles_and_routes_are_settings_the_csp_follows(tmp_path):
         create_app(db, config={"DIRECTIONS_URL": "javascript:alert('{lat}')"})
     page = create_app(db, config={"TESTING": True}).test_client().get("/parafia/1").get_data(as_text=True)
     assert re.search(r'href="https://www.openstreetmap.org/directions\?route=%3B[0-9.]+%2C[0-9.]+"', page)
+
+
+def test_the_manifest_and_the_service_worker_are_served_for_the_whole_app(client):
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    body = json.loads(manifest.data)
+    assert body["start_url"] == "/" and body["display"] == "standalone" and len(body["icons"]) == 2
+    for icon in body["icons"]:
+        assert client.get(icon["src"]).data[:8] == b"\x89PNG\r\n\x1a\n"
+    worker = client.get("/sw.js")
+    assert worker.mimetype == "text/javascript" and worker.headers["Cache-Control"] == "no-cache"
+    assert b"X-Msze-Saved" in worker.data  # the last answer is kept with the time it came at
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page and 'data-sw="/sw.js"' in page

@@ -94,3 +94,11 @@ document.addEventListener("DOMContentLoaded", function () {
   locateButton();
   suggestions();
 });
+
+// Installable, and the last answer offline (static/sw.js); a browser without service workers loses nothing.
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", function () {
+    var worker = document.body.dataset.sw;
+    if (worker) navigator.serviceWorker.register(worker).catch(function () {});
+  });
+}
