@@ -74,7 +74,7 @@ MAP_ATTRIBUTION = "© OpenStreetMap"
 MAP_ATTRIBUTION_URL = "https://www.openstreetmap.org/copyright"
 # [MSZE_SEARCH_DIRECTIONS_URL] "trasa" beside each church: a route planner given the church's {lat} and {lng}
 DIRECTIONS_URL = "https://www.openstreetmap.org/directions?route=%3B{lat}%2C{lng}"
-_TEXT_SETTINGS = {
+TEXT_SETTINGS = {
     "MAP_TILES": MAP_TILES,
     "MAP_ATTRIBUTION": MAP_ATTRIBUTION,
     "MAP_ATTRIBUTION_URL": MAP_ATTRIBUTION_URL,
@@ -142,7 +142,7 @@ def _configure(app: Flask, config: Mapping[str, Any]) -> None:
     app.config["SECRET_KEY"] = os.environ.get("MSZE_SEARCH_SECRET_KEY") or secrets.token_hex(32)
     app.config["ADMIN_TOKEN"] = os.environ.get("MSZE_SEARCH_ADMIN_TOKEN", "")
     app.config["BASE_URL"] = os.environ.get("MSZE_SEARCH_BASE_URL", BASE_URL)
-    for key, default in _TEXT_SETTINGS.items():
+    for key, default in TEXT_SETTINGS.items():
         app.config[key] = os.environ.get(f"MSZE_SEARCH_{key}", default)
     app.config.update(FIXED)
     app.json.ensure_ascii = False

@@ -729,3 +729,21 @@ def test_the_manifest_and_the_service_worker_are_served_for_the_whole_app(client
     assert b"X-Msze-Saved" in worker.data  # the last answer is kept with the time it came at
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page and 'data-sw="/sw.js"' in page
+
+
+def test_the_demo_data_has_chapels_seasons_vigils_one_offs_and_confession():
+    """The bundled demo (msze/search/demo, made by its generate.py) in the consolidated results format."""
+    from msze.search.query import get_parish
+
+    app = create_app(config={"TESTING": True, "NOW": datetime(2026, 12, 5, 14, tzinfo=UTC)})
+    with app.extensions["msze_engine"].connect() as conn:
+        demo = [get_parish(conn, pid) for pid in range(1, 121)]
+    times = [t for p in demo for t in p["times"]]
+    assert sum(1 for t in times if t["church"]) >= 20 and sum(1 for t in times if t["vigil"]) >= 30
+    assert {t["season"] for t in times} >= {"summer", "school-year", "advent"}
+    assert all(p["confession"] for p in demo)
+    dates = {o["date"] for p in demo for o in p["one_off"]}
+    assert dates == {"2026-12-24", "2026-12-31", "2026-11-11"}  # two coming, one held already
+    client = app.test_client()
+    confession = client.get("/?place=Łódź&when=now&service=confession").get_data(as_text=True)
+    assert "Najbliższa spowiedź — Łódź" in confession and '<b class="hour">17:00–18:00</b>' in confession
