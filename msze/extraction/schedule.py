@@ -117,12 +117,14 @@ class _Entry:
     evidence: list[dict[str, Any]] = field(default_factory=list)
     dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
     valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
+    tags: list[str] = field(default_factory=list)  # the reading's tags ("en", "latin", ...) of its hours
 
     def add(self, day: str | None, w: _Weekly) -> None:
         if day is not None:
             self.days.add(day)
             self.dated = True
         self.valid_from = self.valid_from or w.valid_from
+        self.tags += [tag for tag in w.hour.get("tags") or () if tag not in self.tags]
         url = w.page.get("url") or ""
         if url not in self.pages and len(self.evidence) < EVIDENCE_KEPT:
             self.evidence.append(evidence(w.page, w.hour))
@@ -316,6 +318,7 @@ def starts_on(sentence: str, page_year: int | None) -> str | None:
 def _entry_dict(key: tuple[Any, ...], e: _Entry) -> dict[str, Any]:
     time, church, season, vigil = key
     extra = {"valid_from": e.valid_from} if e.valid_from else {}
+    extra |= {"tags": e.tags} if e.tags else {}  # optional in results.jsonl: "en", "latin", ...
     return extra | {
         "time": time,
         "days": sorted(e.days, key=DAY_ORDER.__getitem__),

@@ -32,6 +32,7 @@ from msze.search import api, corrections, query, views, web
 from msze.search.cache import NearCache
 from msze.search.calendar import MONTHS, day_word
 from msze.search.db import create_schema, make_engine
+from msze.search.params import LANG_TAGS
 from msze.search.urls import safe_url
 
 DEMO_DIR = Path(__file__).parent / "demo"
@@ -204,6 +205,7 @@ def _register_templating(app: Flask) -> None:
     app.jinja_env.globals["directions_url"] = directions_url
     app.jinja_env.filters["by_day"] = _by_day
     app.jinja_env.filters["host"] = lambda url: (urlsplit(url).hostname or url) if url else ""
+    app.jinja_env.globals["lang_labels"] = LANG_TAGS  # a global: the imported _times.html macros read it
     app.context_processor(lambda: {"demo": app.config["DEMO"], "day_choices": DAY_CHOICES})
 
 

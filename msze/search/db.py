@@ -46,6 +46,23 @@ LEGACY_DAYS = {
     "weekday": ("mon", "tue", "wed", "thu", "fri"),
 }
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+# The tags of a Mass's language or rite that the search shows and filters by (the extractor reads more).
+LANG_TAGS = {
+    "en": "po angielsku", "uk": "po ukraińsku", "latin": "po łacinie", "tridentine": "forma nadzwyczajna",
+    "de": "po niemiecku", "it": "po włosku", "fr": "po francusku", "es": "po hiszpańsku", "lt": "po litewsku",
+    "be": "po białorusku", "vi": "po wietnamsku", "sign": "w języku migowym",
+}  # fmt: skip
+
+
+def tags_column(tags: object) -> str | None:
+    """The language and rite tags of a results entry as stored: ",en," (None when it has none)."""
+    known = [t for t in LANG_TAGS if isinstance(tags, list) and t in tags]
+    return f",{','.join(known)}," if known else None
+
+
+def tags_of(column: str | None) -> list[str]:
+    return [t for t in (column or "").split(",") if t]
+
 
 metadata = MetaData()
 
@@ -106,6 +123,9 @@ mass_times = Table(
     Column("church", Text),  # None: the parish church; else the church or chapel the site names
     Column("season", String(40)),  # None: all year; a tag (summer, school-year, ...) or "MM-DD..MM-DD"
     Column("vigil", Boolean),  # a Saturday-evening Mass the site counts as Sunday's
+    # the extractor's language and rite tags (",en,", ",latin,tridentine,"; None: none), comma-bounded: one
+    # tag is a plain LIKE on every backend
+    Column("tags", String(120)),
 )
 Index("ix_mass_times_day_minute_parish", mass_times.c.day, mass_times.c.minute, mass_times.c.parish_id)
 Index("ix_mass_times_parish_day_minute", mass_times.c.parish_id, mass_times.c.day, mass_times.c.minute)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from msze.search.calendar import WARSAW
-from msze.search.db import DAYS, clean_text
+from msze.search.db import DAYS, LANG_TAGS, clean_text
 from msze.utils.text import fold
 
 MAX_PER_PAGE = 100
@@ -93,10 +93,11 @@ class SearchParams:
     radius: float = DEFAULT_RADIUS_KM
     page: int = 1
     per_page: int = DEFAULT_PER_PAGE
+    lang: tuple[str, ...] = ()  # LANG_TAGS: Masses in any of these languages or rites
 
     @property
     def filters_times(self) -> bool:
-        return bool(self.days) or self.time_from is not None or self.time_to is not None
+        return bool(self.days) or self.time_from is not None or self.time_to is not None or bool(self.lang)
 
     def as_args(self, **changes) -> dict[str, str]:
         """Query-string arguments that reproduce this search (for links to other pages and the CSV export)."""
@@ -108,6 +109,7 @@ class SearchParams:
             "from": format_minute(self.time_from) if self.time_from is not None else "",
             "to": format_minute(self.time_to) if self.time_to is not None else "",
             "near": f"{self.near[0]:.5f},{self.near[1]:.5f}" if self.near else "",
+            "lang": ",".join(self.lang),
             "radius": f"{self.radius:g}" if self.near and self.radius != DEFAULT_RADIUS_KM else "",
             "page": str(self.page) if self.page != 1 else "",
             "per_page": str(self.per_page) if self.per_page != DEFAULT_PER_PAGE else "",
@@ -233,7 +235,19 @@ def parse_params(args: Mapping[str, str]) -> SearchParams:
         time_to=time_to,
         page=page,
         per_page=per_page,
+        lang=parse_lang(args.get("lang") or ""),
     )
+
+
+def parse_lang(value: str) -> tuple[str, ...]:
+    """ "en", "en,uk", "latin" -> those tags (LANG_TAGS); anything else -> InvalidQuery."""
+    tags = tuple(dict.fromkeys(part.strip().lower() for part in value.split(",") if part.strip()))
+    unknown = [tag for tag in tags if tag not in LANG_TAGS]
+    if unknown:
+        allowed = ", ".join(LANG_TAGS)
+        message = f"{{Kind}} {{lang}}: nieznany język lub ryt {{value}}; dozwolone: {allowed}"
+        raise InvalidQuery(message, "lang", value=unknown[0])
+    return tags
 
 
 def parse_paging(args: Mapping[str, str]) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from msze.search.db import (
     mass_times,
     one_off_masses,
     parishes,
+    tags_of,
     time_history,
     town_key,
 )
@@ -100,6 +101,8 @@ def _time_conditions(params: SearchParams) -> list:
         conditions.append(mass_times.c.minute >= params.time_from)
     if params.time_to is not None:
         conditions.append(mass_times.c.minute <= params.time_to)
+    if params.lang:  # any of the languages or rites asked for
+        conditions.append(or_(*(mass_times.c.tags.contains(f",{tag},") for tag in params.lang)))
     return conditions
 
 
@@ -179,6 +182,7 @@ def time_dict(row) -> dict:
     item["church"] = row.church
     item["season"] = row.season
     item["vigil"] = bool(row.vigil)
+    item["tags"] = tags_of(row.tags)
     return item
 
 
@@ -287,6 +291,7 @@ _TIME_COLUMNS = (
     mass_times.c.church,
     mass_times.c.season,
     mass_times.c.vigil,
+    mass_times.c.tags,
 )
 
 

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from axe import serious_violations
 from search_fixtures import WORKDAYS, weekly
 from werkzeug.serving import make_server
 
@@ -456,4 +457,24 @@ def test_installable_and_offline_the_last_answer_is_shown_marked_with_its_time(s
     assert page.locator(".asof").inner_text() == "od 15:00, dziś"
     assert inside_first_screen(page.locator("li.mass").first.bounding_box())
     page.screenshot(path=str(artifacts / "offline-last-answer-phone.png"))
+    context.close()
+
+
+def test_no_serious_accessibility_violations_on_home_answer_and_parish_page(servers, browser, artifacts):
+    """axe-core on the home page, the near-now answer (its "Zmień" form open too) and a parish page."""
+    app_url, _ = servers
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, locale="pl-PL", bypass_csp=True
+    )
+    page = context.new_page()
+    for path in ("/", "/?place=90-001&when=now", "/parafia/1", "/parafia/1?godzina=11:00&dzien=sun#zglos"):
+        page.goto(app_url + path)
+        if "when=now" in path:
+            page.get_by_text("Zmień", exact=True).click()
+        assert serious_violations(page) == [], path
+    # the check sees what it should: an image without a text alternative is critical
+    page.evaluate(
+        "document.querySelector('main').append(Object.assign(new Image(), {src: '/static/icon-192.png'}))"
+    )
+    assert any("image-alt" in line for line in serious_violations(page))
     context.close()

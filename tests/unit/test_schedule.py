@@ -169,3 +169,16 @@ def test_a_page_s_date_and_a_schedule_s_start_are_never_impossible():
     assert starts_on("Od 31 czerwca Msze św. w niedziele: 8:00", 2025) is None
     assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2025) == "02-29"
     assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2024) == "2024-02-29"
+
+
+def test_a_mass_in_another_language_or_rite_keeps_its_tags():
+    """The reading's tags of an hour ("po angielsku", "w formie nadzwyczajnej") go with its schedule entry;
+    an entry with none has no `tags` (results.jsonl's field is optional)."""
+    html = (
+        "<main><h1>Porządek Mszy świętych</h1><p>Niedziela: 8:00, 10:00</p>"
+        "<p>Niedziela 12:00 Msza św. po angielsku</p>"
+        "<p>Niedziela 18:00 Msza św. w nadzwyczajnej formie rytu rzymskiego</p></main>"
+    )
+    result = site(("https://parafia.test/msze-swiete", html))
+    tags = {s["time"]: s.get("tags") for s in result["schedule"]}
+    assert tags == {"08:00": None, "10:00": None, "12:00": ["en"], "18:00": ["tridentine"]}

@@ -72,6 +72,7 @@ def test_api_parish_detail_and_404(client):
         "church": None,
         "season": None,
         "vigil": False,
+        "tags": [],
     }
     assert body["jsonld"]["@type"] == "Church"
     missing = client.get("/api/parishes/9999")
@@ -181,7 +182,8 @@ def test_openapi_describes_the_api(client):
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
     params = {p["name"] for p in spec["paths"]["/api/parishes"]["get"]["parameters"]}
-    assert params == {"q", "city", "diocese", "day", "near", "radius", "from", "to", "page", "per_page"}
+    names = ("q", "city", "diocese", "day", "near", "radius", "from", "to", "lang", "page", "per_page")
+    assert params == set(names)
     assert "/api/parishes/{id}" in spec["paths"]
     assert "400" in spec["paths"]["/api/parishes"]["get"]["responses"]
 
@@ -747,3 +749,36 @@ def test_the_demo_data_has_chapels_seasons_vigils_one_offs_and_confession():
     client = app.test_client()
     confession = client.get("/?place=Łódź&when=now&service=confession").get_data(as_text=True)
     assert "Najbliższa spowiedź — Łódź" in confession and '<b class="hour">17:00–18:00</b>' in confession
+
+
+def test_language_and_rite_tags_are_labels_and_filters(tmp_path):
+    """A Mass in English and one in the Latin form (the extractor's tags in results.jsonl): labelled on the
+    page, and `lang` finds them in the search page and the API; an unknown one is a 400 naming the field."""
+    from search_fixtures import results as fixture_results
+    from search_fixtures import weekly
+
+    items = fixture_results()
+    jozef = "http://www.jozef-lodz.pl/porzadek-mszy"
+    items[0]["schedule"] += [
+        weekly("12:00", ["sun"], jozef, "Niedziela 12.00 Msza św. po angielsku", tags=["en", "students"]),
+        weekly("16:00", ["sun"], jozef, "16.00 Msza trydencka", tags=["latin", "tridentine"]),
+    ]
+    paths = write_inputs(tmp_path, items)
+    db = tmp_path / "tags.sqlite"
+    engine = make_engine(db)
+    create_schema(engine)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    client = create_app(str(db), config={"TESTING": True}).test_client()
+    english = client.get("/api/parishes?lang=en").get_json()
+    assert [(p["name"], [(t["time"], t["tags"]) for t in p["times"]]) for p in english["parishes"]] == [
+        ("Świętego Józefa", [("12:00", ["en"])])  # only the tags the search knows
+    ]
+    latin = client.get("/api/parishes?lang=tridentine,uk").get_json()["parishes"]
+    assert [t["time"] for p in latin for t in p["times"]] == ["16:00"]
+    page = client.get("/?city=Łódź&lang=en").get_data(as_text=True)
+    assert '12:00 <small class="tag">po angielsku</small>' in page and ">07:00<" not in page
+    parish = client.get(f"/parafia/{english['parishes'][0]['id']}").get_data(as_text=True)
+    assert '<small class="tag">po łacinie</small> <small class="tag">forma nadzwyczajna</small>' in parish
+    bad = client.get("/?lang=klingon")
+    assert bad.status_code == 400 and "Pole „Język lub ryt”" in bad.get_data(as_text=True)
+    assert "Parametr „lang”" in client.get("/api/parishes?lang=klingon").get_json()["error"]
