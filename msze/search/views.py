@@ -10,6 +10,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
+from functools import cache
+from urllib.parse import urlencode
 
 from flask import (
     Blueprint,
@@ -42,7 +44,7 @@ from msze.search.web import conn, dioceses, freshness, next_masses, now, places,
 from msze.utils.text import fold
 
 bp = Blueprint("views", __name__)
-SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
+SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near", "lang")
 NOW_SHOWN = 12  # the near-now answer: the soonest Masses, two phone screens of them (page weight under 30 kB)
 
 
@@ -92,8 +94,7 @@ def map_points(upcoming: list[dict], place: Place | None, params: SearchParams) 
         title = f"par. {m['parish']}" + (f" · {m['church']}" if m["church"] else "")
         marker = markers.setdefault(
             key,
-            {"lat": m["lat"], "lng": m["lng"], "title": title, "times": [],
-             "url": url_for("views.parish_page", parish_id=m["parish_id"])},
+            {"lat": m["lat"], "lng": m["lng"], "title": title, "times": [], "url": m["page"]},
         )  # fmt: skip
         marker["times"].append(f"{m['time']} {day_word(m['start'], today)}")
     here = params.near or (0.0, 0.0)
@@ -126,7 +127,13 @@ def _upcoming(params: SearchParams, moment: datetime) -> list[dict]:
             "place",
         )
     service = "confession" if request.args.get("service") == "confession" else "mass"
-    return next_masses(params.near, params.radius, moment, service=service)[:NOW_SHOWN]
+    found = next_masses(params.near, params.radius, moment, service=service)[:NOW_SHOWN]
+    page_of = cache(lambda parish_id: url_for("views.parish_page", parish_id=parish_id))  # url_for is slow
+    for m in found:  # placed_masses made these dicts for this answer alone
+        page = page_of(m["parish_id"])
+        report = {"godzina": m["time"], "dzien": m["day"] or ""}
+        m.update(page=page, report_url=f"{page}?{urlencode(report)}#zglos")
+    return found
 
 
 @bp.get("/parafia/<id:parish_id>")

@@ -775,6 +775,7 @@ def test_language_and_rite_tags_are_labels_and_filters(tmp_path):
     ]
     latin = client.get("/api/parishes?lang=tridentine,uk").get_json()["parishes"]
     assert [t["time"] for p in latin for t in p["times"]] == ["16:00"]
+    assert '12:00 <small class="tag">po angielsku</small>' in client.get("/?lang=en").get_data(as_text=True)
     page = client.get("/?city=Łódź&lang=en").get_data(as_text=True)
     assert '12:00 <small class="tag">po angielsku</small>' in page and ">07:00<" not in page
     parish = client.get(f"/parafia/{english['parishes'][0]['id']}").get_data(as_text=True)
