@@ -132,7 +132,7 @@ def _upcoming(params: SearchParams, moment: datetime) -> list[dict]:
     for m in found:  # placed_masses made these dicts for this answer alone
         page = page_of(m["parish_id"])
         report = {"godzina": m["time"], "dzien": m["day"] or ""}
-        m.update(page=page, report_url=f"{page}?{urlencode(report)}#zglos")
+        m.update(page=page, report_url=f"{page}?{urlencode(report, safe=':')}#zglos")
     return found
 
 
