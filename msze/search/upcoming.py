@@ -9,7 +9,7 @@ from functools import cache
 from sqlalchemy import Connection, and_, or_, select
 
 from msze.search.calendar import WEEK, dates_between, holy_days, occurrences
-from msze.search.db import churches, confession_times, mass_times, one_off_masses, parishes
+from msze.search.db import churches, confession_times, mass_times, one_off_masses, parishes, tags_of
 from msze.search.params import SearchParams
 from msze.search.query import distance_km, parish_conditions, squared_km
 from msze.search.urls import safe_url
@@ -81,6 +81,7 @@ def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime
                 "city": parish.city,
                 "church": church,
                 "vigil": bool(occ.row.get("vigil")),  # a Saturday-evening Mass that counts for Sunday
+                "tags": tags_of(occ.row.get("tags")),  # its language or rite (LANG_TAGS)
                 "distance_km": None,
                 "lat": places[church][0],  # where the church stands: the map's marker, the route's end
                 "lng": places[church][1],
@@ -136,7 +137,7 @@ def row_windows(start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
 
 def _mass_rows(conn: Connection, ids: list[int], windows: dict[str, tuple[int, int]]) -> dict[int, list]:
     m = mass_times.c
-    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
+    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context, m.tags)
     names = [column.name for column in columns]
     held = or_(*(and_(m.day == day, m.minute.between(low, high)) for day, (low, high) in windows.items()))
     rows: dict[int, list] = {}

@@ -780,6 +780,8 @@ def test_language_and_rite_tags_are_labels_and_filters(tmp_path):
     assert '12:00 <small class="tag">po angielsku</small>' in page and ">07:00<" not in page
     parish = client.get(f"/parafia/{english['parishes'][0]['id']}").get_data(as_text=True)
     assert '<small class="tag">po łacinie</small> <small class="tag">forma nadzwyczajna</small>' in parish
+    sunday = client.get("/?near=51.7795,19.4497&when=2026-12-06T11:30").get_data(as_text=True)  # the answer
+    assert '<b class="hour">12:00</b> <small class="tag">po angielsku</small>' in sunday
     bad = client.get("/?lang=klingon")
     assert bad.status_code == 400 and "Pole „Język lub ryt”" in bad.get_data(as_text=True)
     assert "Parametr „lang”" in client.get("/api/parishes?lang=klingon").get_json()["error"]
