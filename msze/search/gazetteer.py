@@ -71,7 +71,7 @@ class Gazetteer:
         coordinates are left out."""
         rows = [r for r in rows if r[3] is not None and r[4] is not None]
         cities = {fold(city) for city, *_ in rows}
-        groups: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        groups: dict[tuple[str, str, str], list[tuple[float, float]]] = {}  # (kind, label, voivodeship)
         for city, address, voivodeship, lat, lng in rows:
             for kind, label in _names(city, address, cities):
                 groups.setdefault((kind, label, voivodeship), []).append((lat, lng))
@@ -140,9 +140,8 @@ def _names(city: str, address: str, cities: set[str]) -> list[tuple[str, str]]:
     """The (kind, label) names one parish lies in: its town, its district ("Kraków-Bieńczyce" when "Kraków" is
     a town of the directory), its postcode and its street."""
     names = []
-    folded = fold(city)
     town = re.split(r"[\s-]", city, maxsplit=1)[0]
-    if folded not in cities or town == city or fold(town) not in cities:
+    if town == city or fold(town) not in cities:
         names.append(("town", city))
     else:  # a district: it counts for its town as well
         names += [("town", town), ("district", city)]

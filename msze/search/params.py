@@ -61,9 +61,9 @@ FIELD_LABELS = {
 class InvalidQuery(ValueError):
     """A query parameter that cannot be understood; the message is shown to the visitor (HTTP 400).
 
-    `template` names the parameters as `{name}` placeholders, the subject as `{Kind}` and the
-    value given as `{value}`: `str()` is the API's
-    message ("Parametr „near” ..."), `for_form()` the page's ("Pole „Twoja lokalizacja” ...")."""
+    `template` names the parameters as `{name}` placeholders, the subject as `{Kind}` and the value given as
+    `{value}`: `str()` is the API's message ("Parametr „near” ..."), `for_form()` the page's ("Pole „Twoja
+    lokalizacja” ...")."""
 
     def __init__(self, template: str, *names: str, value: str = "") -> None:
         self.template, self.names, self.value = template, names, repr(value[:20])
