@@ -78,6 +78,8 @@ def query_kinds(parishes: int, rng: random.Random) -> dict[str, list[str]]:
             f"/api/masses?near={lat},{lng}&radius=5&from=2026-12-24T16:00" for lat, lng in CENTRES.values()
         ],
         "html near+now": [f"/?near={lat},{lng}&radius=5&when=now" for lat, lng in CENTRES.values()],
+        # the phone's first action with a town typed: the place geocoded from the directory, then as above
+        "html place+now": [f"/?place={c}&radius=5&when=now" for c in cities],
         "api parish detail": [f"/api/parishes/{rng.randint(1, parishes)}" for _ in range(50)],
     }
 

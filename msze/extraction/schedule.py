@@ -119,6 +119,7 @@ class _Entry:
     valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
     # the days a page lists it on in its own right, not as a summer time aside (hour "aside")
     listed: set[str] = field(default_factory=set)
+    tags: list[str] = field(default_factory=list)  # the reading's tags ("en", "latin", ...) of its hours
 
     def add(self, day: str | None, w: _Weekly) -> None:
         if day is not None:
@@ -127,6 +128,7 @@ class _Entry:
             if not w.hour.get("aside"):
                 self.listed.add(day)
         self.valid_from = self.valid_from or w.valid_from
+        self.tags += [tag for tag in w.hour.get("tags") or () if tag not in self.tags]
         url = w.page.get("url") or ""
         if url not in self.pages and len(self.evidence) < EVIDENCE_KEPT:
             self.evidence.append(evidence(w.page, w.hour))
@@ -390,6 +392,7 @@ def starts_on(sentence: str, page_year: int | None) -> str | None:
 def _entry_dict(key: tuple[Any, ...], e: _Entry) -> dict[str, Any]:
     time, church, season, vigil = key
     extra = {"valid_from": e.valid_from} if e.valid_from else {}
+    extra |= {"tags": e.tags} if e.tags else {}  # optional in results.jsonl: "en", "latin", ...
     return extra | {
         "time": time,
         "days": sorted(e.days, key=DAY_ORDER.__getitem__),

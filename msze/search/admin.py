@@ -32,12 +32,12 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from msze.search import accounts, query, schedule_form, verified
 from msze.search.corrections import client_hash
-from msze.search.reports import correction_rows, training_label
+from msze.search.reports import correction_rows, training_labels
 from msze.search.web import conn, now
 
 bp = Blueprint("admin", __name__)
 log = logging.getLogger(__name__)
-KINDS = ("wrong", "missing")
+KINDS = ("wrong", "changed", "missing")
 
 
 class User(UserMixin):
@@ -156,12 +156,13 @@ def moderator_only(view: Callable) -> Callable:
 
 
 def report_groups(rows: list[dict]) -> list[dict]:
-    """Open reports grouped per parish, day, time and kind: one decision settles a group."""
+    """Open reports grouped per parish, day, time and kind (and a changed time's new one): one decision
+    settles a group."""
     groups: dict[tuple, dict] = {}
     for row in rows:
         if row["status"] != "new":
             continue
-        key = (row["parish_id"], row["day"], row["time"], row["kind"])
+        key = (row["parish_id"], row["day"], row["time"], row["kind"], row.get("new_time"))
         group = groups.setdefault(key, {**row, "count": 0, "comments": []})
         group["count"] += 1
         if row["comment"]:
@@ -192,7 +193,11 @@ def settle_reports() -> BaseResponse:
     kind, decision = form.get("kind", ""), form.get("decision", "")
     if kind not in KINDS or decision not in ("accept", "reject"):
         abort(400)
-    args = (parish_id, form.get("day", ""), form.get("time", ""), kind, decision == "accept", me(), now())
+    new_time = form.get("new_time") or None if kind == "changed" else None
+    if kind == "changed" and new_time is None:
+        abort(400)
+    where = (parish_id, form.get("day", ""), form.get("time", ""), kind, new_time)
+    args = (*where, decision == "accept", me(), now())
     settled = _transaction(verified.settle_reports, *args)
     flash(f"Rozstrzygnięto zgłoszeń: {settled}.")
     return redirect(url_for("admin.queue"), code=303)
@@ -307,9 +312,10 @@ def issue_invite(parish_id: int) -> Response:
 @bp.get("/admin/zgloszenia.jsonl")
 @moderator_only
 def labels_export() -> Response:
-    """Reports as training labels (reports.training_label): what `msze search corrections` prints."""
+    """Reports as training labels (reports.training_labels): what `msze search corrections` prints."""
     return _jsonl(
-        [training_label(row) for row in correction_rows(conn(), newest_first=False)], "labels.jsonl"
+        [label for row in correction_rows(conn(), newest_first=False) for label in training_labels(row)],
+        "labels.jsonl",
     )
 
 

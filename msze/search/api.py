@@ -16,10 +16,12 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from msze.search import query
+from msze.search.gazetteer import KINDS
 from msze.search.jsonld import parish_jsonld
 from msze.search.openapi import openapi_document
 from msze.search.params import (
     MAX_PER_PAGE,
+    MAX_QUERY_LENGTH,
     MAX_WINDOW_DAYS,
     SERVICES,
     InvalidQuery,
@@ -31,7 +33,7 @@ from msze.search.params import (
     parse_params,
     parse_radius,
 )
-from msze.search.web import conn, next_masses, public_url
+from msze.search.web import conn, next_masses, places, public_url
 from msze.search.web import now as current_now
 
 bp = Blueprint("api", __name__)
@@ -96,6 +98,18 @@ def masses() -> Response | tuple[Response, int]:
         kept["from"] = start.isoformat(timespec="minutes")  # "now" would move on between pages
         body["next"] = public_url("api.masses", **kept, page=str(page + 1))
     return jsonify(body)
+
+
+@bp.get("/api/miejsca")
+def place_suggestions() -> Response:
+    """Places of the directory whose name starts with `q` (the form's suggestions while typing)."""
+    text = (request.args.get("q") or "")[:MAX_QUERY_LENGTH]
+    found = places().suggest(text)
+    items = [{"label": p.label, "kind": KINDS[p.kind], "lat": p.lat, "lng": p.lng, "parishes": p.parishes}
+             for p in found]  # fmt: skip
+    response = jsonify(places=items)
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
 
 
 @bp.get("/api/parishes/<id:parish_id>")

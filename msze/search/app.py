@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import re
 import secrets
 import tempfile
 from collections.abc import Mapping
@@ -28,7 +29,9 @@ from werkzeug.routing import IntegerConverter, Map
 
 from msze.search import admin, api, corrections, query, views, web
 from msze.search.cache import NearCache
+from msze.search.calendar import MONTHS, day_word
 from msze.search.db import create_schema, make_engine
+from msze.search.params import LANG_TAGS
 from msze.search.urls import safe_url
 from msze.utils.time import parse_timestamp
 
@@ -71,10 +74,24 @@ FIXED = {
 # [MSZE_SEARCH_BASE_URL] public root of the site ("https://msze.example.org"): the API's `url`/`next`, OpenAPI
 # `servers` and JSON-LD `@id` are absolute under it; unset, they are relative (JSON-LD then has no `@id`).
 BASE_URL = ""
+# [MSZE_SEARCH_MAP_TILES] the map's tiles (Leaflet's {z}/{x}/{y}, {s} for a subdomain), OpenStreetMap's:
+# the pages' Content-Security-Policy lets images come from its origin and nowhere else.
+MAP_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+# [MSZE_SEARCH_MAP_ATTRIBUTION], [MSZE_SEARCH_MAP_ATTRIBUTION_URL] the credit the tile server's terms ask for
+MAP_ATTRIBUTION = "© OpenStreetMap"
+MAP_ATTRIBUTION_URL = "https://www.openstreetmap.org/copyright"
+# [MSZE_SEARCH_DIRECTIONS_URL] "trasa" beside each church: a route planner given the church's {lat} and {lng}
+DIRECTIONS_URL = "https://www.openstreetmap.org/directions?route=%3B{lat}%2C{lng}"
+TEXT_SETTINGS = {
+    "MAP_TILES": MAP_TILES,
+    "MAP_ATTRIBUTION": MAP_ATTRIBUTION,
+    "MAP_ATTRIBUTION_URL": MAP_ATTRIBUTION_URL,
+    "DIRECTIONS_URL": DIRECTIONS_URL,
+}
 MAX_ID = 2**31 - 1  # the ids are INTEGER columns (32 bits on PostgreSQL): a larger one cannot exist
 BLUEPRINTS = (views.bp, api.bp, corrections.bp, admin.bp)
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: {tiles}; "
     "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
 )
 DAY_CHOICES = [
@@ -133,11 +150,17 @@ def _configure(app: Flask, config: Mapping[str, Any]) -> None:
     # The secret signs CSRF tokens and salts the IP hashes; a random one per process is safe but resets both.
     app.config["SECRET_KEY"] = os.environ.get("MSZE_SEARCH_SECRET_KEY") or secrets.token_hex(32)
     app.config["BASE_URL"] = os.environ.get("MSZE_SEARCH_BASE_URL", BASE_URL)
+    for key, default in TEXT_SETTINGS.items():
+        app.config[key] = os.environ.get(f"MSZE_SEARCH_{key}", default)
     app.config.update(FIXED)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     app.config.update(config)
     app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
+    app.config["CSP"] = CONTENT_SECURITY_POLICY.format(tiles=tile_origin(app.config["MAP_TILES"]))
+    for key in ("MAP_ATTRIBUTION_URL", "DIRECTIONS_URL"):
+        if safe_url(app.config[key].format(lat=0, lng=0)) is None:
+            raise ValueError(f"{key} must be an http(s) URL: {app.config[key]!r}")
     if "SESSION_COOKIE_SECURE" not in config:  # served over https: the cookie goes only there
         app.config["SESSION_COOKIE_SECURE"] = app.config["BASE_URL"].startswith("https:")
 
@@ -185,8 +208,11 @@ def _register_templating(app: Flask) -> None:
     app.jinja_env.filters["safe_url"] = safe_url
     app.jinja_env.filters["day_label"] = lambda day: query.DAY_LABELS.get(day or "unknown", day)
     app.jinja_env.filters["date_pl"] = date_pl
+    app.jinja_env.filters["day_word"] = day_word
+    app.jinja_env.globals["directions_url"] = directions_url
     app.jinja_env.filters["by_day"] = _by_day
     app.jinja_env.filters["host"] = lambda url: (urlsplit(url).hostname or url) if url else ""
+    app.jinja_env.globals["lang_labels"] = LANG_TAGS  # a global: the imported _times.html macros read it
     app.context_processor(lambda: {"demo": app.config["DEMO"], "day_choices": DAY_CHOICES})
 
 
@@ -235,7 +261,7 @@ def _security_headers(response: Response) -> Response:
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("Content-Security-Policy", current_app.config["CSP"])
     return response
 
 
@@ -247,6 +273,25 @@ def _by_day(times: list[dict]) -> list[tuple[str | None, list[dict]]]:
             groups.append((item["day"], []))
         groups[-1][1].append(item)
     return groups
+
+
+def tile_origin(template: str) -> str:
+    """The origin map tiles come from, for the CSP ("https://*.tile.example.org" for a {s} subdomain);
+    ValueError unless the template is an http(s) URL with {z}, {x} and {y}."""
+    parts = urlsplit(template)
+    host = parts.netloc.replace("{s}", "*")
+    if parts.scheme not in ("http", "https") or not host or not all(f"{{{k}}}" in template for k in "zxy"):
+        raise ValueError(f"MAP_TILES must be an http(s) URL with {{z}}, {{x}} and {{y}}: {template!r}")
+    if not re.fullmatch(r"[A-Za-z0-9.*:\[\]-]+", host):
+        raise ValueError(f"MAP_TILES has an odd host: {template!r}")
+    return f"{parts.scheme}://{host}"
+
+
+def directions_url(lat: float | None, lng: float | None) -> str | None:
+    """The route planner's link to a church (DIRECTIONS_URL); None without coordinates."""
+    if lat is None or lng is None:
+        return None
+    return current_app.config["DIRECTIONS_URL"].format(lat=f"{lat:.5f}", lng=f"{lng:.5f}")
 
 
 def check_base_url(value: str) -> str:
@@ -272,10 +317,6 @@ def _environment() -> dict:
     return values
 
 
-_MONTHS = ["stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
-           "października", "listopada", "grudnia"]  # fmt: skip
-
-
 def date_pl(value: str | None) -> str:
     """ "2026-11-20T08:00:00Z" -> "20 listopada 2026"; "" when unknown (templates then say nothing of it)."""
     if not value:
@@ -283,4 +324,4 @@ def date_pl(value: str | None) -> str:
     parsed = parse_timestamp(value)
     if parsed is None:
         return value
-    return f"{parsed.day} {_MONTHS[parsed.month - 1]} {parsed.year}"
+    return f"{parsed.day} {MONTHS[parsed.month - 1]} {parsed.year}"

@@ -34,6 +34,23 @@ _MONTH_DAY_RE = re.compile(r"(\d{2})-(\d{2})", re.ASCII)
 _HHMM_RE = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d", re.ASCII)
 
 
+MONTHS = ["stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
+           "października", "listopada", "grudnia"]  # fmt: skip
+
+
+_WEEKDAYS_SHORT = ["pon.", "wt.", "śr.", "czw.", "pt.", "sob.", "niedz."]
+
+
+def day_word(start: str, today: dt.date) -> str:
+    """An occurrence's day as a phone shows it: "dziś", "jutro", else "sob. 12 grudnia"."""
+    day = dt.datetime.fromisoformat(start).date()
+    if day == today:
+        return "dziś"
+    if day == today + dt.timedelta(days=1):
+        return "jutro"
+    return f"{_WEEKDAYS_SHORT[day.weekday()]} {day.day} {MONTHS[day.month - 1]}"
+
+
 def full_date(value: object) -> dt.date | None:
     """A "YYYY-MM-DD" as a date; None for anything else: no date, "MM-DD", no real day ("2026-02-30")."""
     if not isinstance(value, str) or not _FULL_DATE_RE.fullmatch(value):
@@ -66,6 +83,21 @@ def one_off_start(one: Mapping[str, Any]) -> dt.datetime | None:
     """When a one-off with a full date starts (Warsaw time); None when its date or time is no real one."""
     day = full_date(one.get("date"))
     return at(day, one["time"]) if day is not None and clock_time(one.get("time")) else None
+
+
+def split_one_offs(
+    one_offs: Iterable[Mapping[str, Any]], today: dt.date
+) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """(coming, undated, past): the one-offs dated today or later (soonest first), those without a full date
+    (none, or "MM-DD" of no known year), and the ones already held (the latest first), for the parish page:
+    a past one-off never reads as upcoming."""
+    coming, undated, past = [], [], []
+    for one in one_offs:
+        day = full_date(one.get("date"))
+        (undated if day is None else coming if day >= today else past).append(one)
+    coming.sort(key=lambda one: (one["date"], one["time"]))
+    past.sort(key=lambda one: (one["date"], one["time"]), reverse=True)
+    return coming, undated, past
 
 
 def season_bounds(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:

@@ -299,12 +299,13 @@ def _load(args: argparse.Namespace) -> int:
 
 
 def _corrections(args: argparse.Namespace) -> int:
-    from msze.search.reports import correction_rows, training_label
+    from msze.search.reports import correction_rows, training_labels
 
     engine = open_database(args.db)
     with engine.connect() as conn:
         for row in correction_rows(conn, newest_first=False):
-            print(json.dumps(training_label(row), ensure_ascii=False))
+            for label in training_labels(row):
+                print(json.dumps(label, ensure_ascii=False))
     return 0
 
 

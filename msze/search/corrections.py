@@ -26,26 +26,42 @@ MAX_COMMENT = 1000
 _COMMENT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL & co.; newlines and tabs stay
 
 
+KINDS = ("wrong", "changed", "missing")  # not a Mass | held at another time (given) | a Mass missing
+
+
 def report_fields(form: Mapping[str, str]) -> tuple[dict, list[str]]:
-    """The report form's kind, day, time and comment, and what is wrong with them (for the visitor)."""
+    """The report form's kind, day, time (the correct one too for a changed time) and comment, and what is
+    wrong with them (for the visitor, naming the form's fields)."""
     kind = form.get("kind", "")
     day = DAY_ALIASES.get(fold(form.get("day", "")), "")  # "sun", "niedziela", "sunday": one day
     comment = _COMMENT_CONTROLS.sub("", form.get("comment") or "").strip()
     problems = []
-    if kind not in ("wrong", "missing"):
-        problems.append("Wybierz, czy godzina jest błędna, czy brakuje jej.")
+    if kind not in KINDS:
+        problems.append("Wybierz, co jest nie tak: to nie Msza, inna godzina albo brakuje Mszy.")
     if day not in DAYS:  # "weekday" names five days: a report is about one
         problems.append("Wybierz dzień.")
-    try:
-        minute = parse_time(form.get("time") or "", "time")
-    except InvalidQuery:
-        minute = None
+    minute, new_minute = _minute(form.get("time")), _minute(form.get("new_time"))
     if minute is None:
-        problems.append("Podaj godzinę w formacie GG:MM, np. 18:30.")
+        problems.append("Podaj godzinę w polu „Godzina” w formacie GG:MM, np. 18:30.")
+    if kind == "changed" and (new_minute is None or new_minute == minute):
+        problems.append("Podaj prawidłową godzinę w polu „Prawidłowa godzina”, inną niż zgłaszana.")
     if len(comment) > MAX_COMMENT:
         problems.append(f"Komentarz może mieć najwyżej {MAX_COMMENT} znaków.")
-    time_ = format_minute(minute) if minute is not None else ""
-    return {"kind": kind, "day": day, "time": time_, "comment": comment}, problems
+    fields = {
+        "kind": kind,
+        "day": day,
+        "time": format_minute(minute) if minute is not None else "",
+        "new_time": format_minute(new_minute) if kind == "changed" and new_minute is not None else None,
+        "comment": comment,
+    }
+    return fields, problems
+
+
+def _minute(value: str | None) -> int | None:
+    try:
+        return parse_time(value or "", "time")
+    except InvalidQuery:
+        return None
 
 
 def client_hash(secret: str, ip: str) -> str:
@@ -82,4 +98,5 @@ def report_correction(parish_id: int) -> BaseResponse | tuple[str, int]:
     ):
         return _rate_limited()
     flash("Dziękujemy! Zgłoszenie zapisano; sprawdzimy je przed zmianą danych.")
-    return redirect(url_for("views.parish_page", parish_id=parish_id) + "#zglos", code=303)
+    # to the thank-you itself, at the top of the report section: in view on a phone
+    return redirect(url_for("views.parish_page", parish_id=parish_id) + "#dziekujemy", code=303)

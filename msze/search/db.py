@@ -46,6 +46,23 @@ LEGACY_DAYS = {
     "weekday": ("mon", "tue", "wed", "thu", "fri"),
 }
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+# The tags of a Mass's language or rite that the search shows and filters by (the extractor reads more).
+LANG_TAGS = {
+    "en": "po angielsku", "uk": "po ukraińsku", "latin": "po łacinie", "tridentine": "forma nadzwyczajna",
+    "de": "po niemiecku", "it": "po włosku", "fr": "po francusku", "es": "po hiszpańsku", "lt": "po litewsku",
+    "be": "po białorusku", "vi": "po wietnamsku", "sign": "w języku migowym",
+}  # fmt: skip
+
+
+def tags_column(tags: object) -> str | None:
+    """The language and rite tags of a results entry as stored: ",en," (None when it has none)."""
+    known = [t for t in LANG_TAGS if isinstance(tags, list) and t in tags]
+    return f",{','.join(known)}," if known else None
+
+
+def tags_of(column: str | None) -> list[str]:
+    return [t for t in (column or "").split(",") if t]
+
 
 metadata = MetaData()
 
@@ -107,6 +124,9 @@ mass_times = Table(
     Column("season", String(40)),  # None: all year; a tag (summer, school-year, ...) or "MM-DD..MM-DD"
     Column("vigil", Boolean),  # a Saturday-evening Mass the site counts as Sunday's
     Column("monthly", Boolean),  # once a month (first Friday &c.), set by a verified schedule
+    # the extractor's language and rite tags (",en,", ",latin,tridentine,"; None: none), comma-bounded: one
+    # tag is a plain LIKE on every backend
+    Column("tags", String(120)),
 )
 Index("ix_mass_times_day_minute_parish", mass_times.c.day, mass_times.c.minute, mass_times.c.parish_id)
 Index("ix_mass_times_parish_day_minute", mass_times.c.parish_id, mass_times.c.day, mass_times.c.minute)
@@ -130,9 +150,10 @@ corrections = Table(
     Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("client", String(64), nullable=False),  # salted hash of the reporter's IP, for rate limiting
-    Column("kind", String(10), nullable=False),  # wrong | missing
+    Column("kind", String(10), nullable=False),  # wrong (not a Mass) | changed (held at new_time) | missing
     Column("day", String(10), nullable=False),
-    Column("time", String(5), nullable=False),
+    Column("time", String(5), nullable=False),  # the time shown (wrong, changed) or the one missing
+    Column("new_time", String(5)),  # a changed time: the correct one
     Column("comment", Text, nullable=False, default=""),
     Column("status", String(10), nullable=False, default="new"),  # new | accepted | rejected
     # the crawl's page and sentence of the time, kept when the report is settled (an accepted wrong time then

@@ -37,10 +37,16 @@ HORIZON_DAYS = 366  # how far ahead seasons and holy days are written
 
 
 def parish_calendar(
-    parish: Mapping[str, Any], today: dt.date, stamp: dt.datetime, horizon_days: int = HORIZON_DAYS
+    parish: Mapping[str, Any],
+    today: dt.date,
+    stamp: dt.datetime,
+    horizon_days: int = HORIZON_DAYS,
+    page_url: str | None = None,
 ) -> bytes:
-    """The .ics document of a parish dict from `query.get_parish` (its `times` and `one_off`), from `today`
-    to `horizon_days` later."""
+    """The .ics document of a parish dict from `query.get_parish` (its `times`, `one_off` and `churches`),
+    from `today` to `horizon_days` later; each event's URL is `page_url` (the parish's page, absolute), else
+    the page its time was read from."""
+    parish = {**parish, "page_url": page_url}
     cal = Calendar()
     cal.add("prodid", "-//msze//Msze święte//PL")
     cal.add("version", "2.0")
@@ -79,9 +85,7 @@ def parish_calendar(
         if start is not None and start.date() >= today:
             key = (one["time"], one.get("church"), None, False, one.get("source_url"))
             uid = uids.of("one-off", *key, start.date(), one.get("note"))
-            event = _event(parish, key, start, stamp, one.get("source_url"), uid)
-            event.add("description", one.get("note") or "")
-            cal.add_component(event)
+            cal.add_component(_event(parish, key, start, stamp, one.get("source_url"), uid, one.get("note")))
     cal.add_missing_timezones()
     return cal.to_ical()
 
@@ -179,17 +183,32 @@ def _event(
     stamp: dt.datetime,
     source: str | None,
     uid: str,
+    note: str | None = None,
 ) -> Event:
+    """One event: "Msza św. — par. X (kaplica Y)" at its church's address, linked to the parish's page, the
+    page it was read from in its description."""
     _time, church, _season, vigil, _ = key
-    name = "Msza święta wigilijna" if vigil else "Msza święta"
+    name = "Msza św. wigilijna" if vigil else "Msza św."
     event = Event()
     event.add("uid", uid)
     event.add("dtstamp", stamp)
     event.add("dtstart", start)
     event.add("duration", dt.timedelta(hours=1))
-    event.add("summary", f"{name}{f' ({church})' if church else ''}")
-    address = ", ".join(parish.get("address") or [])
-    event.add("location", f"{church}, {address}" if church else f"Parafia {parish['name']}, {address}")
-    if source:
-        event.add("url", source)
+    event.add("summary", f"{name} — par. {parish['name']}{f' ({church})' if church else ''}")
+    event.add("location", _location(parish, church))
+    url = parish.get("page_url") or source
+    if url:
+        event.add("url", url)
+    description = "\n".join(part for part in (note, f"Źródło: {source}" if source else "") if part)
+    if description:
+        event.add("description", description)
     return event
+
+
+def _location(parish: Mapping[str, Any], church: str | None) -> str:
+    """Where a Mass is: its church's own address when the directory has one, else the parish's."""
+    parish_address = ", ".join(parish.get("address") or [])
+    if not church:
+        return f"Parafia {parish['name']}, {parish_address}"
+    own = next((c for c in parish.get("churches") or [] if c["name"] == church and c.get("address")), None)
+    return f"{church}, {own['address'].replace(chr(10), ', ') if own else parish_address}"

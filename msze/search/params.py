@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from msze.search.calendar import WARSAW
-from msze.search.db import DAYS, clean_text
+from msze.search.db import DAYS, LANG_TAGS, clean_text
 from msze.utils.text import fold
 
 MAX_PER_PAGE = 100
@@ -48,8 +48,35 @@ DAY_ALIASES = {
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])(?:[:.]([0-5]\d))?$", re.ASCII)
 
 
+# The search form's label of each parameter: a visitor of the HTML pages reads about the field they filled in,
+# never about a URL parameter.
+FIELD_LABELS = {
+    "q": "Parafia lub miejscowość", "city": "Miejscowość", "diocese": "Diecezja", "day": "Dzień",
+    "from": "Od godziny", "to": "Do godziny", "near": "Twoja lokalizacja", "radius": "Promień (km)",
+    "when": "Kiedy", "page": "Strona", "per_page": "Wyników na stronie", "place": "Miejsce",
+    "service": "Szukam", "lang": "Język lub ryt",
+}  # fmt: skip
+
+
 class InvalidQuery(ValueError):
-    """A query parameter that cannot be understood; the message is shown to the visitor (HTTP 400)."""
+    """A query parameter that cannot be understood; the message is shown to the visitor (HTTP 400).
+
+    `template` names the parameters as `{name}` placeholders, the subject as `{Kind}` and the value given as
+    `{value}`: `str()` is the API's message ("Parametr „near” ..."), `for_form()` the page's ("Pole „Twoja
+    lokalizacja” ...")."""
+
+    def __init__(self, template: str, *names: str, value: str = "") -> None:
+        self.template, self.names, self.value = template, names, repr(value[:20])
+        super().__init__(self._render("Parametr", lambda name: name))
+
+    def _render(self, kind: str, label) -> str:
+        """The template filled in; the visitor's `value` only as an argument, never as a format string."""
+        quoted = {name: f"„{label(name)}”" for name in self.names}
+        return self.template.format(Kind=kind, value=self.value, **quoted)
+
+    def for_form(self) -> str:
+        """The message with the form's field labels."""
+        return self._render("Pole", lambda name: FIELD_LABELS.get(name, name))
 
 
 @dataclass(frozen=True)
@@ -66,10 +93,11 @@ class SearchParams:
     radius: float = DEFAULT_RADIUS_KM
     page: int = 1
     per_page: int = DEFAULT_PER_PAGE
+    lang: tuple[str, ...] = ()  # LANG_TAGS: Masses in any of these languages or rites
 
     @property
     def filters_times(self) -> bool:
-        return bool(self.days) or self.time_from is not None or self.time_to is not None
+        return bool(self.days) or self.time_from is not None or self.time_to is not None or bool(self.lang)
 
     def as_args(self, **changes) -> dict[str, str]:
         """Query-string arguments that reproduce this search (for links to other pages and the CSV export)."""
@@ -81,6 +109,7 @@ class SearchParams:
             "from": format_minute(self.time_from) if self.time_from is not None else "",
             "to": format_minute(self.time_to) if self.time_to is not None else "",
             "near": f"{self.near[0]:.5f},{self.near[1]:.5f}" if self.near else "",
+            "lang": ",".join(self.lang),
             "radius": f"{self.radius:g}" if self.near and self.radius != DEFAULT_RADIUS_KM else "",
             "page": str(self.page) if self.page != 1 else "",
             "per_page": str(self.per_page) if self.per_page != DEFAULT_PER_PAGE else "",
@@ -101,7 +130,9 @@ def parse_time(value: str, name: str) -> int | None:
     match = _TIME_RE.match(value)
     if not match:
         raise InvalidQuery(
-            f"Parametr „{name}” musi być godziną w formacie GG:MM (np. 17:00), a jest: {value[:20]!r}"
+            f"{{Kind}} {{{name}}} musi być godziną w formacie GG:MM (np. 17:00), a jest: {{value}}",
+            name,
+            value=value,
         )
     return int(match.group(1)) * 60 + int(match.group(2) or 0)
 
@@ -118,7 +149,9 @@ def parse_near(value: str) -> tuple[float, float] | None:
         lat = lng = None
     if lat is None or lng is None or not (-90 <= lat <= 90 and -180 <= lng <= 180):
         raise InvalidQuery(
-            f"Parametr „near” musi mieć postać SZEROKOŚĆ,DŁUGOŚĆ (np. 52.23,21.01), a jest: {value[:20]!r}"
+            "{Kind} {near} musi mieć postać SZEROKOŚĆ,DŁUGOŚĆ (np. 52.23,21.01), a jest: {value}",
+            "near",
+            value=value,
         )
     return lat, lng
 
@@ -134,7 +167,9 @@ def parse_radius(value: str) -> float:
         radius = -1.0
     if not 0.1 <= radius <= MAX_RADIUS_KM:
         raise InvalidQuery(
-            f"Parametr „radius” to kilometry od 0,1 do {MAX_RADIUS_KM:g}, a jest: {value[:20]!r}"
+            f"{{Kind}} {{radius}} to kilometry od 0,1 do {MAX_RADIUS_KM:g}, a jest: {{value}}",
+            "radius",
+            value=value,
         )
     return radius
 
@@ -148,7 +183,9 @@ def parse_days(value: str) -> tuple[str, ...]:
         day = DAY_ALIASES.get(part)
         if day is None:
             allowed = ", ".join(sorted(set(DAY_ALIASES.values())))
-            raise InvalidQuery(f"Nieznany dzień {part[:20]!r}; dozwolone: {allowed}")
+            raise InvalidQuery(
+                f"{{Kind}} {{day}}: nieznany dzień {{value}}; dozwolone: {allowed}", "day", value=part
+            )
         if day not in days:
             days.append(day)
     return tuple(days)
@@ -166,7 +203,9 @@ def parse_int(value: str, name: str, default: int, maximum: int, clamp: bool = F
     number = int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else 0
     if number < 1 or (number > maximum and not clamp):
         raise InvalidQuery(
-            f"Parametr „{name}” musi być liczbą całkowitą od 1 do {maximum}, a jest: {value[:20]!r}"
+            f"{{Kind}} {{{name}}} musi być liczbą całkowitą od 1 do {maximum}, a jest: {{value}}",
+            name,
+            value=value,
         )
     return min(number, maximum)
 
@@ -177,13 +216,13 @@ def parse_params(args: Mapping[str, str]) -> SearchParams:
     def text(name: str) -> str:
         value = clean_text(args.get(name) or "")
         if len(value) > MAX_QUERY_LENGTH:
-            raise InvalidQuery(f"Parametr „{name}” jest za długi (najwyżej {MAX_QUERY_LENGTH} znaków)")
+            raise InvalidQuery(f"{{Kind}} {{{name}}} może mieć najwyżej {MAX_QUERY_LENGTH} znaków", name)
         return value
 
     time_from = parse_time(args.get("from") or "", "from")
     time_to = parse_time(args.get("to") or "", "to")
     if time_from is not None and time_to is not None and time_from > time_to:
-        raise InvalidQuery("Godzina „from” jest późniejsza niż „to”")
+        raise InvalidQuery("Godzina {from} jest późniejsza niż {to}", "from", "to")
     page, per_page = parse_paging(args)
     return SearchParams(
         q=text("q"),
@@ -196,7 +235,19 @@ def parse_params(args: Mapping[str, str]) -> SearchParams:
         time_to=time_to,
         page=page,
         per_page=per_page,
+        lang=parse_lang(args.get("lang") or ""),
     )
+
+
+def parse_lang(value: str) -> tuple[str, ...]:
+    """ "en", "en,uk", "latin" -> those tags (LANG_TAGS); anything else -> InvalidQuery."""
+    tags = tuple(dict.fromkeys(part.strip().lower() for part in value.split(",") if part.strip()))
+    unknown = [tag for tag in tags if tag not in LANG_TAGS]
+    if unknown:
+        allowed = ", ".join(LANG_TAGS)
+        message = f"{{Kind}} {{lang}}: nieznany język lub ryt {{value}}; dozwolone: {allowed}"
+        raise InvalidQuery(message, "lang", value=unknown[0])
+    return tags
 
 
 def parse_paging(args: Mapping[str, str]) -> tuple[int, int]:
@@ -222,7 +273,9 @@ def parse_moment(value: str, name: str, now: datetime) -> datetime:
         moment = datetime.fromisoformat(value[:32])
     except ValueError:
         raise InvalidQuery(
-            f"Parametr „{name}” to data i godzina, np. 2026-12-24T16:00, a jest: {value[:20]!r}"
+            f"{{Kind}} {{{name}}} to data i godzina, np. 2026-12-24T16:00, a jest: {{value}}",
+            name,
+            value=value,
         ) from None
     try:
         moment = moment.replace(tzinfo=WARSAW) if moment.tzinfo is None else moment.astimezone(WARSAW)
@@ -232,7 +285,9 @@ def parse_moment(value: str, name: str, now: datetime) -> datetime:
     if not within:
         first, last = ((now + sign * MOMENT_REACH).astimezone(WARSAW).date() for sign in (-1, 1))
         raise InvalidQuery(
-            f"Parametr „{name}” może być najwyżej {MOMENT_YEARS} lat od dziś (od {first} do {last}), "
-            f"a jest: {value[:20]!r}"
+            f"{{Kind}} {{{name}}} może być najwyżej {MOMENT_YEARS} lat od dziś (od {first} do {last}), "
+            "a jest: {value}",
+            name,
+            value=value,
         )
     return moment

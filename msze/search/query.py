@@ -22,11 +22,13 @@ from msze.search.calendar import clock_time, known_date, season_bounds
 from msze.search.db import (
     DAYS,
     UNKNOWN_DAY,
+    churches,
     confession_times,
     mass_times,
     monthly_masses,
     one_off_masses,
     parishes,
+    tags_of,
     time_history,
     town_key,
     verified_schedules,
@@ -84,6 +86,8 @@ def _time_conditions(params: SearchParams) -> list:
         conditions.append(mass_times.c.minute >= params.time_from)
     if params.time_to is not None:
         conditions.append(mass_times.c.minute <= params.time_to)
+    if params.lang:  # any of the languages or rites asked for
+        conditions.append(or_(*(mass_times.c.tags.contains(f",{tag},") for tag in params.lang)))
     return conditions
 
 
@@ -165,6 +169,7 @@ def time_dict(row) -> dict:
     item["vigil"] = bool(row.vigil)
     if row.monthly:
         item["monthly"] = True
+    item["tags"] = tags_of(row.tags)
     return item
 
 
@@ -299,6 +304,7 @@ _TIME_COLUMNS = (
     mass_times.c.season,
     mass_times.c.vigil,
     mass_times.c.monthly,
+    mass_times.c.tags,
 )
 
 
@@ -367,6 +373,13 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
     )
     parish["confession"] = [
         {**dict(r._mapping), "days": [d for d in r.days.split(",") if d]} for r in conn.execute(confessions)
+    ]
+    ch = churches.c
+    parish["churches"] = [  # the churches and chapels the directory locates apart (their own addresses)
+        dict(r._mapping)
+        for r in conn.execute(
+            select(ch.name, ch.address, ch.lat, ch.lng).where(ch.parish_id == parish_id).order_by(ch.name)
+        )
     ]
     history = conn.execute(
         select(time_history.c.crawled_at, time_history.c.added, time_history.c.removed)

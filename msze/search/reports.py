@@ -84,6 +84,7 @@ def _correction_dict(row) -> dict:
         "kind": row.kind,
         "day": row.day,
         "time": row.time,
+        "new_time": row.new_time,
         "comment": row.comment,
         "status": row.status,
         "created_at": utc_iso(row.created_at),
@@ -92,22 +93,36 @@ def _correction_dict(row) -> dict:
     }
 
 
-def label_of(kind: str, status: str) -> str:
-    """What a report teaches the classifier about its time: a wrong time accepted, or a missing one rejected,
-    is not a Mass ("other"); a missing time accepted, or a wrong one rejected (the time was right), is one.
-    A report not yet reviewed counts as the visitor said."""
-    wrong = kind == "wrong"
-    return "other" if wrong != (status == "rejected") else "mass"
+def label_of(reported: str, status: str) -> str:
+    """What a report teaches the classifier about one time: reported "other" (not a Mass) or "mass" by the
+    visitor, as they said unless a reviewer rejected the report (then the time was right as published)."""
+    if status != "rejected":
+        return reported
+    return "mass" if reported == "other" else "other"
 
 
-def training_label(row: dict) -> dict:
-    """A correction as a classifier label (label_of), with the crawl's page and sentence of its time."""
+def training_labels(row: dict) -> list[dict]:
+    """A correction as classifier labels (label_of): not a Mass (`wrong`) -> the time is "other"; a Mass
+    `missing` -> the time is "mass"; a `changed` time -> "other" for the time shown and "mass" for the correct
+    one (both with the sentence the shown time was read from)."""
+    status = row["status"]
+    if row["kind"] == "changed" and row.get("new_time"):
+        return [
+            _label(row, row["time"], label_of("other", status)),
+            _label(row, row["new_time"], label_of("mass", status)),
+        ]
+    reported = "other" if row["kind"] in ("wrong", "changed") else "mass"
+    return [_label(row, row["time"], label_of(reported, status))]
+
+
+def _label(row: dict, time: str, label: str) -> dict:
     return {
         "parish_id": row["parish_id"],
         "website": row["website"],
-        "time": row["time"],
+        "time": time,
         "day": row["day"],
-        "label": label_of(row["kind"], row["status"]),
+        "label": label,
+        "kind": row["kind"],
         "source_url": row["source_url"],
         "context": row["context"],
         "comment": row["comment"],

@@ -9,7 +9,15 @@ from functools import cache
 from sqlalchemy import Connection, and_, or_, select
 
 from msze.search.calendar import WEEK, dates_between, holy_days, occurrences
-from msze.search.db import churches, confession_times, mass_times, monthly_masses, one_off_masses, parishes
+from msze.search.db import (
+    churches,
+    confession_times,
+    mass_times,
+    monthly_masses,
+    one_off_masses,
+    parishes,
+    tags_of,
+)
 from msze.search.params import SearchParams
 from msze.search.query import distance_km, monthly_dict, parish_conditions, squared_km
 from msze.search.urls import safe_url
@@ -81,13 +89,18 @@ def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime
             item = {
                 "start": occ.start.isoformat(),
                 "time": occ.start.strftime("%H:%M"),
+                "day": occ.row.get("day"),  # the schedule's day the time was read for (None: a one-off)
                 "end": occ.row.get("end"),
                 "service": service,
                 "parish_id": parish.id,
                 "parish": parish.name,
                 "city": parish.city,
                 "church": church,
+                "vigil": bool(occ.row.get("vigil")),  # a Saturday-evening Mass that counts for Sunday
+                "tags": tags_of(occ.row.get("tags")),  # its language or rite (LANG_TAGS)
                 "distance_km": None,
+                "lat": places[church][0],  # where the church stands: the map's marker, the route's end
+                "lng": places[church][1],
                 "source_url": url_of(occ.row.get("source_url")),
                 "context": occ.row.get("context") or occ.row.get("note"),
             }
@@ -140,7 +153,7 @@ def row_windows(start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
 
 def _mass_rows(conn: Connection, ids: list[int], windows: dict[str, tuple[int, int]]) -> dict[int, list]:
     m = mass_times.c
-    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context)
+    columns = (m.parish_id, m.day, m.time, m.church, m.season, m.vigil, m.source_url, m.context, m.tags)
     names = [column.name for column in columns]
     held = or_(*(and_(m.day == day, m.minute.between(low, high)) for day, (low, high) in windows.items()))
     rows: dict[int, list] = {}

@@ -337,16 +337,44 @@ def settle_crawl(conn: Connection, item: dict, accept: bool, who, now: datetime)
     return True
 
 
+def _apply_report(schedule: dict, day: str, time: str, kind: str, new_time: str | None) -> None:
+    """An accepted report on the schedule: a wrong time goes, a changed one keeps its church, season and
+    vigil at its new time, a missing one is added (once)."""
+    masses = schedule["masses"]
+    if kind in ("wrong", "changed"):
+        moved = [m for m in masses if (m["day"], m["time"]) == (day, time)]
+        masses[:] = [m for m in masses if (m["day"], m["time"]) != (day, time)]
+        if kind == "wrong":
+            return
+        masses.extend({**m, "time": new_time} for m in moved)
+        if moved:
+            return
+        time = new_time
+    if not any((m["day"], m["time"]) == (day, time) for m in masses):
+        new = dict.fromkeys(MASS_FIELDS)
+        masses.append({**new, "day": day, "time": time, "vigil": False, "monthly": False})
+
+
 def settle_reports(
-    conn: Connection, parish_id: int, day: str, time: str, kind: str, accept: bool, who, now
+    conn: Connection,
+    parish_id: int,
+    day: str,
+    time: str,
+    kind: str,
+    new_time: str | None,
+    accept: bool,
+    who,
+    now,
 ) -> int:
-    """The open reports of one parish, day, time and kind, accepted (the verified schedule loses a wrong time
-    or gains a missing one) or rejected (closed); how many were settled."""
+    """The open reports of one parish, day, time and kind (and a changed time's new one), accepted (the
+    verified schedule loses a wrong time, has a changed one moved, gains a missing one) or rejected (closed);
+    how many were settled."""
     same = (
         corrections.c.parish_id == parish_id,
         corrections.c.day == day,
         corrections.c.time == time,
         corrections.c.kind == kind,
+        corrections.c.new_time.is_(None) if new_time is None else corrections.c.new_time == new_time,
         corrections.c.status == "new",
     )
     count = len(conn.execute(select(corrections.c.id).where(*same)).all())
@@ -359,11 +387,7 @@ def settle_reports(
     if accept:
         current = verified_row(conn, parish_id)
         schedule = strip_evidence(current["schedule"] if current else crawl_reading(conn, parish_id))
-        if kind == "wrong":
-            schedule["masses"] = [m for m in schedule["masses"] if (m["day"], m["time"]) != (day, time)]
-        elif not any((m["day"], m["time"]) == (day, time) for m in schedule["masses"]):
-            new = dict.fromkeys(MASS_FIELDS)
-            schedule["masses"].append({**new, "day": day, "time": time, "vigil": False, "monthly": False})
+        _apply_report(schedule, day, time, kind, new_time)
         save(conn, parish_id, schedule, who, now, action=f"accept report {kind} {day} {time}")
     else:
         _audit(conn, parish_id, who, now, f"reject report {kind} {day} {time}", None, None)

@@ -16,6 +16,7 @@ from flask import current_app, g, request, url_for
 from sqlalchemy import Connection
 
 from msze.search import query
+from msze.search.gazetteer import Gazetteer, gazetteer
 
 
 def now() -> datetime:
@@ -54,6 +55,11 @@ def freshness() -> dict:
 
 def dioceses() -> list[str]:
     return cached("dioceses", query.dioceses)
+
+
+def places() -> Gazetteer:
+    """The place names of the directory (msze/search/gazetteer.py), rebuilt as often as the freshness note."""
+    return cached("gazetteer", gazetteer)
 
 
 def next_masses(

@@ -170,3 +170,20 @@ def test_phone_annotation_flow(served, browser, artifacts):
     expect(desktop.locator("#item mark")).to_have_text("19:00")
     expect(desktop.locator("#item mark")).to_be_in_viewport()
     desktop.screenshot(path=str(artifacts / "annotator-desktop.png"))
+
+
+def test_no_serious_accessibility_violations_in_the_annotator(served, browser):
+    """axe-core (tests/axe.py) on the annotator's page, its instructions open and then closed."""
+    from axe import serious_violations
+
+    base, _ = served
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True)
+    page = context.new_page()
+    page.goto(base + "/")
+    expect(page.locator("#help")).to_be_visible()
+    assert serious_violations(page) == []
+    page.locator("#help-body").evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    page.locator("#btn-close-help").click()
+    expect(page.locator("#item mark")).to_be_visible()
+    assert serious_violations(page) == []
+    context.close()

@@ -73,11 +73,11 @@ def sunday_times(page, root: str, pid: int) -> list[str]:
 def test_a_moderator_accepts_a_report_and_the_parish_page_shows_the_verified_time(served, page, artifacts):
     root, _, pid, _ = served
     assert "07:00" in sunday_times(page, root, pid)
-    page.locator("#zglos").get_by_text("błędna godzina").click()
+    page.locator("#zglos").get_by_text("to nie jest Msza").click()
     page.locator("#r-day").select_option("sun")
     page.locator("#r-time").fill("07:00")
     page.get_by_role("button", name="Wyślij zgłoszenie").click()
-    page.wait_for_url(f"**/parafia/{pid}#zglos")
+    page.wait_for_url(f"**/parafia/{pid}#dziekujemy")
 
     log_in(page, root)
     report = page.locator("section.report", has_text="Niedziela 07:00")

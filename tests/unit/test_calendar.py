@@ -6,7 +6,16 @@ import datetime as dt
 
 import pytest
 
-from msze.search.calendar import advent, easter, holy_days, in_season, lent, occurrences, rows_for
+from msze.search.calendar import (
+    advent,
+    easter,
+    holy_days,
+    in_season,
+    lent,
+    occurrences,
+    rows_for,
+    split_one_offs,
+)
 
 D = dt.date
 
@@ -110,3 +119,18 @@ def test_occurrences_are_dated_soonest_first_with_one_offs():
     winter = occurrences(ROWS, D(2026, 12, 13), D(2026, 12, 13))
     assert [o.start.isoformat() for o in winter][0] == "2026-12-13T08:00:00+01:00"
     assert "20:00" not in {o.row["time"] for o in winter}
+
+
+def test_one_offs_split_into_coming_undated_and_past():
+    ones = [
+        {"date": "2026-12-24", "time": "22:00"},
+        {"date": "2026-10-18", "time": "13:00"},
+        {"date": "2026-12-05", "time": "08:00"},  # today is still coming
+        {"date": "12-25", "time": "00:00"},  # no year: not known to be past
+        {"date": None, "time": "16:30"},
+        {"date": "2026-10-16", "time": "17:00"},
+    ]
+    coming, undated, past = split_one_offs(ones, dt.date(2026, 12, 5))
+    assert [o["date"] for o in coming] == ["2026-12-05", "2026-12-24"]
+    assert [o["date"] for o in undated] == ["12-25", None]
+    assert [o["date"] for o in past] == ["2026-10-18", "2026-10-16"]  # the latest first

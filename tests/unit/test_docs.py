@@ -148,7 +148,7 @@ def annotator_settings() -> dict[str, Any]:
 def search_settings() -> dict[str, Any]:
     from msze.search import app
 
-    return {f"MSZE_SEARCH_{key}": value for key, value in app.DEFAULTS.items()} | {
+    return {f"MSZE_SEARCH_{key}": value for key, value in (app.DEFAULTS | app.TEXT_SETTINGS).items()} | {
         "MSZE_SEARCH_BASE_URL": app.BASE_URL
     }
 

@@ -288,3 +288,16 @@ def test_a_feast_list_is_dated_one_offs_not_weekly_holy_day_masses():
         ("2026-11-01", "09:00", ["sun"]),
         ("2026-11-01", "12:00", ["sun"]),
     ]
+
+
+def test_a_mass_in_another_language_or_rite_keeps_its_tags():
+    """The reading's tags of an hour ("po angielsku", "w formie nadzwyczajnej") go with its schedule entry;
+    an entry with none has no `tags` (results.jsonl's field is optional)."""
+    html = (
+        "<main><h1>Porządek Mszy świętych</h1><p>Niedziela: 8:00, 10:00</p>"
+        "<p>Niedziela 12:00 Msza św. po angielsku</p>"
+        "<p>Niedziela 18:00 Msza św. w nadzwyczajnej formie rytu rzymskiego</p></main>"
+    )
+    result = site(("https://parafia.test/msze-swiete", html))
+    tags = {s["time"]: s.get("tags") for s in result["schedule"]}
+    assert tags == {"08:00": None, "10:00": None, "12:00": ["en"], "18:00": ["tridentine"]}

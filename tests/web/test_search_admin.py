@@ -104,9 +104,16 @@ def jozef_times(client, pid: int) -> list[str]:
     return sorted(f"{t['day']} {t['time']}" for t in client.get(f"/api/parishes/{pid}").get_json()["times"])
 
 
-def report(client, pid: int, kind: str, day: str, time: str, comment: str = "") -> None:
+def report(client, pid: int, kind: str, day: str, time: str, comment: str = "", new_time: str = "") -> None:
     token = csrf(client, f"/parafia/{pid}")
-    form = {"csrf_token": token, "kind": kind, "day": day, "time": time, "comment": comment}
+    form = {
+        "csrf_token": token,
+        "kind": kind,
+        "day": day,
+        "time": time,
+        "comment": comment,
+        "new_time": new_time,
+    }
     assert client.post(f"/parafia/{pid}/zgloszenie", data=form).status_code == 303
 
 
@@ -267,7 +274,7 @@ def test_moderator_accepts_a_report_and_every_reader_publishes_the_corrected_sch
     assert "sun 07:00" not in times and "sun 10:30" in times and "sun 12:00" not in times
     page = visitor.get(f"/parafia/{pid}").get_data(as_text=True)
     assert "potwierdzone przez moderatora 1 grudnia 2026" in page
-    assert "07:00" not in page.split("Historia zmian")[0]
+    assert "07:00" not in page.split('<details class="history"')[0]
     detail = visitor.get(f"/api/parishes/{pid}").get_json()
     assert detail["verified"] == {"by": "moderator", "label": "potwierdzone przez moderatora",
                                   "verified_at": "2026-12-01T12:00:00Z"}  # fmt: skip
@@ -296,6 +303,24 @@ def test_moderator_accepts_a_report_and_every_reader_publishes_the_corrected_sch
     assert [(e.label, e.text[e.start : e.end]) for e in examples] == [("other", "07.00")] * 2  # two reports
     assert skipped == 1  # the rejected missing 12:00 has no sentence to learn from
     assert "(2 zgł.)" not in moderator.get("/admin/").get_data(as_text=True)  # settled: out of the queue
+
+
+def test_an_accepted_changed_time_moves_the_mass_and_teaches_both_times(engine, app, moderator, ids):
+    pid = ids["Świętego Józefa"]
+    visitor = app.test_client()
+    report(visitor, pid, "changed", "sun", "10:30", new_time="11:00")
+    assert "Msza jest o 11:00" in moderator.get("/admin/").get_data(as_text=True)
+    form = {"parish_id": str(pid), "day": "sun", "time": "10:30", "kind": "changed", "decision": "accept"}
+    assert post(moderator, "/admin/zgloszenia", form).status_code == 400  # which new time is settled: unsaid
+    assert post(moderator, "/admin/zgloszenia", {**form, "new_time": "11:00"}).status_code == 303
+    times = jozef_times(visitor, pid)
+    assert "sun 11:00" in times and "sun 10:30" not in times and "sun 07:00" in times
+    labels = [
+        json.loads(line)
+        for line in moderator.get("/admin/zgloszenia.jsonl").get_data(as_text=True).split("\n")
+        if line
+    ]
+    assert {(lab["time"], lab["label"]) for lab in labels} == {("10:30", "other"), ("11:00", "mass")}
 
 
 def test_the_schedule_form_edits_in_the_schedules_terms_and_shows_the_evidence(engine, app, moderator, ids):

@@ -17,7 +17,7 @@ from msze.search.app import create_app
 from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
 from msze.search.loader import load
 from msze.search.query import distance_km
-from msze.search.reports import correction_rows, training_label
+from msze.search.reports import correction_rows, training_labels
 from msze.search.urls import safe_url
 
 
@@ -72,6 +72,7 @@ def test_api_parish_detail_and_404(client):
         "church": None,
         "season": None,
         "vigil": False,
+        "tags": [],
     }
     assert body["jsonld"]["@type"] == "Church"
     missing = client.get("/api/parishes/9999")
@@ -117,6 +118,19 @@ def test_query_text_is_escaped_in_the_form(client):
     assert "&#34;&gt;&lt;script&gt;" in page
 
 
+def test_a_past_one_off_is_history_never_upcoming(app, client):
+    """The funeral Mass of 26 November is the next one-off on the 20th, and history on 1 December."""
+    pid = jozef_id(client)
+    page = client.get(f"/parafia/{pid}").get_data(as_text=True)  # 1 December
+    assert "Najbliższe msze okolicznościowe" not in page
+    history = page[page.index('<details class="history">') :]
+    assert "Minione msze okolicznościowe" in history and "26 listopada 2026 <b>11:00</b>" in history
+    app.config["NOW"] = datetime(2026, 11, 20, 12, tzinfo=UTC)
+    page = client.get(f"/parafia/{pid}").get_data(as_text=True)
+    upcoming = page[page.index("Najbliższe msze okolicznościowe") : page.index("Spowiedź")]
+    assert "26 listopada 2026 <b>11:00</b>" in upcoming and "Minione msze okolicznościowe" not in page
+
+
 def test_parish_page_schedule_jsonld_and_escaping(client):
     pid = jozef_id(client)
     response = client.get(f"/parafia/{pid}")
@@ -134,7 +148,6 @@ def test_parish_page_schedule_jsonld_and_escaping(client):
     ]
     assert '<span class="season">(latem)</span>' in page
     assert '<h3 class="church">Kaplica w Julianowie</h3>' in page
-    assert "Najbliższe msze okolicznościowe" in page and "26 listopada 2026" in page
     assert "Spowiedź" in page and "Sobota 17:00–18:00" in page
     blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)
     assert len(blocks) == 1  # the "</script>" in a context sentence did not end the block early
@@ -169,7 +182,8 @@ def test_openapi_describes_the_api(client):
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")
     params = {p["name"] for p in spec["paths"]["/api/parishes"]["get"]["parameters"]}
-    assert params == {"q", "city", "diocese", "day", "near", "radius", "from", "to", "page", "per_page"}
+    names = ("q", "city", "diocese", "day", "near", "radius", "from", "to", "lang", "page", "per_page")
+    assert params == set(names)
     assert "/api/parishes/{id}" in spec["paths"]
     assert "400" in spec["paths"]["/api/parishes"]["get"]["responses"]
 
@@ -250,9 +264,41 @@ def test_correction_is_stored_rate_limited_escaped_and_exported(app, client):
     )  # the sentence the bad time came from
 
 
+def test_a_report_from_a_time_is_pre_filled_and_a_changed_time_is_two_labels(app, client):
+    """ "Zgłoś" beside 07:00 on Sunday: the form names that time; "Msza jest o innej godzinie" with 07:30
+    is "other" for 07:00 (with the sentence it came from) and "mass" for 07:30."""
+    pid = jozef_id(client)
+    page = client.get(f"/parafia/{pid}")
+    link = re.search(r'href="([^"]*godzina=07:00[^"]*dzien=sun[^"]*)#zglos"', page.get_data(as_text=True))
+    pre_filled = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert "Zgłaszasz godzinę <b>07:00</b> (niedziela)" in pre_filled
+    assert (
+        'name="time" type="time" value="07:00"' in pre_filled
+        and '<option value="sun" selected>' in pre_filled
+    )
+    hostile = client.get(f"/parafia/{pid}?godzina=<script>&dzien=x").get_data(as_text=True)
+    assert "Zgłaszasz" not in hostile and "<script>&" not in hostile
+    token = csrf_token(client, pid)
+    form = {"csrf_token": token, "kind": "changed", "day": "sun", "time": "07:00", "new_time": "7:30"}
+    done = client.post(f"/parafia/{pid}/zgloszenie", data=form)
+    assert done.status_code == 303 and done.headers["Location"].endswith("#dziekujemy")
+    thanks = client.get(done.headers["Location"]).get_data(as_text=True)
+    assert '<p class="flash" role="status" id="dziekujemy">Dziękujemy!' in thanks
+    assert thanks.count("Dziękujemy!") == 1  # in the report section only
+    with app.extensions["msze_engine"].connect() as conn:  # what the moderators' label export writes
+        parsed = [label for row in correction_rows(conn) for label in training_labels(row)]
+    assert [(p["time"], p["label"], p["kind"]) for p in parsed] == [
+        ("07:00", "other", "changed"),
+        ("07:30", "mass", "changed"),
+    ]
+    assert {p["context"] for p in parsed} == {"Msze św. w niedziele: 07.00, 10.30, 18.00"}
+
+
 @pytest.mark.parametrize(
     "form",
     [
+        {"kind": "changed", "day": "sunday", "time": "07:00"},  # no correct time
+        {"kind": "changed", "day": "sunday", "time": "07:00", "new_time": "07:00"},  # the same time
         {"kind": "bad", "day": "sunday", "time": "07:00"},
         {"kind": "wrong", "day": "weekday", "time": "07:00"},
         {"kind": "wrong", "day": "sunday", "time": "7 rano"},
@@ -368,7 +414,7 @@ def test_the_host_header_is_never_written_into_a_url(client):
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     form = {"csrf_token": token, "kind": "wrong", "day": "sunday", "time": "07:00"}
     posted = client.post(f"/parafia/{pid}/zgloszenie", data=form, headers=host)
-    assert posted.status_code == 303 and posted.headers["Location"] == f"/parafia/{pid}#zglos"
+    assert posted.status_code == 303 and posted.headers["Location"] == f"/parafia/{pid}#dziekujemy"
 
 
 def test_base_url_makes_api_and_jsonld_links_absolute(tmp_path):
@@ -522,7 +568,7 @@ def test_the_corrections_list_is_one_query_whatever_its_length(app, client):  # 
     statements = []
     event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     with engine.connect() as conn:
-        labels = [training_label(row) for row in correction_rows(conn)]
+        labels = [label for row in correction_rows(conn) for label in training_labels(row)]
     assert len(statements) == 1, statements
     assert [label["comment"] for label in labels] == [f"uwaga {n}" for n in range(4)]
     assert [label["time"] for label in labels] == ["07:00", "10:30", "18:00", "21:00"]  # newest first
@@ -639,7 +685,7 @@ def test_the_next_confession_near_a_point(client):
     page = client.get("/?near=51.7592,19.4560&when=2026-12-05T09:00&service=confession").get_data(
         as_text=True
     )
-    assert "Najbliższa spowiedź" in page and "<b>17:00–18:00</b>" in page
+    assert "Najbliższa spowiedź" in page and '<b class="hour">17:00–18:00</b>' in page
     # the next times alone, with a way back to the nearby parishes and their schedules
     assert 'class="parish"' not in page and 'href="/?near=51.75920,19.45600">Parafie w pobliżu' in page
     assert client.get("/api/masses?near=51,19&service=chrzest").status_code == 400
@@ -651,9 +697,102 @@ def test_a_parish_page_says_how_fresh_its_times_are_and_warns_when_they_are_old(
     pid = jozef_id(fresh)
     page = fresh.get(f"/parafia/{pid}").get_data(as_text=True)
     assert 'class="warning"' not in page and "Godziny ostatnio się zmieniły: 20 listopada 2026" in page
-    assert page.count("zgłoś błędną godzinę") == page.count('<details class="time">') > 0
+    assert page.count("Zgłoś błąd tej godziny") == page.count('<details class="time">') > 0
     old = create_app(db, config={"TESTING": True, "STALE_DAYS": 5}).test_client()
     warned = old.get(f"/parafia/{pid}").get_data(as_text=True)
     assert re.search(
         r'<p class="warning" role="status">Uwaga: godziny odczytano ze strony parafii \d+ dni temu', warned
     )
+
+
+def test_map_tiles_and_routes_are_settings_the_csp_follows(tmp_path):
+    db = load_database(tmp_path)
+    default = create_app(db, config={"TESTING": True}).test_client().get("/")
+    assert (
+        "img-src 'self' data: https://tile.openstreetmap.org;" in default.headers["Content-Security-Policy"]
+    )
+    tiles = "https://{s}.tiles.example.org/{z}/{x}/{y}.png"
+    app = create_app(db, config={"TESTING": True, "MAP_TILES": tiles})
+    assert (
+        "img-src 'self' data: https://*.tiles.example.org;"
+        in app.test_client().get("/").headers["Content-Security-Policy"]
+    )
+    for bad in (
+        "javascript:alert(1)//{z}{x}{y}",
+        "https://tiles.example.org/tile.png",
+        "https://a b/{z}/{x}/{y}",
+    ):
+        with pytest.raises(ValueError, match="MAP_TILES"):
+            create_app(db, config={"MAP_TILES": bad})
+    with pytest.raises(ValueError, match="DIRECTIONS_URL"):
+        create_app(db, config={"DIRECTIONS_URL": "javascript:alert('{lat}')"})
+    page = create_app(db, config={"TESTING": True}).test_client().get("/parafia/1").get_data(as_text=True)
+    assert re.search(r'href="https://www.openstreetmap.org/directions\?route=%3B[0-9.]+%2C[0-9.]+"', page)
+
+
+def test_the_manifest_and_the_service_worker_are_served_for_the_whole_app(client):
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    body = json.loads(manifest.data)
+    assert body["start_url"] == "/" and body["display"] == "standalone" and len(body["icons"]) == 2
+    for icon in body["icons"]:
+        assert client.get(icon["src"]).data[:8] == b"\x89PNG\r\n\x1a\n"
+    worker = client.get("/sw.js")
+    assert worker.mimetype == "text/javascript" and worker.headers["Cache-Control"] == "no-cache"
+    assert b"X-Msze-Saved" in worker.data  # the last answer is kept with the time it came at
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page and 'data-sw="/sw.js"' in page
+
+
+def test_the_demo_data_has_chapels_seasons_vigils_one_offs_and_confession():
+    """The bundled demo (msze/search/demo, made by its generate.py) in the consolidated results format."""
+    from msze.search.query import get_parish
+
+    app = create_app(config={"TESTING": True, "NOW": datetime(2026, 12, 5, 14, tzinfo=UTC)})
+    with app.extensions["msze_engine"].connect() as conn:
+        demo = [get_parish(conn, pid) for pid in range(1, 121)]
+    times = [t for p in demo for t in p["times"]]
+    assert sum(1 for t in times if t["church"]) >= 20 and sum(1 for t in times if t["vigil"]) >= 30
+    assert {t["season"] for t in times} >= {"summer", "school-year", "advent"}
+    assert all(p["confession"] for p in demo)
+    dates = {o["date"] for p in demo for o in p["one_off"]}
+    assert dates == {"2026-12-24", "2026-12-31", "2026-11-11"}  # two coming, one held already
+    client = app.test_client()
+    confession = client.get("/?place=Łódź&when=now&service=confession").get_data(as_text=True)
+    assert "Najbliższa spowiedź — Łódź" in confession and '<b class="hour">17:00–18:00</b>' in confession
+
+
+def test_language_and_rite_tags_are_labels_and_filters(tmp_path):
+    """A Mass in English and one in the Latin form (the extractor's tags in results.jsonl): labelled on the
+    page, and `lang` finds them in the search page and the API; an unknown one is a 400 naming the field."""
+    from search_fixtures import results as fixture_results
+    from search_fixtures import weekly
+
+    items = fixture_results()
+    jozef = "http://www.jozef-lodz.pl/porzadek-mszy"
+    items[0]["schedule"] += [
+        weekly("12:00", ["sun"], jozef, "Niedziela 12.00 Msza św. po angielsku", tags=["en", "students"]),
+        weekly("16:00", ["sun"], jozef, "16.00 Msza trydencka", tags=["latin", "tridentine"]),
+    ]
+    paths = write_inputs(tmp_path, items)
+    db = tmp_path / "tags.sqlite"
+    engine = make_engine(db)
+    create_schema(engine)
+    load(engine, paths["parishes"], paths["places"], paths["results"])
+    client = create_app(str(db), config={"TESTING": True}).test_client()
+    english = client.get("/api/parishes?lang=en").get_json()
+    assert [(p["name"], [(t["time"], t["tags"]) for t in p["times"]]) for p in english["parishes"]] == [
+        ("Świętego Józefa", [("12:00", ["en"])])  # only the tags the search knows
+    ]
+    latin = client.get("/api/parishes?lang=tridentine,uk").get_json()["parishes"]
+    assert [t["time"] for p in latin for t in p["times"]] == ["16:00"]
+    assert '12:00 <small class="tag">po angielsku</small>' in client.get("/?lang=en").get_data(as_text=True)
+    page = client.get("/?city=Łódź&lang=en").get_data(as_text=True)
+    assert '12:00 <small class="tag">po angielsku</small>' in page and ">07:00<" not in page
+    parish = client.get(f"/parafia/{english['parishes'][0]['id']}").get_data(as_text=True)
+    assert '<small class="tag">po łacinie</small> <small class="tag">forma nadzwyczajna</small>' in parish
+    sunday = client.get("/?near=51.7795,19.4497&when=2026-12-06T11:30").get_data(as_text=True)  # the answer
+    assert '<b class="hour">12:00</b> <small class="tag">po angielsku</small>' in sunday
+    bad = client.get("/?lang=klingon")
+    assert bad.status_code == 400 and "Pole „Język lub ryt”" in bad.get_data(as_text=True)
+    assert "Parametr „lang”" in client.get("/api/parishes?lang=klingon").get_json()["error"]

@@ -34,15 +34,17 @@ def test_weekly_masses_are_weekly_rules_by_day(tmp_path):
         for e in events(cal)
         if "rrule" in e
     }
-    assert ("07:00", ("SU",), "Msza święta") in weekly
-    assert ("18:00", ("SU", "MO", "TU", "WE", "TH", "FR"), "Msza święta") in weekly  # one rule for both
-    assert ("19:00", ("SA",), "Msza święta wigilijna") in weekly
-    assert ("09:00", ("SU",), "Msza święta (Kaplica w Julianowie)") in weekly
-    sunday = weekly[("07:00", ("SU",), "Msza święta")]
+    title = "Msza św. — par. Świętego Józefa"
+    assert ("07:00", ("SU",), title) in weekly
+    assert ("18:00", ("SU", "MO", "TU", "WE", "TH", "FR"), title) in weekly  # one rule for both
+    assert ("19:00", ("SA",), "Msza św. wigilijna — par. Świętego Józefa") in weekly
+    assert ("09:00", ("SU",), f"{title} (Kaplica w Julianowie)") in weekly
+    sunday = weekly[("07:00", ("SU",), title)]
     assert (
         sunday["dtstart"].dt.tzinfo is not None and str(sunday["dtstart"].params["TZID"]) == "Europe/Warsaw"
     )
-    assert str(sunday["url"]) == "http://www.jozef-lodz.pl/porzadek-mszy"
+    assert str(sunday["url"]) == "http://www.jozef-lodz.pl/porzadek-mszy"  # no BASE_URL: no page URL
+    assert "Źródło: http://www.jozef-lodz.pl/porzadek-mszy" in str(sunday["description"])
     assert "ul. Ogrodowa 22" in str(sunday["location"])
 
 
@@ -135,3 +137,39 @@ def test_uids_are_unique_per_event_and_the_same_in_every_feed(tmp_path):
     # a stretch keeps its UID as the feed's first day moves on within it (tomorrow's feed, winter 2026/27)
     tomorrow = Calendar.from_ical(parish_calendar(parish, now.date() + dt.timedelta(days=1), now))
     assert {str(e["uid"]) for e in winter} <= {str(e["uid"]) for e in events(tomorrow)}
+
+
+def test_under_base_url_a_webcal_link_and_events_named_for_the_parish_at_their_church(tmp_path):
+    """The page offers `webcal://` beside the download; each event is "Msza św. — par. X (kaplica Y)", at
+    the chapel's own address when the directory locates it apart, with the parish's page as its URL."""
+    from sqlalchemy import insert, select
+
+    from msze.search.db import churches, make_engine, parishes
+
+    db = load_database(tmp_path)
+    engine = make_engine(db)
+    with engine.begin() as conn:
+        pid = conn.execute(select(parishes.c.id).where(parishes.c.name == "Świętego Józefa")).scalar_one()
+        conn.execute(
+            insert(churches),
+            [{"parish_id": pid, "name": "Kaplica w Julianowie", "address": "ul. Julianowska 5\n91-001 Łódź",
+              "lat": 51.80, "lng": 19.45}],
+        )  # fmt: skip
+    engine.dispose()
+    app = create_app(db, config={"TESTING": True, "BASE_URL": "https://msze.example.org"})
+    client = app.test_client()
+    page = client.get(f"/parafia/{pid}").get_data(as_text=True)
+    assert f'href="webcal://msze.example.org/parafia/{pid}.ics"' in page
+    assert f'href="/parafia/{pid}.ics"' in page  # the download beside it
+    cal = Calendar.from_ical(client.get(f"/parafia/{pid}.ics").data)  # icalendar parses it back
+    found = events(cal)
+    assert found and all({"UID", "DTSTAMP", "DTSTART", "SUMMARY", "LOCATION", "URL"} <= set(e) for e in found)
+    assert {str(e["url"]) for e in found} == {f"https://msze.example.org/parafia/{pid}"}
+    chapel = [e for e in found if "Kaplica" in str(e["summary"])]
+    assert chapel and {str(e["summary"]) for e in chapel} == {
+        "Msza św. — par. Świętego Józefa (Kaplica w Julianowie)"
+    }
+    assert {str(e["location"]) for e in chapel} == {"Kaplica w Julianowie, ul. Julianowska 5, 91-001 Łódź"}
+    parish_church = [e for e in found if str(e["summary"]) == "Msza św. — par. Świętego Józefa"]
+    assert parish_church and all("ul. Ogrodowa 22" in str(e["location"]) for e in parish_church)
+    assert Calendar.from_ical(cal.to_ical()).to_ical() == cal.to_ical()  # a well-formed round trip

@@ -33,7 +33,7 @@ from msze.search.db import (
 )
 from msze.search.demo.generate import CENTRES, bulk_insert
 from msze.search.loader import load
-from msze.search.reports import correction_rows, training_label
+from msze.search.reports import correction_rows, training_labels
 
 pytestmark = requires_postgres
 
@@ -86,7 +86,7 @@ def test_load_search_api_and_corrections_on_postgresql(pg_url, tmp_path):
     other_ip = {"REMOTE_ADDR": "10.0.0.2"}
     assert client.post(f"/parafia/{pid}/zgloszenie", data=wrong, environ_base=other_ip).status_code == 303
     with engine.connect() as conn:
-        by_time = {label["time"]: label for label in map(training_label, correction_rows(conn))}
+        by_time = {label["time"]: label for row in correction_rows(conn) for label in training_labels(row)}
     assert by_time["08:00"]["context"] == "Msze św. w niedziele: 08.00, 10.30"
     assert by_time["21:00"]["context"] is None
     assert "10:30" in client.get("/eksport.csv?city=Łódź").get_data(as_text=True)

@@ -50,12 +50,34 @@ def test_parse_params_accepts_polish_and_english():
         ({"day": "ponidzialek"}, "dzień"),
         ({"page": "0"}, "page"),
         ({"per_page": "-5"}, "per_page"),
-        ({"q": "x" * 201}, "za długi"),
+        ({"q": "x" * 201}, "najwyżej 200 znaków"),
     ],
 )
 def test_parse_params_rejects_bad_input(args, message):
     with pytest.raises(InvalidQuery, match=message):
         parse_params(args)
+
+
+@pytest.mark.parametrize(
+    ("args", "api", "form"),
+    [
+        ({"from": "2{5}:00"}, "Parametr „from” musi", "Pole „Od godziny” musi"),
+        ({"near": "{0}{Kind}"}, "Parametr „near”", "Pole „Twoja lokalizacja”"),
+        ({"from": "20:00", "to": "17:00"}, "„from” jest późniejsza niż „to”", "„Od godziny” jest późniejsza"),
+        ({"radius": "x", "near": "52,21"}, "Parametr „radius”", "Pole „Promień (km)”"),
+        ({"page": "{}"}, "Parametr „page”", "Pole „Strona”"),
+    ],
+)
+def test_messages_name_the_parameter_for_the_api_and_the_field_for_the_form(args, api, form):
+    """The pages name the field a visitor filled in, the API its parameter; braces in the value are text."""
+    with pytest.raises(InvalidQuery) as caught:
+        parse_params(args)
+    assert api in str(caught.value)
+    assert form in caught.value.for_form()
+    assert not any(f"„{name}”" in caught.value.for_form() for name in args)
+    for value in args.values():
+        if "{" in value:
+            assert repr(value[:20]) in caught.value.for_form()
 
 
 def test_search_by_city_name_and_diocese_ignores_case_and_diacritics(conn):

@@ -250,10 +250,82 @@ def write_files(out_dir: str | Path, count: int, seed: int = 8) -> dict[str, Pat
                 "pages": 12,
                 "bytes": 150_000,
                 "crawled_at": parish.crawled_at,
-                "masses": parish.masses,
+                "masses": parish.masses,  # the first version's field, still written beside `schedule`
+                **consolidated(parish, index, seed),
             }
             results.write(json.dumps(result, ensure_ascii=False) + "\n")
     return paths
+
+
+# The consolidated results' day codes of the first version's day categories.
+_DAY_CODES = {"sunday": ["sun"], "weekday": ["mon", "tue", "wed", "thu", "fri"], "saturday": ["sat"],
+              "holiday": ["holiday"]}  # fmt: skip
+CHAPELS = ["Kaplica w Zalesiu", "Kaplica w Julianowie", "Kaplica na Borku", "Kaplica w Dąbrowie",
+           "Kaplica w Olszynach", "Kaplica w Woli", "Kaplica w Lipnikach"]  # fmt: skip
+# One-off Masses of the demo (date, time, the announcement's sentence): two coming, one already held.
+ONE_OFFS = [
+    ("2026-12-24", "22:00", "W Wigilię Bożego Narodzenia Pasterka o godz. 22.00"),
+    ("2026-12-31", "23:00", "31 grudnia o 23.00 Msza św. dziękczynna na zakończenie roku"),
+    ("2026-11-11", "11:00", "11 listopada o 11.00 Msza św. w intencji Ojczyzny"),
+]
+
+
+def consolidated(parish: DemoParish, index: int, seed: int) -> dict:
+    """`schedule`, `one_off` and `confession` of the current results format for a demo parish: its drawn
+    times by day, and, drawn apart from them (so the first version's `masses` stay as they were), a Saturday
+    vigil, a chapel, a summer or school-year time, the year's one-offs and confession times."""
+    rng = random.Random(f"{seed}-extra-{index}")
+    schedule = [
+        _weekly(m["time"], _DAY_CODES[m["day"]], m["url"], m["context"], source=m["source"], score=m["score"])
+        for m in parish.masses
+    ]
+    page = parish.masses[0]["url"] if parish.masses else parish.website
+    if rng.random() < 0.6:
+        time = rng.choice(["17:00", "18:00", "19:00"])
+        context = f"W sobotę o {time.replace(':', '.')} Msza św. wigilijna z liturgii niedzieli"
+        schedule.append(_weekly(time, ["sat"], page, context, vigil=True))
+    if rng.random() < 0.4:
+        chapel = rng.choice(CHAPELS)
+        time = rng.choice(["08:30", "10:00", "11:30"])
+        schedule.append(
+            _weekly(time, ["sun"], page, f"{chapel}: niedziela {time.replace(':', '.')}", church=chapel)
+        )
+    season, time, days, context = rng.choice(
+        [
+            ("summer", "20:00", ["sun"], "W wakacje (lipiec, sierpień) także o godz. 20.00"),
+            ("school-year", "07:30", ["mon", "tue", "wed", "thu", "fri"], "W roku szkolnym także o 7.30"),
+            ("advent", "06:00", ["mon", "tue", "wed", "thu", "fri", "sat"], "W Adwencie Roraty o 6.00"),
+        ]
+    )
+    schedule.append(_weekly(time, days, page, context, season=season))
+    one_off = [
+        {"date": date, "time": time, "days": [], "church": None, "note": note,
+         "evidence": [{"url": page, "context": note, "source": "rules", "score": 1.0}]}
+        for date, time, note in ONE_OFFS
+        if rng.random() < 0.7
+    ]  # fmt: skip
+    confession = [
+        {"days": ["sat"], "start": "17:00", "end": "18:00", "church": None, "season": None,
+         "evidence": [{"url": page, "context": "Spowiedź: w soboty 17.00–18.00", "source": "rules"}]},
+    ]  # fmt: skip
+    if rng.random() < 0.5:
+        start = rng.choice(["06:30", "17:30"])
+        context = f"Spowiedź w dni powszednie od {start.replace(':', '.')} przed Mszą św."
+        confession.append(
+            {"days": _DAY_CODES["weekday"], "start": start, "end": None, "church": None, "season": None,
+             "evidence": [{"url": page, "context": context, "source": "rules"}]}
+        )  # fmt: skip
+    return {"schedule": schedule, "one_off": one_off, "confession": confession}
+
+
+def _weekly(time: str, days: list[str], url: str, context: str, source: str = "rules", score: float = 1.0,
+            **reading) -> dict:  # fmt: skip
+    """A `schedule` entry: one time on its days, with church, season and vigil, and where it was read."""
+    entry = {"time": time, "days": days, "church": None, "season": None, "vigil": False} | reading
+    return entry | {
+        "evidence": [{"url": url, "context": context, "source": source, "score": score}],
+        "pages": 1,
+    }
 
 
 def _parish_row(parish_id: int, parish: DemoParish, crawled: datetime) -> dict:

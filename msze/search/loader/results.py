@@ -25,6 +25,7 @@ from msze.search.db import (
     monthly_masses,
     one_off_masses,
     parishes,
+    tags_column,
     time_history,
 )
 from msze.search.loader.lines import (
@@ -182,6 +183,7 @@ def _mass_rows(
             "church": church,
             "season": season,
             "vigil": mass.get("vigil") is True,
+            "tags": tags_column(mass.get("tags")),
         }
     return list(rows.values())
 
