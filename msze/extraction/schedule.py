@@ -31,6 +31,17 @@ _ANNOUNCEMENTS_RE = re.compile(
 _SCHEDULE_RE = re.compile(
     r"msz[aey]|porz[ąa]dek|rozk[łl]ad|nabo[żz]e[ńn]stw|godzin|liturgi|eucharysti|harmonogram", re.IGNORECASE
 )
+# an announcement that repeats the regular order ("porządek Mszy bez zmian", "jak zawsze"), not this week's
+_REGULAR_ORDER_RE = re.compile(
+    r"bez\s+zmian|(?:zwyk[łl]y|sta[łl]y|dotychczasowy)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas",
+    re.IGNORECASE,
+)
+# ... unless the sentence ties it to this week or a feast
+_THIS_WEEK_RE = re.compile(r"w\s+tym\s+tygodniu|uroczysto|[śs]wi[ęe]t[aoy]\b", re.IGNORECASE)
+_DATE_WORD_RE = re.compile(
+    r"\b\d{1,2}\s+(?:stycz|lut|mar|kwie|maj|czerw|lip|sierp|wrze|pa[źz]dz|listop|grud)\w*|\b\d{1,2}\.\d{1,2}\.\d{4}",
+    re.IGNORECASE,
+)  # a date with its month ("15 sierpnia", "12.10.2025"), never a time
 _LISTED = frozenset({"day list", "schedule block", "intention"})  # reasons of hours listed as a schedule
 EVIDENCE_KEPT = 3  # supporting sentences kept per entry
 SCHEDULE, ANNOUNCEMENTS, OTHER = "schedule", "announcements", "other"
@@ -147,7 +158,9 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if hour.get("label") != "mass" or not hour.get("time"):
                 continue
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
-            if _is_weekly(p, hour, valid_from):
+            if _is_weekly(p, hour, valid_from) or (
+                p.role == ANNOUNCEMENTS and regular_order(sentence_of(text, hour), hour)
+            ):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
@@ -176,6 +189,18 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
     if hour.get("kind", "regular") != "regular":
         return False
     return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
+
+
+def regular_order(sentence: str, hour: Mapping[str, Any]) -> bool:
+    """An announcement restating the regular order ("Porządek Mszy bez zmian: w tygodniu 6.45, w niedziele
+    8.00"): days named, no date, this week or feast in its sentence."""
+    return bool(
+        hour.get("days")
+        and hour.get("kind", "regular") == "regular"
+        and _REGULAR_ORDER_RE.search(sentence)
+        and not _THIS_WEEK_RE.search(sentence)
+        and not _DATE_WORD_RE.search(sentence)
+    )
 
 
 def _add_one_off(

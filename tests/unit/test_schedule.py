@@ -169,3 +169,22 @@ def test_a_page_s_date_and_a_schedule_s_start_are_never_impossible():
     assert starts_on("Od 31 czerwca Msze św. w niedziele: 8:00", 2025) is None
     assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2025) == "02-29"
     assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2024) == "2024-02-29"
+
+
+def test_announcements_restating_the_regular_order_give_weekly_masses():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>2. Porządek Mszy św. jak zawsze:"
+            " w dni powszednie 7.15 i 18.00,"
+            " w niedziele 9.00 i 11.30.</p><p>3. W tym tygodniu w poniedziałek i czwartek Msza o 17.00.</p>"
+            "<p>4. Stały porządek Mszy bez zmian, ale 15 sierpnia w niedzielę o 13.00.</p>",
+        ),
+    )
+    assert [(r[0], r[1]) for r in rows(result)] == [
+        ("07:15", ("mon", "tue", "wed", "thu", "fri", "sat")),
+        ("18:00", ("mon", "tue", "wed", "thu", "fri", "sat")),
+        ("09:00", ("sun",)),
+        ("11:30", ("sun",)),
+    ]
+    assert {o["time"] for o in result["one_off"]} == {"17:00", "13:00"}
