@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
-from msze.extraction.rules.reading import dates_in, page_year, with_year
+from msze.extraction.rules.reading import complement, dates_in, page_year, same_half, with_year
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
 _ANNOUNCEMENTS_RE = re.compile(
@@ -38,6 +38,10 @@ _REGULAR_ORDER_RE = re.compile(
 )
 # ... unless the sentence ties it to this week or a feast
 _THIS_WEEK_RE = re.compile(r"w\s+tym\s+tygodniu|uroczysto|[śs]wi[ęe]t[aoy]\b", re.IGNORECASE)
+# ... but the holy days of the weekly order are no feast: "w niedziele i święta", "święta zniesione"
+_HOLY_DAYS_RE = re.compile(
+    r"niedziel\w*\s+(?:i|oraz)\s+(?:w\s+)?[śs]wi[ęe]t\w*|[śs]wi[ęe]t\w*\s+zniesion\w*", re.IGNORECASE
+)
 _DATE_WORD_RE = re.compile(
     r"\b\d{1,2}\s+(?:stycz|lut|mar|kwie|maj|czerw|lip|sierp|wrze|pa[źz]dz|listop|grud)\w*|\b\d{1,2}\.\d{1,2}\.\d{4}",
     re.IGNORECASE,
@@ -198,7 +202,7 @@ def regular_order(sentence: str, hour: Mapping[str, Any]) -> bool:
         hour.get("days")
         and hour.get("kind", "regular") == "regular"
         and _REGULAR_ORDER_RE.search(sentence)
-        and not _THIS_WEEK_RE.search(sentence)
+        and not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", sentence))
         and not _DATE_WORD_RE.search(sentence)
     )
 
@@ -268,7 +272,7 @@ def _schedule(
                 entries[key].add(day, w)
             else:
                 lost[(day, *key)].add(day, w)
-    _summer_complement(entries)
+    _season_complement(entries)
     _vigil_once(entries)
     schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]
     schedule.sort(key=lambda s: (min((DAY_ORDER[d] for d in s["days"]), default=99), s["time"]))
@@ -289,39 +293,57 @@ def _vigil_once(entries: dict[tuple[Any, ...], _Entry]) -> None:
             e.days.discard("sat")
 
 
-_SUMMER = ("summer", "holidays")
-
-
-def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
-    """Where a church's day has summer times, its all-year times missing from them are "not-summer", and its
-    summer times that are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)"
-    is 6.00 all year, 18.00 outside summer, 19.00 in summer."""
+def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
+    """Where a church's day has times of a season with a rest of the year (summer, winter, a date range:
+    reading.complement), its all-year times missing from them are of that rest, and its seasonal times that
+    are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)" is 6.00 all year,
+    18.00 outside summer, 19.00 in summer. A time held in both halves ("w roku szkolnym" and "w wakacje") is
+    all-year."""
     # a vigil's summer times are the vigil's own: a weekday summer time on Saturday leaves it all-year
     year: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
-    summer: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
+    seasonal: dict[tuple[str, str | None, bool], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for (time, church, season, vigil), e in entries.items():
         for day in e.days:
             if season is None:
                 year[(day, church, vigil)].add(time)
-            elif season in _SUMMER:
-                summer[(day, church, vigil)].add(time)
-    for (time, church, season, vigil), e in list(entries.items()):
-        for day in sorted(e.days):
-            held = summer.get((day, church, vigil))
-            if not held or day == "holiday":
-                continue
-            if season is None and time not in held:
-                e.days.discard(day)
-                moved = entries[(time, church, "not-summer", vigil)]
-                moved.days.add(day)
-                moved.dated = True
-                moved.pages |= e.pages
-                moved.evidence = moved.evidence or list(e.evidence)
-            elif season in _SUMMER and time in year[(day, church, vigil)]:
-                e.days.discard(day)
-        if season is not None and season not in _SUMMER and season != "not-summer":
+            else:
+                seasonal[(day, church, vigil)][same_half(season)].add(time)
+    for (time, church, season, vigil), e in entries.items():
+        if season is not None:
             # "Roraty w dni powszednie o 7:00" where 7:00 is the weekday Mass all year: the same Mass
             e.days -= {day for day in e.days if time in year[(day, church, vigil)]}
+    for (time, church, season, vigil), e in list(entries.items()):
+        for day in sorted(e.days - {"holiday"}):
+            held = seasonal.get((day, church, vigil), {})
+            named = _replacing(held, year[(day, church, vigil)])
+            if season is None and named is not None and time not in held[named]:
+                _move(entries, e, day, (time, church, complement(named), vigil))
+            elif season is not None and time in held.get(complement(same_half(season)) or "", ()):
+                _move(entries, e, day, (time, church, None, vigil))  # "w roku szkolnym" and "w wakacje"
+
+
+def _replacing(held: Mapping[str, set[str]], all_year: set[str]) -> str | None:
+    """The season whose times on a day are an order of their own, replacing the all-year times it lacks
+    (their season becomes its rest): not a negation ("oprócz wakacji"), and listing as many times as the
+    rest of the year has without it ("13:15 od IX do VI" among five Sunday Masses is one more Mass, and
+    "7:00, 18:00 (zimą 17:00)" a variant of 18:00 only, not another order)."""
+    for season, times in held.items():
+        rest = complement(season)
+        if rest is None or season == "not-summer":
+            continue
+        if len(times) >= len((all_year | held.get(rest, set())) - times):
+            return season
+    return None
+
+
+def _move(entries: dict[tuple[Any, ...], _Entry], e: _Entry, day: str, key: tuple[Any, ...]) -> None:
+    """One day of an entry moved to the entry of ``key`` (another season), with its pages and evidence."""
+    e.days.discard(day)
+    moved = entries[key]
+    moved.days.add(day)
+    moved.dated = True
+    moved.pages |= e.pages
+    moved.evidence = moved.evidence or list(e.evidence)
 
 
 _FROM_RE = re.compile(r"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?", re.IGNORECASE)

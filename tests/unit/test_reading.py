@@ -13,6 +13,7 @@ from msze.extraction.hours import find_hours
 from msze.extraction.page import extract
 from msze.extraction.rules import decide
 from msze.extraction.rules.days import day_at
+from msze.extraction.rules.reading import WINTER_REST, complement, season_range
 
 MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
 MON_SAT = [*MON_FRI, "sat"]
@@ -645,3 +646,112 @@ def test_date_matches_and_years_agree_with_the_plain_regexes(text):
 
     assert [m.span() for m in _date_matches(text)] == [m.span() for m in DATE_RE.finditer(text)]
     assert _YEAR_RE.findall(text) == re.findall(r"(?<!\d)(20[0-3]\d)(?!\d)", text)
+
+
+# --- seasons: negations, complements, lists (issue 25) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.\nNiedziela: 9:00, 13:00 (za wyjątkiem wakacji)", "not-summer"),
+        ("Msze św.\nNiedziela: 9:00, 13:00 (z wyjątkiem lipca i sierpnia)", "not-summer"),
+        ("Msze św.\nNiedziela: 9:00, 13:00 (z wyłączeniem miesięcy letnich)", "not-summer"),
+        ("Msze św.\nW tygodniu: 6:30, 7:15 (poza feriami)", "not-holidays"),
+        ("Msze św.\nW tygodniu: 6:30, 7:15 (oprócz wakacji i ferii)", "not-holidays"),
+        ("Msze św.\nNiedziela: 9:00, 17:15 (w Wielkim Poście)", "lent"),
+    ],
+)
+def test_a_season_named_after_an_exception_word_is_the_rest_of_the_year(text, expected):
+    assert [r["season"] for _, r in readings(text)] == [None, expected]
+
+
+def test_a_season_negated_is_no_place_name():
+    got = readings("Msze św. w niedziele: 8:00, 18:00 (w Wielkim Poście o 16:30)")
+    assert [(t, r["church"], r["season"]) for t, r in got] == [
+        ("08:00", None, None),
+        ("18:00", None, None),
+        ("16:30", None, "lent"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.: dni powszednie 6:45, 18:30 (zimą 17:30)", ["04-01..10-31", "winter"]),
+        ("Msze św.: dni powszednie 6:45, 18:30 (pora zimowa: 17:30)", ["04-01..10-31", "winter"]),
+        ("Msze św. w niedziele: 8:30, 17:30 (w lipcu i sierpniu 20:00)", ["not-summer", "summer"]),
+        ("Msze św.: niedziela 8:30, 17:30 (od 1.07 do 31.08 o 20:00)", ["09-01..06-30", "07-01..08-31"]),
+    ],
+)
+def test_the_time_before_a_seasonal_variant_is_held_the_rest_of_the_year(text, expected):
+    assert [r["season"] for _, r in readings(text)] == [None, *expected]
+
+
+def test_a_variant_of_no_season_leaves_the_time_all_year():
+    got = readings("Msze św.: niedziela 8:30, 17:30 (dla dzieci 16:00)")
+    assert [r["season"] for _, r in got] == [None] * 3
+
+
+def test_a_season_after_a_semicolon_heads_the_times_of_its_list():
+    got = readings("Msze św. w dni powszednie: 6:30, 8:00, 18:00; w wakacje: 8:00, 18:00; w soboty 8:00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("06:30", None),
+        ("08:00", None),
+        ("18:00", None),
+        ("08:00", "summer"),
+        ("18:00", "summer"),
+        ("08:00", None),
+    ]
+
+
+def test_a_season_begins_the_parish_churchs_list_after_a_villages_unless_it_is_the_villages_variant():
+    got = readings("Msze św. w niedziele: 8:00, Zalesie 9:30, w wakacje 8:00, 11:00")
+    assert [(t, r["church"], r["season"]) for t, r in got] == [
+        ("08:00", None, None),
+        ("09:30", "Zalesie", None),
+        ("08:00", None, "summer"),
+        ("11:00", None, "summer"),
+    ]
+    got = readings("Msze św. w dni powszednie: Borowo zima 18:00, lato 19:00; Zalesie zima 17:00, lato 18:30")
+    assert [(t, r["church"], r["season"]) for t, r in got] == [
+        ("18:00", None, "winter"),
+        ("19:00", None, "summer"),
+        ("17:00", "Zalesie", "winter"),
+        ("18:30", "Zalesie", "summer"),
+    ]
+
+
+def _in_range(month_day: tuple[int, int], season: str) -> bool:
+    (m1, d1), (m2, d2) = season_range(season)
+    start, end = (m1, d1), (m2, d2)
+    return start <= month_day <= end if start <= end else month_day >= start or month_day <= end
+
+
+@given(st.dates(datetime.date(2024, 1, 1), datetime.date(2024, 12, 31)), st.integers(0, 365))
+@settings(max_examples=200, deadline=None)
+def test_a_date_range_and_its_complement_share_no_day_and_leave_none_out(start, length):
+    end = start + datetime.timedelta(days=length)
+    season = f"{start.month:02d}-{start.day:02d}..{end.month:02d}-{end.day:02d}"
+    rest = complement(season)
+    if rest is None:  # the whole year
+        assert all(_in_range((m, d), season) for m in range(1, 13) for d in (1, 15, 28))
+        return
+    for n in range(366):
+        day = datetime.date(2024, 1, 1) + datetime.timedelta(days=n)
+        if (day.month, day.day) == (2, 29) and (end.month, end.day) == (2, 28):
+            continue  # a range to the 28th of February ends the month: the 29th is neither's
+        month_day = (day.month, day.day)
+        assert _in_range(month_day, season) != _in_range(month_day, rest), (season, rest)
+
+
+def test_the_complements_of_named_seasons():
+    assert [complement(s) for s in ("summer", "holidays", "school-year", "winter", "advent", None)] == [
+        "not-summer",
+        "not-summer",
+        "summer",
+        WINTER_REST,
+        None,
+        None,
+    ]
+    assert complement(WINTER_REST) == "winter"

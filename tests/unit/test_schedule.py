@@ -4,6 +4,7 @@ apart, conflicts kept, evidence with every entry. Pages go through the crawl's p
 from __future__ import annotations
 
 from msze.archive.reprocess import page_steps
+from msze.extraction.rules.reading import WINTER_REST
 from msze.extraction.schedule import consolidate, page_date, page_role, starts_on
 
 SIDEBAR = "<aside><h3>Msze święte</h3><p>Niedziela: 8:00, 10:00</p><p>Dni powszednie: 18:00</p></aside>"
@@ -178,7 +179,8 @@ def test_announcements_restating_the_regular_order_give_weekly_masses():
             "<h1>Ogłoszenia duszpasterskie</h1><p>2. Porządek Mszy św. jak zawsze:"
             " w dni powszednie 7.15 i 18.00,"
             " w niedziele 9.00 i 11.30.</p><p>3. W tym tygodniu w poniedziałek i czwartek Msza o 17.00.</p>"
-            "<p>4. Stały porządek Mszy bez zmian, ale 15 sierpnia w niedzielę o 13.00.</p>",
+            "<p>4. Stały porządek Mszy bez zmian, ale 15 sierpnia w niedzielę o 13.00.</p>"
+            "<p>5. W uroczystość Wszystkich Świętych porządek Mszy jak zawsze w niedziele o 16.00.</p>",
         ),
     )
     assert [(r[0], r[1]) for r in rows(result)] == [
@@ -187,4 +189,78 @@ def test_announcements_restating_the_regular_order_give_weekly_masses():
         ("09:00", ("sun",)),
         ("11:30", ("sun",)),
     ]
-    assert {o["time"] for o in result["one_off"]} == {"17:00", "13:00"}
+    assert {o["time"] for o in result["one_off"]} == {"17:00", "13:00", "16:00"}
+
+
+def test_the_regular_order_restated_with_its_holy_days_is_still_weekly():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>3. Przypominamy: porządek Mszy bez zmian — w tygodniu 6.45"
+            " i 18.30, w niedziele i święta 8.00, 10.30 i 12.00.</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["06:45", "18:30", "08:00", "10:30", "12:00"]
+
+
+def test_a_time_held_in_the_school_year_and_in_the_summer_is_held_all_year():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>W roku szkolnym: niedziela 7:30, 9:30, 12:00</p>"
+            "<p>W wakacje: niedziela 7:30, 9:30</p>",
+        ),
+    )
+    assert rows(result) == [
+        ("07:30", ("sun",), None, None, False),
+        ("09:30", ("sun",), None, None, False),
+        ("12:00", ("sun",), None, "school-year", False),
+    ]
+
+
+def test_a_winter_variant_gives_the_rest_of_the_year_to_its_time_only():
+    result = site(
+        ("https://parafia.test/msze", "<h2>Msze święte</h2><p>Dni powszednie: 6:45, 18:30 (zimą 17:30)</p>"),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("06:45", weekdays, None, None, False),
+        ("18:30", weekdays, None, WINTER_REST, False),
+        ("17:30", weekdays, None, "winter", False),
+    }
+
+
+def test_a_summer_order_in_parentheses_replaces_the_all_year_times_it_lacks():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Msze św. w niedziele: 7:30, 9:00, 10:30, 13:00, 18:00 (w lipcu i sierpniu: 7:30, 9:00, 10:30,"
+            " 19:30)</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {
+        ("07:30", None),
+        ("09:00", None),
+        ("10:30", None),
+        ("13:00", "not-summer"),
+        ("18:00", "not-summer"),
+        ("19:30", "summer"),
+    }
+
+
+def test_one_more_mass_in_a_season_is_no_order_of_its_own():
+    # "13:30 od IX do VI" is an extra Mass of the school year: the other Sunday times stay all-year
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziele: 7:00, 9:00, 10:30, 12:00, 13:30 - od IX do VI, 18:00</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {
+        ("07:00", None),
+        ("09:00", None),
+        ("10:30", None),
+        ("12:00", None),
+        ("13:30", "09-01..06-30"),
+        ("18:00", None),
+    }

@@ -48,10 +48,13 @@ _RANGE_RE = re.compile(
     re.IGNORECASE,
 )
 
+# "oprócz", "poza", "za wyjątkiem": the season named next is the one the time is not held in
+_EXCEPT = r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyłączeniem|wyjąwszy|bez)\s+(?:okres\w*\s+|czas\w*\s+)?"
 _SEASONS: list[tuple[str, str]] = [
-    # order matters: "poza wakacjami" before "wakacje"
+    # order matters: "poza wakacjami" before "wakacje", "poza feriami" before "poza wakacjami"
+    (rf"{_EXCEPT}(?:wakac\w*\s+i\s+)?feri\w*", "not-holidays"),
     (
-        r"(?:opr[óo]cz|poza|z\s+wyjątkiem|bez)\s+(?:okres\w*\s+)?(?:wakac\w*|lat[ae]m?|okres\w*\s+letni\w*)"
+        rf"{_EXCEPT}(?:wakac\w*|lat[ae]m?|letni\w*|lipc\w*\s+i\s+sierp\w*|miesięc\w*\s+letni\w*)"
         r"|(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się)\b[^.;\n]{0,40}\b(?:w\s+)?(?:wakac\w*|lat\w*)",
         "not-summer",
     ),
@@ -60,7 +63,7 @@ _SEASONS: list[tuple[str, str]] = [
     (r"zim[aąię]\b|zimow\w*", "winter"),
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
-    (r"wielk\w+\s+post\w*|post\w*\s+wielk\w*", "lent"),
+    (r"wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "Wielki Post", "w Wielkim Poście"
     (r"w\s+maju\b|nabożeństw\w*\s+majow\w*|\bmaj\b", "may"),
     (r"w\s+październiku\b|\bpaździernik\b", "october"),
     (r"(?:czas\w*|okres\w*)\s+(?:pandemi|epidemi)\w*", "pandemic"),  # the temporary schedules of 2020–2021
@@ -341,6 +344,41 @@ def season_range(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] 
     """The (month, day) bounds of a season given as dates ("07-01..08-31"), None for a tag or none."""
     m = _SEASON_RANGE_RE.match(season or "")
     return ((int(m[1]), int(m[2])), (int(m[3]), int(m[4]))) if m else None
+
+
+# the rest of the year of a season that has one: what an all-year time becomes where that season has times
+# of its own ("18:00 (zimą 17:00)": the 18:00 is held from April to October, as the calendar's winter ends)
+WINTER_REST = "04-01..10-31"
+_COMPLEMENTS = {"summer": "not-summer", "not-summer": "summer", "winter": WINTER_REST, WINTER_REST: "winter"}
+# seasons read as one half of the year for their complement: the holidays are the summer's, the school year
+# the rest of the year's
+_HALF = {"holidays": "summer", "school-year": "not-summer"}
+
+
+def complement(season: str | None) -> str | None:
+    """The season of the rest of the year ("summer" -> "not-summer", "winter" -> WINTER_REST, "07-01..08-31"
+    -> "09-01..06-30"); None for a season without one (Advent, May, unknown tags, a whole year's range)."""
+    if season is None:
+        return None
+    season = _HALF.get(season, season)
+    if season in _COMPLEMENTS:
+        return _COMPLEMENTS[season]
+    bounds = season_range(season)
+    if bounds is None:
+        return None
+    (m1, d1), (m2, d2) = bounds
+    # the day after the end ("02-28" ends February) and the day before the start
+    after = (m2 % 12 + 1, 1) if d2 >= (28 if m2 == 2 else _MONTH_DAYS[m2 - 1]) else (m2, d2 + 1)
+    before = ((m1 - 2) % 12 + 1, _MONTH_DAYS[(m1 - 2) % 12]) if d1 == 1 else (m1, d1 - 1)
+    if after == (m1, d1):
+        return None  # the whole year: no rest
+    return f"{after[0]:02d}-{after[1]:02d}..{before[0]:02d}-{before[1]:02d}"
+
+
+def same_half(season: str | None) -> str | None:
+    """The half of the year a season stands for when it is paired with its complement (the school year is
+    "not-summer"): a time held in both halves is held all year."""
+    return _HALF.get(season, season) if season is not None else None
 
 
 def tags_in(text: str) -> tuple[str, ...]:

@@ -42,6 +42,7 @@ from msze.extraction.rules.reading import (
     BlockNotes,
     HourFacts,
     Reading,
+    complement,
     finish,
     place_after,
     place_named,
@@ -239,8 +240,8 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
-# "18:00 (lato 19:00)": a summer variant in parentheses that hold the next hour
-_SUMMER_VARIANT_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*)[\s:–-]*$", re.I)
+# "18:00 (lato 19:00)", "18:00 (zimą 17:00)": a seasonal variant in parentheses that hold the next hour
+_VARIANT_RE = re.compile(r"\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?\s*)?$", re.I)
 
 
 # where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
@@ -337,6 +338,8 @@ class _Walk:
         sunday_heading = over is not None and "sun" in over.days
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
+        listed_season: str | None = None  # "; w lipcu i sierpniu: 8:00, 18:30": the season of a list's times
+        place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -357,19 +360,31 @@ class _Walk:
             if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             own = before + " " + after
+            season_before = season_in(before)
+            said = season_before if own_start > c.clause_start else None
+            turns = ";" in before or DAY_ANY_RE.search(before)
+            if said is not None or (own_start > c.clause_start and turns):
+                listed_season = said  # a list of its own starts: "; w lipcu i sierpniu: 8:00, 18:30"
+            # a season starts a list of the parish church's times, unless it is a variant of the place's own
+            # ("Drawsko zima 18.00, lato 19.00", "Wieleń 10:30 (w lipcu także 19:00)")
+            new_list = said is not None and not place_seasonal and "(" not in before
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 named = place_named(before)
-                if named is not None or MASS_CUE_RE.search(before):
+                if named is not None or MASS_CUE_RE.search(before) or new_list:
                     place = named  # "Bagrowo 10.00 Msze św. w soboty: 18.00": a Mass header starts anew
+                    place_seasonal = named is not None and season_before is not None
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
                 r.church = self._church_at(named or place)
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
-            if r.season is None and _SUMMER_VARIANT_RE.match(line, c.e, c.next_start):
-                r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
+            variant = _VARIANT_RE.match(line, c.e, c.next_start) if r.season is None else None
+            if variant is not None and complement(season_in(variant["s"])):
+                r.season = complement(season_in(variant["s"]))  # "18:00 (lato 19:00)": 18:00 the rest's
+            if r.season is None:
+                r.season = listed_season
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
