@@ -755,3 +755,24 @@ def test_the_complements_of_named_seasons():
         None,
     ]
     assert complement(WINTER_REST) == "winter"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "W wakacje nie ma Mszy św. o 12.30.",
+        "Msza o 7.00 nie będzie odprawiana.",
+        "Msze jak w niedzielę, bez Mszy o 20.00.",
+        "Msza wieczorna o 19.00 jest odwołana.",
+    ],
+)
+def test_a_mass_said_not_to_be_held_is_the_pages_mass_time_read_as_negated(text):
+    hours = find_hours(text)
+    decisions = decide(text, hours, 2025)
+    assert [(d.is_mass, d.reason) for d in decisions][-1:] == [(True, "negated")]
+
+
+def test_a_negation_of_another_clause_or_time_negates_nothing():
+    text = "W poniedziałki nie ma Mszy, we wtorki Msza o 7.00. Nie będzie Mszy o 18.00, będzie o 19.00."
+    hours = find_hours(text)
+    assert [d.reason == "negated" for d in decide(text, hours, 2025)] == [False, True, False]

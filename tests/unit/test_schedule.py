@@ -264,3 +264,23 @@ def test_one_more_mass_in_a_season_is_no_order_of_its_own():
         ("13:30", "09-01..06-30"),
         ("18:00", None),
     }
+
+
+def test_a_mass_said_not_to_be_held_is_never_a_new_one():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziela: 8:00, 10:00, 12:30</p><p>Dni powszednie: 7:00, 18:00</p>"
+            "<p>W wakacje nie ma Mszy św. o 12.30.</p><p>W czwartek Msza o 7.00 nie będzie odprawiana.</p>"
+            "<p>W święta zniesione Msze jak w niedzielę, bez Mszy o 20.15.</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("08:00", ("sun",), None, None, False),
+        ("10:00", ("sun",), None, None, False),
+        ("12:30", ("sun",), None, "not-summer", False),
+        ("07:00", weekdays, None, None, False),
+        ("18:00", weekdays, None, None, False),
+    }
+    assert result["one_off"] == []

@@ -26,6 +26,7 @@ from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
 from msze.extraction.rules.lines import words
 from msze.extraction.rules.reading import Reading
 
+NEGATED = "negated"  # a Mass said not to be held at the hour: the page's Mass time, no Mass of the schedule
 UNCUED = "no cue"  # the reason for an hour the rules found nothing to go on for (the classifier's to label)
 FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
 SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)

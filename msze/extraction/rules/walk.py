@@ -18,6 +18,8 @@ from msze.extraction.rules.cues import (
     HOUR_WORD_BEFORE_RE,
     LOOKBEHIND,
     MASS_CUE_RE,
+    NEGATED_AFTER_RE,
+    NEGATED_BEFORE_RE,
     PLACE_HEADING_RE,
     RANGE_SEP_RE,
     UNIT_AFTER_RE,
@@ -49,7 +51,7 @@ from msze.extraction.rules.reading import (
     read,
     season_in,
 )
-from msze.extraction.rules.verdict import HourContext, LineContext, RuleDecision, is_bare, verdict
+from msze.extraction.rules.verdict import NEGATED, HourContext, LineContext, RuleDecision, is_bare, verdict
 
 CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
 HEADER_CHARS = 70  # a line this short without hours is a heading
@@ -359,6 +361,8 @@ class _Walk:
             is_mass, reason = verdict(c)
             if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
+            if is_mass and (NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after)):
+                reason = NEGATED  # "w wakacje nie ma Mszy o 12.30": the schedule's time, never a new Mass
             own = before + " " + after
             season_before = season_in(before)
             said = season_before if own_start > c.clause_start else None
