@@ -776,3 +776,24 @@ def test_a_negation_of_another_clause_or_time_negates_nothing():
     text = "W poniedziałki nie ma Mszy, we wtorki Msza o 7.00. Nie będzie Mszy o 18.00, będzie o 19.00."
     hours = find_hours(text)
     assert [d.reason == "negated" for d in decide(text, hours, 2025)] == [False, True, False]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.: niedziela 9:30 w kaplicy św. Barbary, 11:00", "kaplicy św. Barbary"),
+        ("Msze św.: niedziela 9:30 (w kaplicy bł. Karoliny)", "kaplicy bł. Karoliny"),
+        ("Msze św.: niedziela 9:30 w kościele pw. Ducha Świętego", "kościele pw. Ducha Świętego"),
+        ("Msze św. o 9:30 w kaplicy szpitalnej w niedziele i święta", "kaplicy szpitalnej"),
+        ("Msze św. o 9:30 w kaplicy Matki Bożej oraz w tygodniu o 7:00", "kaplicy Matki Bożej"),
+        ("Msze św. o 9:30 w kościele filialnym w Borkach dla dzieci", "kościele filialnym w Borkach"),
+        ("Msze św. o 9:30 w kaplicy na cmentarzu także w soboty", "kaplicy na cmentarzu"),
+    ],
+)
+def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_goes_on(text, expected):
+    assert readings(text)[0][1]["church"] == expected
+
+
+def test_time_and_place_lines_under_a_day_heading_are_masses_at_that_church():
+    text = "Dni powszednie:\n7:30 – kościół parafialny\n18:00 – kaplica Zalesie\nSobota:\n10:00 Powitanie"
+    assert [(t, r["church"]) for t, r in readings(text)] == [("07:30", None), ("18:00", "kaplica Zalesie")]

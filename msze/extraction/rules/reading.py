@@ -155,9 +155,20 @@ BROADCAST_RE = re.compile(
     r"|radio\s+maryja|polskie\s+radio|w\s+radiu|radiow\w*|w\s+tv\b)",
     re.IGNORECASE,
 )
-# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo": a church named at one time
+# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "w kaplicy św. Anny": a church named
+# at one time; its name goes on past "św." and the like
+_NAME_PART = r"(?:(?:pw|św|bł|ks|bp|abp|o|im|najśw|nmp|mb)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
 _INLINE_CHURCH_RE = re.compile(
-    rf"\b(?:w|we|na)?\s*(?P<name>(?:{_CHURCH_WORDS})(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{{0,40}})?)", re.IGNORECASE
+    rf"\b(?:w|we|na)?\s*(?P<name>(?:{_CHURCH_WORDS})(?:[ \t]+{_NAME_PART}){{0,6}})",
+    re.IGNORECASE,
+)
+# where a church's name ends and the rest of the clause goes on: "w kaplicy szpitalnej | w niedziele",
+# "w kaplicy Matki Bożej | oraz ...", "w kaplicy sióstr | o godz."
+_NAME_END_RE = re.compile(
+    r"\s+(?:o|godz\w*|g\.|oraz|także|również|dla|lub|albo|a|zaś|natomiast|jest|są|będzie|i\s+w)\b.*"
+    r"|\s+(?:w|we|od|do)\s+(?=(?:[^\W\d]+\s+)?(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|dni|dzień|tygodni"
+    r"|świę|wakac|ferie|feri|lat|zim|okres|roku|czasie|adwen|wielk|maj|paźdz))\w.*",
+    re.IGNORECASE,
 )
 _MAIN_CHURCH_RE = re.compile(
     r"parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$|(?:górn|doln)\w+\s+kości\w*", re.IGNORECASE
@@ -242,8 +253,9 @@ def inline_church(text: str) -> str | None:
     m = _INLINE_CHURCH_RE.search(text)
     if m is None:
         return None
-    name = m.group("name").strip(" \t:•*·-–—")
-    return None if _MAIN_CHURCH_RE.search(name) else name
+    name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
+    name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
+    return None if not name or _MAIN_CHURCH_RE.search(name) else name
 
 
 # A church named by its place alone, as diocesan lists write a parish's chapels: "Mączniki godz. 8.00;
