@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
 from msze.extraction.rules.reading import complement, dates_in, page_year, same_half, with_year
-from msze.extraction.rules.verdict import NEGATED
+from msze.extraction.rules.verdict import NOT_SCHEDULED
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
 _ANNOUNCEMENTS_RE = re.compile(
@@ -160,8 +160,8 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             page_year(text) if p.role == ANNOUNCEMENTS else None
         )  # read once, for every hour's "od 1 lipca"
         for hour in page.get("hours") or ():
-            if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") == NEGATED:
-                continue  # "nie ma Mszy o 12.30": the schedule's 12.30 (season marked), not a Mass of its own
+            if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") in NOT_SCHEDULED:
+                continue  # "nie ma Mszy o 12.30", "spowiedź przed Mszą o 7.30": no Mass of its own
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
             if _is_weekly(p, hour, valid_from) or (
                 p.role == ANNOUNCEMENTS and regular_order(sentence_of(text, hour), hour)

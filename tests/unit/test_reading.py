@@ -797,3 +797,37 @@ def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_g
 def test_time_and_place_lines_under_a_day_heading_are_masses_at_that_church():
     text = "Dni powszednie:\n7:30 – kościół parafialny\n18:00 – kaplica Zalesie\nSobota:\n10:00 Powitanie"
     assert [(t, r["church"]) for t, r in readings(text)] == [("07:30", None), ("18:00", "kaplica Zalesie")]
+
+
+def test_confession_before_or_during_the_masses_is_at_those_masses_times():
+    text = (
+        "Msze św.\nDni powszednie: 7:30, 18:30\n"
+        "Spowiedź codziennie przed Mszą św. o 7.30 i 18.30, w czasie Mszy o 9.00"
+    )
+    got = [(c["start"], c["end"], c.get("at_mass")) for c in page_confessions(text)]
+    assert got == [("07:30", None, True), ("18:30", None, True), ("09:00", None, True)]
+    hours = find_hours(text)
+    reasons = [d.reason for d in decide(text, hours, 2025)]
+    assert reasons[2:] == ["confession at mass"] * 3
+
+
+def test_confession_under_its_heading_is_read_like_a_mass_schedule():
+    text = (
+        "Msze św.\nNiedziela: 8:00, 11:00\nSpowiedź w naszej parafii:\n15 minut przed Mszą św.,\n"
+        "Piątek 17:00 – 18:00\nSobota 9:30\nMsze św.\nSobota 18:00"
+    )
+    got = [(c["days"], c["start"], c["end"]) for c in page_confessions(text)]
+    assert got == [(["fri"], "17:00", "18:00"), (["sat"], "09:30", None)]
+    assert [(t, r["days"]) for t, r in readings(text)] == [
+        ("08:00", ["sun"]),
+        ("11:00", ["sun"]),
+        ("18:00", ["sat"]),
+    ]
+
+
+def test_a_devotion_named_inside_a_parish_name_is_no_topic_but_a_header_naming_the_parish_is():
+    assert [t for t, _ in readings("Parafia Matki Bożej Różańcowej\nNiedziela: 8:00, 10:00")] == [
+        "08:00",
+        "10:00",
+    ]
+    assert readings("Różaniec w naszej parafii:\nNiedziela: 17:00") == []

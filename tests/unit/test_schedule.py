@@ -284,3 +284,18 @@ def test_a_mass_said_not_to_be_held_is_never_a_new_one():
         ("18:00", weekdays, None, None, False),
     }
     assert result["one_off"] == []
+
+
+def test_confession_before_a_mass_adds_no_mass_and_is_a_confession_row():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziela: 8:00, 10:00</p><p>Dni powszednie: 18:00</p>"
+            "<p>Spowiedź codziennie przed Mszą św. o 7.15 i 18.00.</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["18:00", "08:00", "10:00"]
+    assert [(c["start"], c.get("at_mass")) for c in result["confession"]] == [
+        ("07:15", True),
+        ("18:00", True),
+    ]

@@ -125,6 +125,13 @@ NEGATED_AFTER_RE = re.compile(
     r"|nie\s+będzie\b|(?:jest|zostaje|została|zostanie)\s+odwołan\w*|odwołan\w*|zawieszon\w*)",
     re.IGNORECASE,
 )
+# "Spowiedź ... przed Mszą św. o 7.30 i 18.30", "w czasie Mszy o 18.00": the hour is the Mass's, the
+# confession is before it or during it
+AT_MASS_RE = re.compile(
+    r"\b(?:przed|w\s+czasie|podczas)\s+(?:ka[żz]d[ąa]\s+)?msz\w*(?:\s+(?:św\.?|święt\w*))?(?:\s+[^\W\d]+){0,2}\s+(?:o\s+)?"
+    r"(?:godz(?:\.|inie)?\s*)?$",
+    re.IGNORECASE,
+)
 # an intention right after an hour ("8:00 – + Jan Kowalski", "19:00 – Za Parafian"): a Mass
 INTENTION_AFTER_RE = re.compile(
     r"\s*[-–—:]?\s*(?:\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji"

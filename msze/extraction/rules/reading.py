@@ -213,6 +213,7 @@ class BlockNotes:
     monthly: bool = False
     main_seen: bool = False  # a Mass time was read: a church heading from now on is another church
     season_read: bool = False  # a time was read under the season heading: a new day heading ends it
+    confession: bool = False  # under "Spowiedź:" (the block's topic): its day lines are confession times
 
     def read_heading(self, line: str) -> None:
         """A short line without hours: a church's name, a season, a date or a new topic."""
@@ -235,7 +236,7 @@ class BlockNotes:
     def end(self) -> None:
         """A long line of prose: the headings above no longer speak of what follows."""
         self.church = self.season = self.date = None
-        self.monthly = False
+        self.monthly = self.confession = False
 
 
 def church_heading(line: str) -> str | None:
@@ -459,7 +460,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
         r.kind, r.date = ONE_OFF, None
     elif r.date is not None or p.one_off or one_off_in(own):
         r.kind = ONE_OFF
-    r.confession = p.confession
+    r.confession = p.confession or block.confession
     r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
     return r
 

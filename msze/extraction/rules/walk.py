@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from msze.extraction.hours import Hour
 from msze.extraction.rules.cues import (
+    AT_MASS_RE,
     HOUR_WORD_BEFORE_RE,
     LOOKBEHIND,
     MASS_CUE_RE,
@@ -40,6 +41,7 @@ from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, wo
 from msze.extraction.rules.reading import (
     BROADCAST_RE,
     CHURCH_WORD_RE,
+    CONFESSION_RE,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
@@ -51,7 +53,15 @@ from msze.extraction.rules.reading import (
     read,
     season_in,
 )
-from msze.extraction.rules.verdict import NEGATED, HourContext, LineContext, RuleDecision, is_bare, verdict
+from msze.extraction.rules.verdict import (
+    AT_MASS,
+    NEGATED,
+    HourContext,
+    LineContext,
+    RuleDecision,
+    is_bare,
+    verdict,
+)
 
 CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
 HEADER_CHARS = 70  # a line this short without hours is a heading
@@ -173,6 +183,8 @@ class _Block:
         """
         is_head = is_day_heading(line)
         self.section = _topic_after(line, own, is_head, self.section)
+        if own:  # "Spowiedź:", "Spowiedź św. przed Mszami": the lines below are confession times
+            self.notes.confession = self.section is False and bool(CONFESSION_RE.search(line))
         size, cued = len(line.strip()), bool(own)
         # the line's day matters only for a heading or a short note: most lines are neither
         day_matters = (
@@ -201,6 +213,7 @@ class _Block:
         own = cues.own
         if own:
             self.section = own[-1].mass
+            self.notes.confession = not own[-1].mass and bool(CONFESSION_RE.match(cues.line, own[-1].start))
         if day_head is not None:
             self.heading_day = self.label_day = day_at(day_head)
 
@@ -211,7 +224,9 @@ def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None)
     size = len(line.strip())
     # searched only when one of the branches below asks: with a cue, only a short line's place matters
     asks = size <= PLACE_HEADING_CHARS if own else section is False
-    place = bool(asks and PLACE_HEADING_RE.search(line))
+    named = PLACE_HEADING_RE.search(line) if asks else None
+    # "Parafia Matki Bożej Różańcowej": the cue inside a name; "Spowiedź w naszej parafii:" is a header
+    place = named is not None and (not own or named.start() < own[-1].start)
     mass = bool(own) and any(c.mass for c in own)
     if own and mass and (is_head or size <= HEADER_CHARS):
         return True  # "Msze św. i nabożeństwa" is a Mass schedule header
@@ -342,6 +357,7 @@ class _Walk:
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # "; w lipcu i sierpniu: 8:00, 18:30": the season of a list's times
         place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
+        confession_listed = False  # the hour before was a Mass with confession before it
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -363,6 +379,14 @@ class _Walk:
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             if is_mass and (NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after)):
                 reason = NEGATED  # "w wakacje nie ma Mszy o 12.30": the schedule's time, never a new Mass
+            at_mass = is_mass and (
+                block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s) is not None
+            )
+            if at_mass and (
+                AT_MASS_RE.search(before) or (confession_listed and _LIST_SEP_RE.fullmatch(before))
+            ):
+                reason = AT_MASS  # "Spowiedź przed Mszą o 7.30 i 18.30": those Masses, confession then
+            confession_listed = reason == AT_MASS
             own = before + " " + after
             season_before = season_in(before)
             said = season_before if own_start > c.clause_start else None
