@@ -831,3 +831,28 @@ def test_a_devotion_named_inside_a_parish_name_is_no_topic_but_a_header_naming_t
         "10:00",
     ]
     assert readings("Różaniec w naszej parafii:\nNiedziela: 17:00") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msze św. w niedziele: 8:00, 10:00 (w Adwencie po Roratach o 16.00 adoracja)\nGodziny\n"
+        "Dni powszednie: 6.30, 17.30",
+        "W Adwencie zapraszamy na Roraty o 6:45, a w piątki na różaniec.\nDni powszednie: 6.30, 17.30",
+        "Serdecznie zapraszamy na różaniec.\nDni powszednie: 6.30, 17.30",
+    ],
+)
+def test_a_devotion_word_in_parentheses_or_ending_a_paragraph_leaves_the_next_lines_masses(text):
+    assert [t for t, _ in readings(text)][-2:] == ["06:30", "17:30"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nieszpory\nNiedziela: 17:00",
+        "Nieszpory.\nNiedziela: 17:00",
+        "Spowiedź w sobotę od 16.30 do 17.00.\nSobota:\n17.15",
+    ],
+)
+def test_a_devotions_header_or_a_sentence_opening_with_it_still_heads_the_lines_below(text):
+    assert readings(text) == []

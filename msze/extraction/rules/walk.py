@@ -32,6 +32,7 @@ from msze.extraction.rules.days import (
     DAY_ANY_RE,
     HEAD_GAP_RE,
     LINE_DAY_HEAD_RE,
+    PARENS_RE,
     Days,
     LineDays,
     day_at,
@@ -207,20 +208,39 @@ class _Block:
         elif size > PROSE_LINE_CHARS:
             self.notes.end()
 
-    def read_hour_line(self, cues: LineCues, day_head: str | None) -> None:
+    def read_hour_line(self, cues: LineCues, day_head: str | None, last_hour_end: int) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
         of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below."""
-        own = cues.own
+        # a cue in parentheses speaks of its own hour: "(w Adwencie po Roratach o 16.00 adoracja)"
+        parens = [m.span() for m in PARENS_RE.finditer(cues.line)]
+        own = [c for c in cues.own if not any(a <= c.start < b for a, b in parens)]
         if own:
-            self.section = own[-1].mass
+            # "..., a w piątki na różaniec.": a devotion ending the paragraph after its times opens no block
+            trailing = own[-1].start > last_hour_end and _ends_sentence(cues.line)
+            self.section = own[-1].mass or (None if trailing else False)
             self.notes.confession = not own[-1].mass and bool(CONFESSION_RE.match(cues.line, own[-1].start))
         if day_head is not None:
             self.heading_day = self.label_day = day_at(day_head)
 
 
+_SENTENCE_WORDS = 3  # a line of this many words ending in a full stop is a sentence, no header
+
+
+def _ends_sentence(line: str) -> bool:
+    """A sentence ("Zapraszamy na różaniec.", "..., a w piątki na różaniec."): what it says of something else
+    than Mass opens no block of it (a header does: "Nabożeństwa", "Różaniec:")."""
+    end = line.rstrip()
+    return end.endswith((".", "!")) and words(end) >= _SENTENCE_WORDS
+
+
 def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None) -> bool | None:
-    """The block's topic after a line without hours: a header with a cue sets it, a church's name or a long
-    line of prose ends it."""
+    """The block's topic after a line without hours: a header with a cue sets it, a church's name, a long
+    line of prose or a sentence about something else ends it."""
+    topic = _header_topic(line, own, is_head, section)
+    return None if topic is False and own and _ends_sentence(line) else topic
+
+
+def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None) -> bool | None:
     size = len(line.strip())
     # searched only when one of the branches below asks: with a cue, only a short line's place matters
     asks = size <= PLACE_HEADING_CHARS if own else section is False
@@ -423,7 +443,8 @@ class _Walk:
             if is_mass:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
-        block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None)
+        last_end = self.hours[idxs[-1]].end - line_start
+        block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None, last_end)
 
     def _church_at(self, place: str | None) -> str | None:
         """The church a place names: the first named before any Mass is the parish's own (None), and so is
