@@ -107,13 +107,21 @@ class _Page:
     stated: dict[tuple[str, str | None, str | None], set[str]] = field(
         default_factory=lambda: defaultdict(set)
     )
+    unread: set[tuple[str | None, str]] = field(default_factory=set)  # (day or None, time) it read no Mass at
 
     def rank(self, key: tuple[str, str | None, str | None], support: Mapping[tuple, int]) -> tuple[Any, ...]:
-        """Who wins a conflict: newer own dates, then a schedule page, then the times more pages confirm, then
-        more times, then the first."""
+        """Who wins a conflict: newer dates beside the schedule, then a schedule page, then the times more
+        pages confirm, on this day and then on all the page's days, then more times; the first page last."""
         times = self.stated[key]
         confirmed = sum(support[(*key, time)] - 1 for time in times) / len(times)  # by other pages, per time
-        return (self.date or "", self.role == SCHEDULE, confirmed, len(self.stated[key]), -self.index)
+        said = [(*k, time) for k, ts in self.stated.items() for time in ts]
+        agreed = sum(support[s] - 1 for s in said) / len(said)
+        return (self.date or "", self.role == SCHEDULE, confirmed, agreed, len(times), -self.index)
+
+    def failed_to_read(self, day: str, time: str) -> bool:
+        """The page writes the time on that day (or undated) without reading it as a Mass: a winner that
+        missed it does not say it is gone."""
+        return (day, time) in self.unread or (None, time) in self.unread
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +161,16 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
-        p = _Page(i, page.get("url") or "", page_role(page), page_date(page))
+        role = page_role(page)
+        p = _Page(i, page.get("url") or "", role, page_date(page) if role == ANNOUNCEMENTS else None)
         said.append(p)
         text = page.get("text") or ""
         year = (
             page_year(text) if p.role == ANNOUNCEMENTS else None
         )  # read once, for every hour's "od 1 lipca"
         for hour in page.get("hours") or ():
+            if hour.get("label") != "mass" and hour.get("time"):
+                p.unread |= {(day, hour["time"]) for day in hour.get("days") or (None,)}
             if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") in NOT_SCHEDULED:
                 continue  # "nie ma Mszy o 12.30", "spowiedź przed Mszą o 7.30": no Mass of its own
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
@@ -168,9 +179,11 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             ):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
-                    p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
+                    p.stated[_said_key(day, hour)].add(hour["time"])
             else:
                 _add_one_off(one_off, page, hour)
+        if p.role != ANNOUNCEMENTS:
+            p.date = schedule_date(text, [w.hour for w in weekly if w.said is p])
         for c in page.get("confessions") or () if p.role != ANNOUNCEMENTS else ():  # this week's, not regular
             key = (tuple(c.get("days") or ()), c.get("start"), c.get("end"), c.get("church"), c.get("season"))
             entry = confession.setdefault(key, {**c, "evidence": []})
@@ -241,8 +254,39 @@ def sentence_of(text: str, hour: Mapping[str, Any]) -> str:
     return " ".join(text[begin : after.start() if after else min(len(text), end + 300)].split())
 
 
+# "niedziele i święta" gives the holy days Sunday's times; a list of the holy days of their own ("święta
+# zniesione: 9.00, 18.00") is another statement, not a disagreement with it
+_WITH_SUNDAY = "holiday with sunday"
+
+
+def _said_key(day: str, hour: Mapping[str, Any]) -> tuple[str, str | None, str | None]:
+    """What an hour states a time of, for the conflicts between pages: its day, church and season."""
+    if day == "holiday" and "sun" in (hour.get("days") or ()):
+        day = _WITH_SUNDAY
+    return (day, hour.get("church"), hour.get("season"))
+
+
+SCHEDULE_DATE_LINES = 3  # an update stamp stands this many lines above the schedule at most
+
+
+def schedule_date(text: str, hours: list[Mapping[str, Any]]) -> str | None:
+    """The latest full date beside the page's weekly Masses ("Porządek Mszy od 1.09.2024", "aktualizacja
+    12.10.2025"): from a few lines above the first to the line of the last; a date elsewhere on the page (a
+    history article's) is no evidence of the schedule's."""
+    spans = [(h["start"], h["end"]) for h in hours if 0 <= h.get("start", -1) < h.get("end", -1) <= len(text)]
+    if not spans:
+        return None
+    begin = min(a for a, _ in spans)
+    for _ in range(SCHEDULE_DATE_LINES + 1):
+        begin = max(0, text.rfind("\n", 0, max(0, begin - 1)))
+    end = text.find("\n", max(b for _, b in spans))
+    return page_date({"text": text[begin : end if end >= 0 else len(text)]})
+
+
 def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Page]:
-    """For each (day, church, season) some page states, the page whose times stand."""
+    """For each (day, church, season) some page states, the page whose times stand: by rank, but a copy
+    whose times another copy holds and adds to (a fragment the site template left, "8:00 – kościół", or a
+    copy that read fewer) gives way to it unless it is dated newer."""
     by_key: dict[tuple[str, str | None, str | None], list[_Page]] = defaultdict(list)
     support: dict[tuple, int] = defaultdict(int)  # (day, church, season, time): the pages stating it
     for p in said:
@@ -250,7 +294,13 @@ def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Pag
             by_key[key].append(p)
             for time in times:
                 support[(*key, time)] += 1
-    return {key: max(ps, key=lambda p: p.rank(key, support)) for key, ps in by_key.items()}
+    winners = {}
+    for key, ps in by_key.items():
+        best = max(ps, key=lambda p: p.rank(key, support))
+        newer = best.date or ""
+        fuller = [p for p in ps if best.stated[key] < p.stated[key] and not newer > (p.date or "")]
+        winners[key] = max(fuller, key=lambda p: p.rank(key, support)) if fuller else best
+    return winners
 
 
 def _schedule(
@@ -268,11 +318,12 @@ def _schedule(
         if not days:
             entries[key].add(None, w)
         for day in days:
-            winner = winners[(day, church, season)]
-            if winner is w.said or time in winner.stated[(day, church, season)]:
+            said = _said_key(day, hour)
+            winner = winners[said]
+            if winner is w.said or time in winner.stated[said] or winner.failed_to_read(day, time):
                 entries[key].add(day, w)
             else:
-                lost[(day, *key)].add(day, w)
+                lost[(said[0], *key)].add(day, w)
     _season_complement(entries)
     _vigil_once(entries)
     schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]
@@ -280,9 +331,13 @@ def _schedule(
     conflicts = [
         {**_entry_dict(k[1:], e), "kept": winners[(k[0], k[2], k[3])].url}
         for k, e in lost.items()
-        if not (k[1:] in entries and k[0] in entries[k[1:]].days)
+        if not (k[1:] in entries and _day_of(k[0]) in entries[k[1:]].days)
     ]
     return schedule, conflicts
+
+
+def _day_of(said_day: str) -> str:
+    return "holiday" if said_day == _WITH_SUNDAY else said_day
 
 
 def _vigil_once(entries: dict[tuple[Any, ...], _Entry]) -> None:

@@ -299,3 +299,61 @@ def test_confession_before_a_mass_adds_no_mass_and_is_a_confession_row():
         ("07:15", True),
         ("18:00", True),
     ]
+
+
+def test_a_fragment_of_the_schedule_on_a_later_page_does_not_become_the_sunday():
+    result = site(
+        (
+            "https://parafia.test/msze-swiete",
+            "<h2>Msze święte</h2><p>Niedziela:</p><p>8:00 – kościół parafialny</p>"
+            "<p>10:30 – kościół parafialny</p><p>12:00 – kaplica w Borkach</p>",
+        ),
+        ("https://parafia.test/nabozenstwa", "<h2>Msze święte</h2><p>Niedziela:</p><p>8:00 – kościół</p>"),
+    )
+    assert [(r[0], r[2]) for r in rows(result)] == [
+        ("08:00", None),
+        ("10:30", None),
+        ("12:00", "kaplica w Borkach"),
+    ]
+    assert result["conflicts"] == []
+
+
+def test_a_winner_that_did_not_read_a_time_does_not_erase_it():
+    # the newer page writes 19.00 where the rules read no Mass: the older page's 19:00 stands
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Porządek Mszy od 1.09.2020</p><p>Niedziela: 8:00, 10:00, 19:00</p>",
+        ),
+        (
+            "https://parafia.test/porzadek",
+            "<p>Porządek Mszy od 1.09.2024</p><p>Niedziela: 8:00, 10:00</p><p>Niedziela 19.00 – Apel</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "10:00", "19:00"]
+
+
+def test_a_date_far_from_the_schedule_is_no_evidence_for_it():
+    # a history article's date does not make its copy of the schedule the newer one: agreement decides
+    history = "<p>Kościół konsekrowano 12.05.2024 r.</p>" + "<p>Z dziejów parafii.</p>" * 6
+    result = site(
+        ("https://parafia.test/historia", f"{history}<p>Msze św.</p><p>Niedziela: 7:00, 9:30</p>"),
+        ("https://parafia.test/msze", "<p>Msze św.</p><p>Niedziela: 8:00, 10:30</p>"),
+        ("https://parafia.test/kontakt", "<p>Msze św.</p><p>Niedziela: 8:00, 10:30</p>"),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "10:30"]
+
+
+def test_sundays_and_holy_days_and_a_list_of_the_holy_days_own_do_not_collide():
+    result = site(
+        ("https://parafia.test/msze", "<p>Msze św.</p><p>Niedziele i święta: 8:00, 10:00, 12:00</p>"),
+        ("https://parafia.test/porzadek", "<p>Msze św.</p><p>Święta zniesione: 9:00, 18:00</p>"),
+    )
+    assert set(rows(result)) == {
+        ("08:00", ("sun", "holiday"), None, None, False),
+        ("10:00", ("sun", "holiday"), None, None, False),
+        ("12:00", ("sun", "holiday"), None, None, False),
+        ("09:00", ("holiday",), None, None, False),
+        ("18:00", ("holiday",), None, None, False),
+    }
+    assert result["conflicts"] == []
