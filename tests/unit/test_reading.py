@@ -13,7 +13,7 @@ from msze.extraction.hours import find_hours
 from msze.extraction.page import extract
 from msze.extraction.rules import decide
 from msze.extraction.rules.days import day_at
-from msze.extraction.rules.reading import WINTER_REST, complement, season_range
+from msze.extraction.rules.reading import WINTER_REST, complement, season_in, season_range
 
 MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
 MON_SAT = [*MON_FRI, "sat"]
@@ -856,3 +856,39 @@ def test_a_devotion_word_in_parentheses_or_ending_a_paragraph_leaves_the_next_li
 )
 def test_a_devotions_header_or_a_sentence_opening_with_it_still_heads_the_lines_below(text):
     assert readings(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(IX-VI)", "09-01..06-30"),
+        ("(X–III)", "10-01..03-31"),
+        ("wrzesień-czerwiec:", "09-01..06-30"),
+        ("październik – kwiecień", "10-01..04-30"),
+        ("od października do marca", "10-01..03-31"),
+        ("lipiec-sierpień", "summer"),
+        ("I-III klasy", None),
+        ("12.IX-VI.2020", None),
+    ],
+)
+def test_whole_months_joined_by_a_dash_are_a_season(text, expected):
+    assert season_in(text) == expected
+
+
+def test_months_joined_by_a_dash_head_the_times_below_and_in_a_list():
+    got = readings("Msze św.\nNiedziele (wrzesień-czerwiec):\n7:30, 10:30")
+    assert [(t, r["season"]) for t, r in got] == [("07:30", "09-01..06-30"), ("10:30", "09-01..06-30")]
+    got = readings("Msze św.\nDni powszednie: 7:00, 18:00 (X-IV)")
+    assert [(t, r["season"]) for t, r in got] == [("07:00", None), ("18:00", "10-01..04-30")]
+
+
+def test_a_time_in_parentheses_with_its_season_is_the_variant_of_the_time_before():
+    got = readings("Msze św. w niedziele:\n10.30, 17.30 (16.30 okres zimowy), 19.00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("10:30", None),
+        ("17:30", WINTER_REST),
+        ("16:30", "winter"),
+        ("19:00", None),
+    ]
+    got = readings("Msze św. w niedziele: 10.30, 17.30 (16.30 dla dzieci)")
+    assert [r["season"] for _, r in got] == [None, None, None]

@@ -302,10 +302,19 @@ def place_after(words_after: str, line_end: bool) -> str | None:
     return place_named(words_after) if line_end else None
 
 
-# "od IX do VI", "od września do czerwca": whole months
+# a month named: "września" (as in dates), "wrzesień" (as in headings)
+_MONTH_NAME = (
+    r"stycz(?:eń|nia)|lut(?:y|ego)|mar(?:zec|ca)|kwie(?:cień|tnia)|maj[a]?|czerw(?:iec|ca)|lip(?:iec|ca)"
+    r"|sierp(?:ień|nia)|wrze(?:sień|śnia)|październik[a]?|listopad[a]?|grud(?:zień|nia)"
+)
+_MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
+_ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
+_ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
+# "od IX do VI", "od września do czerwca", "(IX-VI)", "wrzesień–czerwiec": whole months
 _MONTH_RANGE_RE = re.compile(
-    rf"\bod\s+(?:(?P<r1>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)|(?P<w1>{_MONTH_WORDS}))\s+do\s+"
-    rf"(?:(?P<r2>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)|(?P<w2>{_MONTH_WORDS}))\b",
+    rf"\bod\s+(?:(?P<r1>{_ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:(?P<r2>{_ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
+    rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{_ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
+    r"\b(?![.,]?\d|\s*klas)",
     re.IGNORECASE,
 )
 _MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -329,15 +338,20 @@ def with_year(date: Date, year: int | None) -> Date:
 
 
 def _month_of(roman: str | None, word: str | None) -> int:
-    return _ROMAN[roman.upper()] if roman else _MONTH_NUMBER[word.lower()]  # type: ignore[union-attr]
+    if roman:
+        return _ROMAN[roman.upper()]
+    return _MONTH_PREFIXES.index(word.lower()[:3]) + 1  # type: ignore[union-attr]
 
 
 def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
     months = _MONTH_RANGE_RE.search(text)
     if months is not None:
-        m1, m2 = _month_of(months["r1"], months["w1"]), _month_of(months["r2"], months["w2"])
-        return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+        m1 = _month_of(months["r1"] or months["r3"], months["w1"] or months["w3"])
+        m2 = _month_of(months["r2"] or months["r4"], months["w2"] or months["w4"])
+        dashed = months["r1"] is None and months["w1"] is None
+        if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
+            return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
     r = _RANGE_RE.search(text)
     if r is not None:
         m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]

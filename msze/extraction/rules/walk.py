@@ -281,6 +281,9 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
 _VARIANT_RE = re.compile(r"\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?\s*)?$", re.I)
 
 
+_PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
+
+
 # where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
 _NEXT_PHRASE_RE = re.compile(
     r"(?:[,;]\s*(?:zaś|a|natomiast)?|\s(?:oraz|zaś|a|natomiast|i))\s+(?=(?:w|we|od|na|(?-i:I{1,3}|IV|V))\s)",
@@ -431,6 +434,7 @@ class _Walk:
             variant = _VARIANT_RE.match(line, c.e, c.next_start) if r.season is None else None
             if variant is not None and complement(season_in(variant["s"])):
                 r.season = complement(season_in(variant["s"]))  # "18:00 (lato 19:00)": 18:00 the rest's
+            self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
                 r.season = listed_season
             if r.season is None:
@@ -445,6 +449,13 @@ class _Walk:
         first = self.hours[idxs[0]].start - line_start
         last_end = self.hours[idxs[-1]].end - line_start
         block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None, last_end)
+
+    def _variant_after(self, idx: int, idxs: list[int], before: str, season: str | None) -> None:
+        """ "17.00 (16.00 okres zimowy)": a time in parentheses with its season right after another time
+        is that time's variant, which is held the rest of the year."""
+        previous = self.readings[idx - 1] if idx != idxs[0] else None
+        if previous is not None and previous.season is None and _PAREN_OPEN_RE.fullmatch(before):
+            previous.season = complement(season)
 
     def _church_at(self, place: str | None) -> str | None:
         """The church a place names: the first named before any Mass is the parish's own (None), and so is
