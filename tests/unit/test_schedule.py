@@ -357,3 +357,20 @@ def test_sundays_and_holy_days_and_a_list_of_the_holy_days_own_do_not_collide():
         ("18:00", ("holiday",), None, None, False),
     }
     assert result["conflicts"] == []
+
+
+def test_a_time_of_the_september_to_june_and_the_summer_order_is_held_all_year():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>W niedzielę:</p><p>Od września do czerwca: 7:30, 9:00, 11:15, 17:00</p>"
+            "<p>W lipcu i sierpniu: 7:30, 9:00, 19:00</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {
+        ("07:30", None),
+        ("09:00", None),
+        ("11:15", "09-01..06-30"),
+        ("17:00", "09-01..06-30"),
+        ("19:00", "summer"),
+    }

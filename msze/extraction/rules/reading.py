@@ -378,8 +378,13 @@ def season_range(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] 
 WINTER_REST = "04-01..10-31"
 _COMPLEMENTS = {"summer": "not-summer", "not-summer": "summer", "winter": WINTER_REST, WINTER_REST: "winter"}
 # seasons read as one half of the year for their complement: the holidays are the summer's, the school year
-# the rest of the year's
-_HALF = {"holidays": "summer", "school-year": "not-summer"}
+# ("od września do czerwca") the rest of the year's
+_HALF = {
+    "holidays": "summer",
+    "07-01..08-31": "summer",
+    "school-year": "not-summer",
+    "09-01..06-30": "not-summer",
+}
 
 
 def complement(season: str | None) -> str | None:
@@ -387,7 +392,8 @@ def complement(season: str | None) -> str | None:
     -> "09-01..06-30"); None for a season without one (Advent, May, unknown tags, a whole year's range)."""
     if season is None:
         return None
-    season = _HALF.get(season, season)
+    if season_range(season) is None:  # a date range's complement is a date range
+        season = _HALF.get(season, season)
     if season in _COMPLEMENTS:
         return _COMPLEMENTS[season]
     bounds = season_range(season)
