@@ -1,3 +1,1 @@
-"""msze: find the start times of Holy Masses on Polish parish websites."""
-
-__version__ = "0.1.0"
+"""msze: find the start times of Holy Masses on Polish parish websites (`msze --version` says which)."""

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
 
 from msze.archive.warc import INFO_START_URL, WarcFile
+from msze.optional import SwitchedOff
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -35,7 +35,7 @@ class StatsFileExtension:
     def from_crawler(cls, crawler: Any) -> StatsFileExtension:
         path = crawler.settings.get("STATS_FILE")
         if not path:
-            raise NotConfigured("STATS_FILE is not set")
+            raise SwitchedOff(cls, "STATS_FILE is not set")
         extension = cls(crawler, path)
         crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
         return extension
@@ -83,7 +83,7 @@ class WarcExtension:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WarcExtension:
         if not crawler.settings.getbool("WARC_ENABLED"):
-            raise NotConfigured("WARC_ENABLED is off")
+            raise SwitchedOff(cls, "WARC_ENABLED is off")
         return cls(crawler)
 
     def _path_for(self, request: Request) -> str:

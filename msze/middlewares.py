@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
@@ -25,13 +25,12 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import load_object
 from scrapy.utils.response import response_status_message
-from scrapy_fake_useragent.middleware import RandomUserAgentMiddleware
-from scrapy_fake_useragent.providers import BaseProvider
 
 from msze.crawling.backoff import retry_after, retry_delay
 from msze.crawling.charset import correct_encoding
 from msze.crawling.sniff import HEAD_SIZE, declared_charset, is_binary, is_pdf
 from msze.crawling.tls import is_tls_version_failure, legacy_tls_hosts
+from msze.optional import SwitchedOff
 from msze.recrawl.changes import NOT_MODIFIED
 from msze.recrawl.state import SET_ASIDE_WARNING, SharedRecrawl, shared_recrawl
 
@@ -108,7 +107,7 @@ class BinarySniffMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> BinarySniffMiddleware:
         if not crawler.settings.getbool("BINARY_SNIFF_ENABLED"):
-            raise NotConfigured("BINARY_SNIFF_ENABLED is off")
+            raise SwitchedOff(cls, "BINARY_SNIFF_ENABLED is off")
         return cls(crawler)
 
     def headers_received(self, headers: Any, body_length: Any, request: Request, spider: Any = None) -> None:
@@ -297,7 +296,7 @@ class LegacyTLSRetryMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> LegacyTLSRetryMiddleware:
         if not crawler.settings.getbool("LEGACY_TLS_RETRY"):
-            raise NotConfigured("LEGACY_TLS_RETRY is off")
+            raise SwitchedOff(cls, "LEGACY_TLS_RETRY is off")
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
@@ -350,27 +349,33 @@ def user_agent_of(entry: dict[str, Any]) -> str:
     return entry["useragent"].strip().strip('"')
 
 
-class BrowserAgentsProvider(BaseProvider):
-    """A scrapy-fake-useragent provider (FAKEUSERAGENT_PROVIDERS): a real browser's User-Agent, drawn by
-    usage share from browser_agents(). Raises when fake-useragent's data cannot be loaded, so the next
-    provider of the list is used."""
+class BrowserUserAgentMiddleware:
+    """A real browser's User-Agent per request, drawn by usage share from browser_agents() (a request that
+    has one keeps it). When fake-useragent's data cannot be loaded, every request gets USER_AGENT (a
+    browser's): one warning, stat `msze/useragent/fixed`. scrapy-fake-useragent did this through its provider
+    list, and pulled Faker into every install for a fallback that was never reached."""
 
-    def __init__(self, settings: Any) -> None:
-        super().__init__(settings)
-        self.agents, self._cum_shares = browser_agents()
+    def __init__(self, agents: Sequence[str], cum_shares: Sequence[float], fixed: str) -> None:
+        self.agents = tuple(agents)
+        self.cum_shares = tuple(cum_shares)
+        self.fixed = fixed
 
-    def get_random_ua(self) -> str:
-        return random.choices(self.agents, cum_weights=self._cum_shares)[0]
-
-
-class BrowserUserAgentMiddleware(RandomUserAgentMiddleware):
-    """scrapy-fake-useragent's random User-Agent from the first provider of FAKEUSERAGENT_PROVIDERS that
-    loads, with the Scrapy 2.14+ method signature (no `spider` argument, no deprecation warning)."""
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> BrowserUserAgentMiddleware:
+        try:
+            agents, shares = browser_agents()
+        except Exception as exc:  # noqa: BLE001 - fake-useragent's data failing in any way: the fixed one
+            logger.warning("fake-useragent's browsers did not load (%s): every request gets USER_AGENT", exc)
+            crawler.stats.set_value("msze/useragent/fixed", 1)
+            agents, shares = (), ()
+        return cls(agents, shares, crawler.settings.get("USER_AGENT"))
 
     def random_user_agent(self) -> str:
-        return self._ua_provider.get_random_ua()
+        if not self.agents:
+            return self.fixed
+        return random.choices(self.agents, cum_weights=self.cum_shares)[0]
 
-    def process_request(self, request: Request) -> None:  # type: ignore[override]
+    def process_request(self, request: Request) -> None:
         request.headers.setdefault("User-Agent", self.random_user_agent())
 
 
@@ -525,17 +530,17 @@ DISABLE_META_KEY = "msze_recrawl_disabled"  # request.meta: never send validator
 PAGE_META_KEY = "msze_recrawl_page"  # request.meta of a 304: the stored page item (for the spider middleware)
 
 
-def recrawl_state_path(crawler: Any) -> str:
-    """RECRAWL_STATE; every re-crawl component is off (NotConfigured) without it."""
+def recrawl_state_path(crawler: Any, component: type) -> str:
+    """RECRAWL_STATE; every re-crawl component is off (SwitchedOff: said at INFO) without it."""
     path = crawler.settings.get("RECRAWL_STATE")
     if not path:
-        raise NotConfigured("RECRAWL_STATE is empty: no previous run to compare with")
+        raise SwitchedOff(component, "RECRAWL_STATE is empty: no previous run to compare with")
     return path
 
 
-def recrawl_shared(crawler: Any) -> SharedRecrawl:
+def recrawl_shared(crawler: Any, component: type) -> SharedRecrawl:
     """The re-crawl state this crawler's middleware and pipeline share (msze/recrawl/state.py)."""
-    shared = shared_recrawl(crawler, recrawl_state_path(crawler))
+    shared = shared_recrawl(crawler, recrawl_state_path(crawler, component))
     if shared.state.set_aside_by_domain:
         logger.warning(SET_ASIDE_WARNING, shared.state.path)
         shared.state.set_aside_by_domain = False  # said once
@@ -553,8 +558,8 @@ class ConditionalRequestMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Any) -> ConditionalRequestMiddleware:
         if not crawler.settings.getbool("RECRAWL_CONDITIONAL"):
-            raise NotConfigured("RECRAWL_CONDITIONAL is off")
-        return cls(crawler, recrawl_shared(crawler))
+            raise SwitchedOff(cls, "RECRAWL_CONDITIONAL is off")
+        return cls(crawler, recrawl_shared(crawler, cls))
 
     def process_request(self, request: Request) -> None:
         if request.method != "GET" or request.meta.get(DISABLE_META_KEY):
@@ -617,7 +622,7 @@ class RecrawlSpiderMiddleware(BaseSpiderMiddleware):
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> RecrawlSpiderMiddleware:
-        recrawl_state_path(crawler)
+        recrawl_state_path(crawler, cls)
         return cls(crawler)
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:

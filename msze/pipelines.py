@@ -22,6 +22,7 @@ from msze.extraction.boilerplate import SiteTemplates
 from msze.extraction.page import CLASSIFIER_ROLES, PageSteps, masses_of
 from msze.extraction.parish import ParishStage
 from msze.middlewares import recrawl_shared
+from msze.optional import SwitchedOff
 from msze.recrawl.changes import NEW, NOT_MODIFIED, SHRUNK, UNCHANGED, compare_page, page_state, trusted_hours
 from msze.recrawl.state import SharedRecrawl
 
@@ -89,7 +90,7 @@ class LanguagePipeline(_PageStepPipeline):
     @classmethod
     def make_steps(cls, settings: Any) -> PageSteps:
         if not settings.getbool("LANGUAGE_ENABLED"):
-            raise NotConfigured("LANGUAGE_ENABLED is off")
+            raise SwitchedOff(cls, "LANGUAGE_ENABLED is off")
         return PageSteps(language=True)
 
     def step(self, page: ItemAdapter) -> None:
@@ -106,7 +107,7 @@ class SiteTemplatePipeline(_PageStepPipeline):
     @classmethod
     def make_steps(cls, settings: Any) -> PageSteps:
         if not settings.getbool("TEMPLATE_ENABLED"):
-            raise NotConfigured("TEMPLATE_ENABLED is off")
+            raise SwitchedOff(cls, "TEMPLATE_ENABLED is off")
         min_pages = settings.getint("TEMPLATE_MIN_PAGES")
         min_share = settings.getfloat("TEMPLATE_MIN_SHARE")
         if min_pages < 1 or not 0.0 <= min_share <= 1.0:
@@ -163,7 +164,7 @@ class ClassifierPipeline(_PageStepPipeline):
 
         settings = crawler.settings
         if not settings.getbool("CLASSIFIER_ENABLED"):
-            raise NotConfigured("CLASSIFIER_ENABLED is off")
+            raise SwitchedOff(cls, "CLASSIFIER_ENABLED is off")
         threshold = settings.get("CLASSIFIER_THRESHOLD")
         try:
             classifier = HourClassifier.load(
@@ -205,7 +206,7 @@ class ParishJsonlWriterPipeline:
     def from_crawler(cls, crawler: Any) -> ParishJsonlWriterPipeline:
         pages_dir = crawler.settings.get("PAGES_DIR")
         if not pages_dir:
-            raise NotConfigured("PAGES_DIR is empty")
+            raise SwitchedOff(cls, "PAGES_DIR is empty")
         return cls(crawler, pages_dir, crawler.settings.getint("PAGES_MAX_OPEN_FILES"))
 
     def path_for(self, domain: str) -> Path:
@@ -252,7 +253,7 @@ class RecrawlPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> RecrawlPipeline:
-        return cls(crawler, recrawl_shared(crawler))
+        return cls(crawler, recrawl_shared(crawler, cls))
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)

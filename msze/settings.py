@@ -51,7 +51,7 @@ DOWNLOADER_MIDDLEWARES = {
     "msze.middlewares.CrawlBudgetMiddleware": 110,
     # A random real browser User-Agent per request (parish hosts block unknown bots more often).
     "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": None,
-    "msze.middlewares.BrowserUserAgentMiddleware": 400,  # scrapy-fake-useragent's, Scrapy 2.14+ signature
+    "msze.middlewares.BrowserUserAgentMiddleware": 400,  # fake-useragent's browsers, by usage share
     # Exponential backoff instead of Scrapy's immediate fixed retries (BACKOFF_ENABLED = False restores them).
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "msze.middlewares.ExponentialBackoffMiddleware": 550,
@@ -117,13 +117,8 @@ BACKOFF_ENABLED = True
 BACKOFF_MAX_WAIT = 8.0
 BACKOFF_REPEAT_LIMIT = 3
 # fake-useragent 2.x ships its browser list (offline), filtered once per process and drawn by usage share
-# (msze.middlewares.BrowserAgentsProvider); Faker, then USER_AGENT, if it ever fails to load.
-FAKEUSERAGENT_PROVIDERS = [
-    "msze.middlewares.BrowserAgentsProvider",
-    "scrapy_fake_useragent.providers.FakerProvider",
-    "scrapy_fake_useragent.providers.FixedUserAgentProvider",
-]
-# The last fallback's User-Agent: a browser's, as parish hosts block bots more often than browsers.
+# (msze.middlewares.BrowserUserAgentMiddleware); USER_AGENT if it ever fails to load.
+# The fallback User-Agent: a browser's, as parish hosts block bots more often than browsers.
 USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
     "Chrome/131.0.0.0 Safari/537.36"

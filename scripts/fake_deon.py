@@ -1,7 +1,8 @@
 """Serve the fake deon.pl directory by hand: `python scripts/fake_deon.py --port 8001 --sample 25`.
 
-Then: `scrapy crawl deon -a start_url=http://127.0.0.1:8001/parafie-koscioly/ -o parishes.tsv:tsv`.
-The rows come from the thesis TSV (read by path; GPL-3.0 thesis data), see msze/testing/deon_site.py.
+Then: `msze crawl deon -a start_url=http://127.0.0.1:8001/parafie-koscioly/ -o parishes.tsv:tsv`.
+The rows come from the bundled sample (msze/testing/data/deon-sample.tsv, 25 invented parishes) or, with
+`--tsv ../shared/data/thesis/deon.fixed.tsv`, from the thesis TSV (read by path; GPL-3.0 thesis data).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from msze.directory.deon_parser import read_tsv  # noqa: E402
-from msze.testing.deon_site import DEFAULT_TSV, FIELDS, FakeDeon, roundtrip, sample_rows  # noqa: E402
+from msze.testing.deon_site import FIELDS, FakeDeon, roundtrip, sample_rows  # noqa: E402
+from msze.testing.sample import SAMPLE_TSV  # noqa: E402
 
 
 def main() -> int:
@@ -21,7 +23,7 @@ def main() -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument(
-        "--tsv", default=str(DEFAULT_TSV), help="thesis deon.fixed.tsv (default: %(default)s)"
+        "--tsv", default=str(SAMPLE_TSV), help="parishes in the deon layout (default: the bundled sample)"
     )
     parser.add_argument(
         "--sample", type=int, default=25, help="how many parishes to serve (default: %(default)s)"

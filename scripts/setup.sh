@@ -30,7 +30,7 @@ if ! cmp -s requirements.txt .venv/.requirements.installed 2>/dev/null; then
   .venv/bin/pip install -q -r requirements.txt
   cp requirements.txt .venv/.requirements.installed
 fi
-# msze itself, editable: .venv/bin/msze, and `scrapy crawl` finds the project from any folder.
+# msze itself, editable: .venv/bin/msze (`msze crawl` runs the spiders from any folder).
 if [ ! -x .venv/bin/msze ]; then
   if ! .venv/bin/pip install -q --no-deps --no-build-isolation -e . >.venv/msze-install.log 2>&1; then
     cat .venv/msze-install.log >&2

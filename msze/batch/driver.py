@@ -35,6 +35,7 @@ from typing import IO, Any
 from msze.batch.jobs import JobDB
 from msze.batch.plan import (
     EVENT_PREFIX,
+    NOTHING_STORED_EXIT,
     ParishPaths,
     UrlList,
     crawl_error,
@@ -560,7 +561,7 @@ def _verdict(
         name = signal.Signals(interrupted).name
         return f"crawl interrupted by {name} (batch stopped); re-crawled on the next run"
     error = crawl_error(stats, pages, returncode)
-    if error and (returncode != 0 or stats is None):
+    if error and (returncode not in (0, NOTHING_STORED_EXIT) or stats is None):
         last = last_error_line(log_path)
         if last:
             error = f"{error}: {last}"

@@ -130,11 +130,14 @@ def parish_paths(out_dir: str, name: str) -> ParishPaths:
 
 
 _EXCEPTION_PREFIX = "downloader/exception_type_count/"
+# exit status of a `scrapy crawl` that ran to its end and stored nothing (msze.commands.crawl)
+NOTHING_STORED_EXIT = 1
 _STATUS_PREFIX = "downloader/response_status_count/"
 
 
 def crawl_error(stats: dict[str, Any] | None, pages: int, returncode: int) -> str | None:
-    """Why a parish crawl failed, or None when it succeeded (it wrote at least one page and ended normally).
+    """Why a parish crawl failed, or None when it succeeded (it wrote at least one page and ended normally);
+    also the one line `scrapy crawl` prints for a crawl that stored nothing (pages: its items).
 
     The message names what the server did: "no pages: ConnectionRefusedError x3" or "no pages: HTTP 500 x3".
     """
@@ -145,7 +148,7 @@ def crawl_error(stats: dict[str, Any] | None, pages: int, returncode: int) -> st
     reason = stats.get("finish_reason")
     if reason == "shutdown":
         return "crawl interrupted (shutdown); re-crawled on the next run"
-    if returncode != 0 and pages == 0:
+    if returncode not in (0, NOTHING_STORED_EXIT) and pages == 0:
         return f"scrapy exit code {returncode}; see the parish log"
     if pages > 0:
         return None

@@ -18,7 +18,7 @@ from typing import Any
 
 from msze.archive.jsonl import read_objects
 from msze.extraction.parish import summarize
-from msze.extraction.rules.reading import season_range
+from msze.utils.vocabulary import SEASONS, season_range
 
 CSV_DAY_COLUMNS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "holiday", "unknown_day")
 CSV_FIELDS = (
@@ -34,17 +34,7 @@ CSV_FIELDS = (
     *CSV_DAY_COLUMNS,
 )
 # how a season reads in a CSV cell ("lato: 19:00")
-SEASON_LABELS = {
-    "summer": "lato",
-    "not-summer": "poza latem",
-    "holidays": "wakacje i ferie",
-    "winter": "zima",
-    "school-year": "rok szkolny",
-    "advent": "adwent",
-    "lent": "Wielki Post",
-    "may": "maj",
-    "october": "październik",
-}
+SEASON_LABELS = {name: season.short for name, season in SEASONS.items()}
 
 
 def summarize_file(

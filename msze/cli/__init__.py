@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evaluate": ("msze.cli.evaluate", "score extraction against labelled pages"),
     "dataset": ("msze.cli.dataset", "build the classifier's train/dev/test sets"),
     "train": ("msze.cli.train", "train the fastText hour classifier"),
+    "crawl": ("msze.cli.crawl", "run a spider (parish, parishes, deon, places) from any folder"),
     "urls": ("msze.cli.urls", "turn places output into the parish URL list"),
     "crawl-all": ("msze.cli.crawl_all", "crawl many parishes (GNU parallel or one process)"),
     "process": ("msze.cli.process", "re-run extraction over stored JSONL/WARC crawls"),
@@ -24,11 +25,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def version() -> str:
+    """The installed distribution's version (pyproject.toml), as pip knows it."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("msze")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def main(argv: list[str] | None = None) -> int:
     # The crawls it starts (`scrapy crawl` subprocesses) find the settings from any folder, also when
     # msze is installed rather than run from its checkout (scrapy.cfg).
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "msze.settings")
     parser = argparse.ArgumentParser(prog="msze", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"msze {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, add_help=False)

@@ -10,6 +10,7 @@ side by side, and ``--plot`` draws the classifier's precision and recall against
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -566,6 +567,8 @@ def _inputs(args: argparse.Namespace) -> tuple[list[Page], HourScorer | None]:
         raise _UsageError(str(exc)) from exc
     if args.plot and not args.model:
         raise _UsageError("--plot needs --model")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise _UsageError("--plot needs matplotlib: pip install 'msze[plot]'")
     if not args.model:
         return pages, None
     try:

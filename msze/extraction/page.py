@@ -20,7 +20,7 @@ from msze.extraction.language import detect_language
 from msze.extraction.page_filter import has_schedule_hint
 from msze.extraction.pdf import PDF_CONTENT_TYPE, page_at, page_starts
 from msze.extraction.rules import RuleDecision, decide
-from msze.extraction.rules.reading import Reading
+from msze.extraction.rules.reading import MONTHLY, ONE_OFF, Reading
 from msze.extraction.rules.verdict import AT_MASS, UNCUED
 from msze.extraction.text import convert_html, cut_html, replace_surrogates
 from msze.utils.time import utc_now
@@ -89,6 +89,11 @@ def hour_dict(
         "date": reading.date_text(),
         "tags": list(reading.tags),
     }
+    if reading.monthly is not None:  # "w pierwsze piątki miesiąca": the week of the month and its days
+        days = d["days"] if reading.kind == MONTHLY else [reading.monthly.day]
+        d["monthly"] = {"week": reading.monthly.week, "days": days}
+    if reading.sunday_order and reading.kind == ONE_OFF:
+        d["sunday_order"] = True  # evidence of the Sunday times where the site gives no other (schedule.py)
     if decision is not None:
         d["reason"] = decision.reason
     return d

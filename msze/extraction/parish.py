@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from msze.extraction.churches import church_addresses
 from msze.extraction.schedule import consolidate
 from msze.recrawl.changes import NEW, NOT_MODIFIED, UNCHANGED
+from msze.utils.time import format_timestamp, parse_timestamp
 from msze.utils.urls import domain_of, parish_url
 
 DAY_ORDER = {"sunday": 0, "holiday": 1, "saturday": 2, "weekday": 3, None: 4}
@@ -34,26 +34,10 @@ def _mass_key(mass: dict[str, Any]) -> tuple[Any, ...]:
     return (DAY_ORDER.get(mass["day"], 4), mass["time"])
 
 
-def parse_time(value: object) -> datetime | None:
-    """An ISO 8601 timestamp ("Z", an offset, or naive UTC; WARC-Date's form too) as aware UTC; None else."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
-
-
-def format_time(moment: datetime) -> str:
-    """The one timestamp form of msze's files: "2026-12-01T09:30:00Z"."""
-    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
 def latest_fetch(pages: Iterable[dict[str, Any]]) -> str | None:
     """When the parish was crawled: the latest `crawled_at` of its pages, None when none says."""
-    times = [t for t in (parse_time(page.get("crawled_at")) for page in pages) if t is not None]
-    return format_time(max(times)) if times else None
+    times = [t for t in (parse_timestamp(page.get("crawled_at")) for page in pages) if t is not None]
+    return format_timestamp(max(times)) if times else None
 
 
 def summarize(
@@ -71,8 +55,9 @@ def summarize(
     (time, day) appears once, with the evidence of highest score (rules before classifier on a tie, then the
     first page crawled). `crawled_at` is the latest fetch time of the pages, else the caller's (a crawl that
     stored no page: when it was tried). `bytes_` defaults to the UTF-8 size of the pages' HTML. `schedule`,
-    `one_off`, `confession` and `conflicts` are the parish's consolidated schedule (extraction.schedule);
-    `churches` the addresses its pages give for its other churches (extraction.churches).
+    `one_off`, `monthly`, `confession` and `conflicts` are the parish's consolidated schedule
+    (extraction.schedule); `churches` the addresses its pages give for its other churches
+    (extraction.churches).
     """
     best: dict[tuple[str, str | None], dict[str, Any]] = {}
     n_bytes = 0

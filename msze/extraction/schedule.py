@@ -154,11 +154,14 @@ class _Entry:
 
 
 def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The parish's ``schedule`` (weekly Masses), ``one_off`` Masses, ``confession`` times and ``conflicts``
-    from its processed pages (PageItem dicts with hours; the text and URL give each page's role and date)."""
+    """The parish's ``schedule`` (weekly Masses), ``one_off`` and ``monthly`` Masses, ``confession`` times
+    and ``conflicts`` from its processed pages (PageItem dicts with hours; the text and URL give each
+    page's role and date)."""
     said: list[_Page] = []
     weekly: list[_Weekly] = []
     one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
+    monthly: dict[tuple[Any, ...], dict[str, Any]] = {}
+    by_reference: list[_Weekly] = []  # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30" as Sunday's
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
         role = page_role(page)
@@ -174,14 +177,18 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") in NOT_SCHEDULED:
                 continue  # "nie ma Mszy o 12.30", "spowiedź przed Mszą o 7.30": no Mass of its own
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
+            if hour.get("monthly") and _is_listed(p, hour):
+                _add_monthly(monthly, page, hour)  # "w pierwsze piątki" (or a list's last item alone)
             if _is_weekly(p, hour, valid_from) or (
                 p.role == ANNOUNCEMENTS and regular_order(sentence_of(text, hour), hour)
             ):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[_said_key(day, hour)].add(hour["time"])
-            else:
+            elif hour.get("kind") != "monthly" or not _is_listed(p, hour):
                 _add_one_off(one_off, page, hour)
+                if hour.get("sunday_order"):
+                    by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
         if p.role != ANNOUNCEMENTS:
             p.date = schedule_date(text, [w.hour for w in weekly if w.said is p])
         for c in page.get("confessions") or () if p.role != ANNOUNCEMENTS else ():  # this week's, not regular
@@ -189,11 +196,13 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             entry = confession.setdefault(key, {**c, "evidence": []})
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": page.get("url")})
+    weekly += _sunday_by_reference(by_reference, said)
     winners = _winners(said)
     schedule, conflicts = _schedule(weekly, winners)
     return {
         "schedule": schedule,
         "one_off": sorted(one_off.values(), key=lambda o: (o["date"] or "9999", o["time"])),
+        "monthly": sorted(monthly.values(), key=lambda m: (m["week"] < 0, m["week"], m["days"], m["time"])),
         "confession": list(confession.values()),
         "conflicts": conflicts,
     }
@@ -206,6 +215,24 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
         return True  # (its heading's date made it look like this week's)
     if hour.get("kind", "regular") != "regular":
         return False
+    return _is_listed(p, hour)
+
+
+def _sunday_by_reference(by_reference: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
+    """The Sunday times a one-off gives by reference ("Msze jak w niedzielę: 6.30, 9.30, 11.30"), for each
+    church whose Sunday no page states: the best evidence of its Sunday order there is."""
+    stated = {
+        church for p in said for (day, church, _season), times in p.stated.items() if day == "sun" and times
+    }
+    added = [w for w in by_reference if w.hour.get("church") not in stated]
+    for w in added:
+        w.said.stated[("sun", w.hour.get("church"), w.hour.get("season"))].add(w.hour["time"])
+    return added
+
+
+def _is_listed(p: _Page, hour: Mapping[str, Any]) -> bool:
+    """Part of the parish's standing order: a schedule page's, or on announcements listed as a schedule or
+    seasonal ("w pierwszy piątek" in this week's announcements is that Friday's one-off)."""
     return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
 
 
@@ -219,6 +246,27 @@ def regular_order(sentence: str, hour: Mapping[str, Any]) -> bool:
         and not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", sentence))
         and not _DATE_WORD_RE.search(sentence)
     )
+
+
+def _add_monthly(
+    monthly: dict[tuple[Any, ...], dict[str, Any]], page: Mapping[str, Any], hour: Mapping[str, Any]
+) -> None:
+    week, days = hour["monthly"]["week"], hour["monthly"]["days"]
+    key = (week, tuple(days), hour["time"], hour.get("church"), hour.get("season"))
+    entry = monthly.setdefault(
+        key,
+        {
+            "week": week,
+            "days": list(days),
+            "time": hour["time"],
+            "church": hour.get("church"),
+            "season": hour.get("season"),
+            "note": sentence_of(page.get("text") or "", hour),
+            "evidence": [],
+        },
+    )
+    if len(entry["evidence"]) < EVIDENCE_KEPT:
+        entry["evidence"].append(evidence(page, hour))
 
 
 def _add_one_off(

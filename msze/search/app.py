@@ -15,7 +15,6 @@ import os
 import secrets
 import tempfile
 from collections.abc import Mapping
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,6 +30,7 @@ from msze.search import api, corrections, query, views, web
 from msze.search.cache import NearCache
 from msze.search.db import create_schema, make_engine
 from msze.search.urls import safe_url
+from msze.utils.time import parse_timestamp
 
 DEMO_DIR = Path(__file__).parent / "demo"
 
@@ -262,8 +262,7 @@ def date_pl(value: str | None) -> str:
     """ "2026-11-20T08:00:00Z" -> "20 listopada 2026"; "" when unknown (templates then say nothing of it)."""
     if not value:
         return ""
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+    parsed = parse_timestamp(value)
+    if parsed is None:
         return value
     return f"{parsed.day} {_MONTHS[parsed.month - 1]} {parsed.year}"

@@ -5,7 +5,8 @@ A schedule row is what results.jsonl's `schedule` (spread over its days) and the
 (mon … sun, holiday), `time`, `church`, `season`, `vigil`. On a holy day the parish's `holiday` times apply,
 its Sunday times when it gives none; weekday times do not. A season is a tag with its usual range (summer
 July–August, the school year September–June, Advent and Lent from the liturgical calendar) or the date range
-the site gave ("MM-DD..MM-DD").
+the site gave ("MM-DD..MM-DD"). A monthly row (`week` of the month, 1 … 4 or -1 the last, and `days`) is held
+on that day of every month: "the first Friday".
 
 Dates are checked again here, where they are used, not only by the loader: a database from an older loader
 (or another one) may hold a parish page's typo "30.02.2026" as the one-off date "2026-02-30", or a season
@@ -22,21 +23,11 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from msze.extraction.rules.days import WEEK
-from msze.extraction.rules.reading import season_range
+from msze.utils.vocabulary import SEASONS, WEEK, season_range
 
 WARSAW = ZoneInfo("Europe/Warsaw")
 # fixed holy days of obligation (and 26 December, kept with a holiday schedule by Polish parishes)
 _FIXED_HOLY_DAYS = ((1, 1), (1, 6), (8, 15), (11, 1), (12, 25), (12, 26))
-# the usual range of a season tag, as (month, day) bounds, both inclusive
-_SEASON_RANGES = {
-    "summer": ((7, 1), (8, 31)),
-    "holidays": ((7, 1), (8, 31)),
-    "school-year": ((9, 1), (6, 30)),
-    "may": ((5, 1), (5, 31)),
-    "october": ((10, 1), (10, 31)),
-    "winter": ((11, 1), (3, 31)),
-}
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # 29 February is a day of some years
 _FULL_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)  # fromisoformat alone also takes "2026-W01-1"
 _MONTH_DAY_RE = re.compile(r"(\d{2})-(\d{2})", re.ASCII)
@@ -126,29 +117,32 @@ def lent(year: int) -> tuple[dt.date, dt.date]:
     return sunday - dt.timedelta(days=46), sunday - dt.timedelta(days=3)
 
 
+# the liturgical seasons' days in a year, from the first to the last
+LITURGICAL = {"advent": advent, "lent": lent}
+
+
 def _within(day: dt.date, start: tuple[int, int], end: tuple[int, int]) -> bool:
     md = (day.month, day.day)
     return start <= md <= end if start <= end else md >= start or md <= end
 
 
 def in_season(day: dt.date, season: str | None) -> bool:
-    """Whether a time of ``season`` is held on ``day`` (None: all year; an unknown tag: never, as its dates
-    cannot be known)."""
+    """Whether a time of ``season`` is held on ``day`` (None: all year; a tag as msze/utils/vocabulary.py
+    dates it; an unknown tag: never, as its dates cannot be known)."""
     if not season:
         return True
     if ".." in season:
         bounds = season_bounds(season)
         return bounds is not None and _within(day, *bounds)
-    if season == "not-summer":
-        return not _within(day, *_SEASON_RANGES["summer"])
-    if season == "advent":
-        start, end = advent(day.year)
+    tag = SEASONS.get(season)
+    if tag is None:
+        return False
+    if tag.complement:
+        return not any(in_season(day, other) for other in tag.complement)
+    if tag.liturgical:
+        start, end = LITURGICAL[season](day.year)
         return start <= day <= end
-    if season == "lent":
-        start, end = lent(day.year)
-        return start <= day <= end
-    bounds = _SEASON_RANGES.get(season)
-    return bounds is not None and _within(day, *bounds)
+    return any(_within(day, *span) for span in tag.spans)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,17 +177,41 @@ def rows_for(day: dt.date, rows: Iterable[Mapping[str, Any]]) -> list[Mapping[st
     return held
 
 
+def month_weeks(day: dt.date) -> tuple[int, ...]:
+    """The weeks of the month ``day`` is in as monthly Masses count them: its own (the first seven days are
+    week 1), and -1 too in the last seven days of its month."""
+    last = (day + dt.timedelta(days=7)).month != day.month
+    return ((day.day - 1) // 7 + 1, -1) if last else ((day.day - 1) // 7 + 1,)
+
+
+def monthly_on(day: dt.date, row: Mapping[str, Any]) -> bool:
+    """Whether a monthly row (`week`, `days` as a list, `season`) is held on ``day``: "the first Friday"
+    on the first Friday of every month, in its season."""
+    return (
+        WEEK[day.weekday()] in row["days"]
+        and row["week"] in month_weeks(day)
+        and in_season(day, row.get("season"))
+    )
+
+
 def occurrences(
     rows: Iterable[Mapping[str, Any]],
     start: dt.date,
     end: dt.date,
     one_offs: Iterable[Mapping[str, Any]] = (),
+    monthly: Iterable[Mapping[str, Any]] = (),
 ) -> list[Occurrence]:
-    """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, and
-    the one-offs with a real full date and time."""
-    rows = list(rows)
+    """Every Mass from ``start`` to ``end`` (both inclusive), soonest first: the weekly rows day by day, the
+    monthly ones on their days of the month, and the one-offs with a real full date and time."""
+    rows, monthly = list(rows), list(monthly)
     out = [
         Occurrence(at(day, r["time"]), r) for day in dates_between(start, end) for r in rows_for(day, rows)
+    ]
+    out += [
+        Occurrence(at(day, m["time"]), m)
+        for day in dates_between(start, end)
+        for m in monthly
+        if monthly_on(day, m)
     ]
     for o in one_offs:
         when = one_off_start(o)

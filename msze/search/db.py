@@ -149,6 +149,21 @@ one_off_masses = Table(
     Column("source_url", Text),
 )
 
+# "w pierwszy piątek miesiąca o 16:30": week 1, days "fri"; -1 is the last week of the month
+monthly_masses = Table(
+    "monthly_masses",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("parish_id", Integer, ForeignKey("parishes.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("week", Integer, nullable=False),  # msze/utils/vocabulary.py MONTH_WEEKS
+    Column("days", String(60), nullable=False),  # WEEK codes, comma-separated
+    Column("time", String(5), nullable=False),
+    Column("church", Text),
+    Column("season", String(40)),
+    Column("note", Text, nullable=False, default=""),
+    Column("source_url", Text),
+)
+
 confession_times = Table(
     "confession_times",
     metadata,

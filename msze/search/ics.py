@@ -4,7 +4,8 @@ person can subscribe to them in a phone calendar.
 Each regular Mass (a time at one church in one season) is a weekly event (`RRULE:FREQ=WEEKLY;BYDAY=…`) from
 the feed's first day; a seasonal one is an event per stretch of its season in the coming year, bounded by
 `UNTIL`; weekly events skip the holy days (`EXDATE`), which are events of their own with the times that hold
-on them (msze/search/calendar.py); a one-off with its date is a single event (one whose date is no real
+on them (msze/search/calendar.py); a monthly Mass is a monthly rule (`RRULE:FREQ=MONTHLY;BYDAY=1FR`, the
+first Friday; `-1SU` the last Sunday); a one-off with its date is a single event (one whose date is no real
 day, "2026-02-30", is left out). Every event has a UID of its own (a season that falls twice in the feed is
 two events), the same in every feed made from the same data (`_Uids`), so a subscribed calendar keeps them all
 and updates each in place.
@@ -19,10 +20,20 @@ from typing import Any
 
 from icalendar import Calendar, Event
 
-from msze.search.calendar import WEEK, at, dates_between, holy_days, in_season, one_off_start, rows_for
+from msze.search.calendar import (
+    WEEK,
+    at,
+    dates_between,
+    holy_days,
+    in_season,
+    monthly_on,
+    one_off_start,
+    rows_for,
+)
+from msze.utils.vocabulary import BYDAY as _BYDAY
+from msze.utils.vocabulary import byday_monthly
 
 HORIZON_DAYS = 366  # how far ahead seasons and holy days are written
-_BYDAY = {"mon": "MO", "tue": "TU", "wed": "WE", "thu": "TH", "fri": "FR", "sat": "SA", "sun": "SU"}
 
 
 def parish_calendar(
@@ -56,6 +67,8 @@ def parish_calendar(
             if skipped:
                 event.add("exdate", skipped)
             cal.add_component(event)
+    for m in parish.get("monthly", []):
+        _add_monthly(cal, parish, m, today, end, stamp, uids)
     for day in holy:
         for row in rows_for(day, times):
             key = (row["time"], row.get("church"), row.get("season"), False, row.get("source_url"))
@@ -71,6 +84,33 @@ def parish_calendar(
             cal.add_component(event)
     cal.add_missing_timezones()
     return cal.to_ical()
+
+
+def _add_monthly(
+    cal: Calendar,
+    parish: Mapping[str, Any],
+    m: Mapping[str, Any],
+    today: dt.date,
+    end: dt.date,
+    stamp: dt.datetime,
+    uids: _Uids,
+) -> None:
+    """A monthly Mass as a monthly rule ("w pierwszy piątek miesiąca": `RRULE:FREQ=MONTHLY;BYDAY=1FR`) from
+    its first day in the feed, an event per stretch of its season as weekly ones are."""
+    key = (m["time"], m.get("church"), m.get("season"), False, m.get("source_url"))
+    for first, last in _stretches(m.get("season"), today, end):
+        start = next((d for d in dates_between(first, last) if monthly_on(d, m)), None)
+        if start is None:
+            continue
+        begins = _season_start(m["season"], first) if m.get("season") else None
+        uid = uids.of("monthly", *key, m["week"], tuple(m["days"]), begins)
+        event = _event(parish, key, at(start, m["time"]), stamp, m.get("source_url"), uid)
+        rule: dict[str, Any] = {"freq": "monthly", "byday": [byday_monthly(m["week"], d) for d in m["days"]]}
+        if m.get("season"):
+            rule["until"] = at(last, "23:59").astimezone(dt.UTC)
+        event.add("rrule", rule)
+        event.add("description", m.get("label") or "")
+        cal.add_component(event)
 
 
 def _weekly_groups(times: Sequence[Mapping[str, Any]]) -> dict[tuple, list[str]]:

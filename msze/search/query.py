@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Connection, and_, exists, func, or_, select
 
@@ -22,6 +24,7 @@ from msze.search.db import (
     UNKNOWN_DAY,
     confession_times,
     mass_times,
+    monthly_masses,
     one_off_masses,
     parishes,
     time_history,
@@ -29,33 +32,14 @@ from msze.search.db import (
 )
 from msze.search.params import WEEKDAY, WORKDAYS, SearchParams, page_count
 from msze.search.urls import safe_url
+from msze.utils import vocabulary
 from msze.utils.text import fold
 
 KM_PER_DEGREE = 111.32  # of latitude; of longitude times cos(latitude)
 
-DAY_LABELS = {
-    "sun": "Niedziela",
-    "mon": "Poniedziałek",
-    "tue": "Wtorek",
-    "wed": "Środa",
-    "thu": "Czwartek",
-    "fri": "Piątek",
-    "sat": "Sobota",
-    "holiday": "Święta nakazane",
-    UNKNOWN_DAY: "dzień nieokreślony",
-}
+DAY_LABELS = {**vocabulary.DAY_LABELS, UNKNOWN_DAY: "dzień nieokreślony"}
 # how a season reads on the parish page
-SEASON_LABELS = {
-    "summer": "latem",
-    "not-summer": "poza latem",
-    "holidays": "w wakacje i ferie",
-    "winter": "zimą",
-    "school-year": "w roku szkolnym",
-    "advent": "w Adwencie",
-    "lent": "w Wielkim Poście",
-    "may": "w maju",
-    "october": "w październiku",
-}
+SEASON_LABELS = {name: season.label for name, season in vocabulary.SEASONS.items()}
 _WORD_RE = re.compile(r"\w+")
 STOP_WORDS = frozenset(
     {"parafia", "parafii", "parafie", "pw", "p", "w", "wezwaniem", "kosciol", "rzymskokatolicka"}
@@ -192,6 +176,31 @@ def season_label(season: str | None) -> str:
     if ".." in season:  # "02-30..11-31": a typo of the parish page, not shown as a date
         return "w okresie podanym na stronie parafii"
     return SEASON_LABELS.get(season, season)
+
+
+def monthly_of(conn: Connection, parish_id: int) -> list[dict]:
+    """The parish's monthly Masses (monthly_dict), the first week of the month first, the last week last."""
+    m = monthly_masses.c
+    found = conn.execute(select(monthly_masses).where(m.parish_id == parish_id).order_by(m.week, m.time))
+    out = [d for d in map(monthly_dict, found.mappings()) if d is not None]
+    out.sort(key=lambda x: (x["week"] < 0, x["week"], x["time"]))
+    return out
+
+
+def monthly_dict(row: Mapping[str, Any]) -> dict | None:
+    """A monthly_masses row with its days as a list and its label ("w pierwszy piątek miesiąca", with the
+    season's when it has one); None for a row an older or foreign loader left unreadable (no known week,
+    day or "HH:MM")."""
+    days = [d for d in (row["days"] or "").split(",") if d in vocabulary.WEEK]
+    if not days or row["week"] not in vocabulary.MONTH_WEEKS or not clock_time(row["time"]):
+        return None
+    label, season = vocabulary.monthly_label(row["week"], days), season_label(row["season"])
+    return {
+        **dict(row),
+        "days": days,
+        "source_url": safe_url(row["source_url"]),
+        "label": f"{label}, {season}" if season else label,
+    }
 
 
 def schedule_rows(times: list[dict]) -> list[dict]:
@@ -347,6 +356,7 @@ def get_parish(conn: Connection, parish_id: int) -> dict | None:
         for r in conn.execute(one_offs.order_by(o.date, o.time))
         if known_date(r.date) and clock_time(r.time)  # never "2026-02-30" or "13-01", stored by older loaders
     ]
+    parish["monthly"] = monthly_of(conn, parish_id)
     confessions = select(c.days, c.start, c.end, c.church, c.season, c.source_url).where(
         c.parish_id == parish_id
     )

@@ -9,9 +9,9 @@ from functools import cache
 from sqlalchemy import Connection, and_, or_, select
 
 from msze.search.calendar import WEEK, dates_between, holy_days, occurrences
-from msze.search.db import churches, confession_times, mass_times, one_off_masses, parishes
+from msze.search.db import churches, confession_times, mass_times, monthly_masses, one_off_masses, parishes
 from msze.search.params import SearchParams
-from msze.search.query import distance_km, parish_conditions, squared_km
+from msze.search.query import distance_km, monthly_dict, parish_conditions, squared_km
 from msze.search.urls import safe_url
 
 NEAREST_PARISHES = 50  # how many of the nearest parishes `next_masses` expands
@@ -54,9 +54,13 @@ def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime
     ids = [p.id for p in nearest]
     windows = row_windows(start, end)
     if service == "confession":
-        rows, one_offs = _confession_rows(conn, ids, set(windows)), {}
+        rows, one_offs, monthly = _confession_rows(conn, ids, set(windows)), {}, {}
     else:
-        rows, one_offs = _mass_rows(conn, ids, windows), _one_off_rows(conn, ids)
+        rows, one_offs, monthly = (
+            _mass_rows(conn, ids, windows),
+            _one_off_rows(conn, ids),
+            _monthly_rows(conn, ids),
+        )
     located = _church_places(conn, ids)
     url_of = cache(safe_url)  # a parish's Masses share a few source pages
     out = []
@@ -65,7 +69,11 @@ def timed_masses(conn: Connection, nearest: list, start: datetime, end: datetime
         places = {None: (parish.lat, parish.lng)}
         items = []
         for occ in occurrences(
-            rows.get(parish.id, []), start.date(), end.date(), one_offs.get(parish.id, [])
+            rows.get(parish.id, []),
+            start.date(),
+            end.date(),
+            one_offs.get(parish.id, []),
+            monthly.get(parish.id, []),
         ):
             church = occ.row.get("church")
             if church not in places:
@@ -145,6 +153,16 @@ def _one_off_rows(conn: Connection, ids: list[int]) -> dict[int, list]:
     rows: dict[int, list] = {}
     for r in conn.execute(select(one_off_masses).where(one_off_masses.c.parish_id.in_(ids))).mappings():
         rows.setdefault(r["parish_id"], []).append(dict(r))
+    return rows
+
+
+def _monthly_rows(conn: Connection, ids: list[int]) -> dict[int, list]:
+    """Monthly Masses as calendar.monthly_on reads them (query.monthly_dict: unreadable rows are none)."""
+    rows: dict[int, list] = {}
+    for r in conn.execute(select(monthly_masses).where(monthly_masses.c.parish_id.in_(ids))).mappings():
+        row = monthly_dict(r)
+        if row is not None:
+            rows.setdefault(r["parish_id"], []).append(row)
     return rows
 
 

@@ -6,8 +6,6 @@ Jinja autoescapes everything; crawled text and URLs reach the templates as data 
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from msze.search import query
@@ -16,6 +14,7 @@ from msze.search.ics import parish_calendar
 from msze.search.jsonld import parish_jsonld, script_json
 from msze.search.params import MAX_PER_PAGE, InvalidQuery, SearchParams, parse_moment, parse_params
 from msze.search.web import conn, dioceses, freshness, next_masses, now, public_url
+from msze.utils.time import parse_timestamp
 
 bp = Blueprint("views", __name__)
 SEARCH_KEYS = ("q", "city", "diocese", "day", "from", "to", "near")
@@ -75,9 +74,10 @@ def parish_page(parish_id: int) -> str:
 
 def _stale(crawled_at: str | None, days: int) -> int | None:
     """How many days ago the parish's pages were read, when that is more than `days`; else None."""
-    if not crawled_at:
+    crawled = parse_timestamp(crawled_at)
+    if crawled is None:
         return None
-    age = (now() - datetime.fromisoformat(crawled_at.replace("Z", "+00:00"))).days
+    age = (now() - crawled).days
     return age if age > days else None
 
 

@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from msze.directory.places_api import AMBIGUOUS, NOT_FOUND, OK, queries_for
 from msze.testing import FakeServer, QuietHandler
+from msze.testing.sample import town_point
 
 NEW_PATH = "/v1/places:searchText"
 LEGACY_SEARCH_PATH = "/maps/api/place/textsearch/json"
@@ -34,13 +35,14 @@ VALID_KEY = "fake-valid-key"
 
 
 def directory_for(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]], websites: Sequence[str] | None = None
 ) -> tuple[dict[str, list[dict[str, str]]], list[dict[str, Any]]]:
     """A fake directory over parish rows, cycling through five cases, and the expected result per row.
 
     Cases by row index i % 5: 0 found by the full query, 1 found only by the fallback "name city",
     2 two results (AMBIGUOUS, the first taken), 3 nothing (NOT_FOUND), 4 found but the place has no website.
-    Expected: {"key_row": row, "status", "url", "place_id", "query"}. Every place has coordinates in Poland.
+    Expected: {"key_row": row, "status", "url", "place_id", "query"}. `websites[i]` is row i's website (a
+    site a demo serves on 127.0.0.1), else `http://parafia-<i>.test/`. Every place has coordinates().
     """
     directory: dict[str, list[dict[str, str]]] = {}
     expected: list[dict[str, Any]] = []
@@ -50,7 +52,7 @@ def directory_for(
         if case == 1 and len(queries) < 2:
             case = 0  # no street: there is no fallback to exercise
         pid = f"ChIJfake{i:04d}"
-        site = f"http://parafia-{i}.test/"
+        site = websites[i] if websites else f"http://parafia-{i}.test/"
         place = {
             "id": pid,
             "name": f"Parafia {row['name']}",
@@ -87,7 +89,11 @@ def directory_for(
 
 
 def coordinates(row: Mapping[str, Any]) -> dict[str, float]:
-    """Coordinates inside Poland (49.0–54.8 N, 14.1–24.1 E), the same for the same parish on every run."""
+    """Coordinates in the parish's town when the sample knows it (msze.testing.sample.town_point), else inside
+    Poland (49.0–54.8 N, 14.1–24.1 E); the same for the same parish on every run."""
+    in_town = town_point(row)
+    if in_town is not None:
+        return in_town
     digest = hashlib.sha256(f"{row.get('name')}|{row.get('city')}".encode()).digest()
     lat = 49.0 + int.from_bytes(digest[:4]) / 2**32 * 5.8
     lng = 14.1 + int.from_bytes(digest[4:8]) / 2**32 * 10.0

@@ -78,6 +78,19 @@ def test_model_union_and_plot(gold, tmp_path, capsys, monkeypatch):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_plot_without_matplotlib_says_which_extra(gold, tmp_path, capsys, monkeypatch):
+    """matplotlib is the [plot] extra, not a dependency: without it --plot is one line, nothing drawn."""
+    monkeypatch.setattr(ev, "load_classifier", lambda path, threshold: FakeScorer())
+    find_spec = ev.importlib.util.find_spec
+    monkeypatch.setattr(
+        ev.importlib.util, "find_spec", lambda name: None if name == "matplotlib" else find_spec(name)
+    )
+    png = tmp_path / "pr.png"
+    assert main(["evaluate", str(gold), "--model", "fake.ftz", "--plot", str(png)]) == 2
+    assert "--plot needs matplotlib: pip install 'msze[plot]'" in capsys.readouterr().err
+    assert not png.exists()
+
+
 def test_bad_gold_file(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "abc", "tokens": [{"start": 0, "end": 2, "text": "xx", "label": "mass"}]}\n')

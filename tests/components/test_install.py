@@ -2,15 +2,23 @@
 
 The wheel is built offline from the checkout (no build isolation: setuptools comes from requirements.txt) and
 installed with --target into a temporary folder, then run from another folder, so nothing is read from the
-checkout.
+checkout (no scrapy.cfg either): `msze --version`, `msze extract`, `msze crawl parish` of a site served here,
+`msze process` of that crawl, `msze search serve`. The dependencies are the test environment's (--no-deps);
+what `pip install .` pulls itself is counted in docs/layout.md#installing. One install per module: ~10 s.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
 import sys
+import threading
+import tomllib
+import urllib.request
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -31,17 +39,36 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def run(installed: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def installed_env(installed: Path) -> dict[str, str]:
     env = dict(os.environ, PYTHONPATH=str(installed))
     env.pop("SCRAPY_SETTINGS_MODULE", None)
+    return env
+
+
+def run(installed: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(installed / "bin" / "msze"), *args],
         cwd=cwd,
-        env=env,
+        env=installed_env(installed),
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def demo_site() -> Iterator[str]:
+    """The bundled demo parish site on 127.0.0.1."""
+    handler = functools.partial(Quiet, directory=str(REPO / "demo" / "site"))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        server.shutdown()
 
 
 def test_package_data_is_installed(installed: Path) -> None:
@@ -54,6 +81,7 @@ def test_package_data_is_installed(installed: Path) -> None:
         "annotator/static/annotator.js",
         "search/templates/index.html",
         "search/demo/results.jsonl",
+        "testing/data/deon-sample.tsv",
     ):
         assert (package / relative).is_file(), relative
 
@@ -69,3 +97,43 @@ def test_console_script_runs_from_another_folder(installed: Path, tmp_path: Path
         cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(installed)), capture_output=True, text=True,
     )  # fmt: skip
     assert where.stdout.strip().startswith(str(installed))
+
+
+def test_version_is_the_installed_distributions(installed: Path, tmp_path: Path) -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    done = run(installed, tmp_path, "--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"msze {project['version']}"
+
+
+def test_a_spider_runs_and_its_crawl_is_processed_from_another_folder(
+    installed: Path, demo_site: str, tmp_path: Path
+) -> None:
+    crawl = run(installed, tmp_path, "crawl", "parish", "-a", f"url={demo_site}",
+                "-s", "AUTOTHROTTLE_START_DELAY=0", "-s", "TELNETCONSOLE_ENABLED=False")  # fmt: skip
+    assert crawl.returncode == 0, crawl.stderr
+    said = "crawl parish: 7 items stored (finished); details in output/logs/parish.log"
+    assert crawl.stderr.strip() == said
+    pages = tmp_path / "output" / "pages" / "127.0.0.1.jsonl"  # the settings' PAGES_DIR, under this folder
+    assert len(pages.read_text(encoding="utf-8").splitlines()) == 7
+    done = run(installed, tmp_path, "process", str(pages.parent), "--out", "processed", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    result = json.loads((tmp_path / "processed" / "results.jsonl").read_text(encoding="utf-8"))
+    sunday = sorted({m["time"] for m in result["masses"] if m["day"] == "sunday"})
+    assert sunday == ["07:30", "09:00", "10:30", "12:00", "18:00"]
+
+
+def test_search_serve_answers_from_another_folder(installed: Path, tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [str(installed / "bin" / "msze"), "search", "serve", "--port", "0"],
+        cwd=tmp_path, env=installed_env(installed), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith("msze search: serving demo data on http://127.0.0.1:"), line
+        with urllib.request.urlopen(line.split(" on ", 1)[1].strip() + "parafia/1", timeout=30) as page:
+            body = page.read().decode("utf-8")
+        assert page.status == 200 and "Najświętszego Serca Pana Jezusa" in body
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

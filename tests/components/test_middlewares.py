@@ -15,9 +15,9 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Headers, HtmlResponse, Request, Response
 from twisted.internet.error import TCPTimedOutError
 
+from msze import middlewares
 from msze.middlewares import (
     BinarySniffMiddleware,
-    BrowserAgentsProvider,
     BrowserUserAgentMiddleware,
     CharsetFallbackMiddleware,
     ExponentialBackoffMiddleware,
@@ -387,10 +387,10 @@ def test_declared_charset_is_kept() -> None:
 # --- User-Agent ---------------------------------------------------------------------------------------------
 def test_requests_carry_random_browser_user_agents() -> None:
     settings = project_crawler().settings
-    middlewares = settings.getdict("DOWNLOADER_MIDDLEWARES")
-    assert middlewares["scrapy.downloadermiddlewares.useragent.UserAgentMiddleware"] is None
+    enabled = settings.getdict("DOWNLOADER_MIDDLEWARES")
+    assert enabled["scrapy.downloadermiddlewares.useragent.UserAgentMiddleware"] is None
     mw = BrowserUserAgentMiddleware.from_crawler(project_crawler())
-    assert isinstance(mw._ua_provider, BrowserAgentsProvider)  # fake-useragent 2.x loads offline
+    assert mw.agents == browser_agents()[0]  # fake-useragent 2.x loads offline
     agents = Counter()
     for _ in range(300):
         request = Request(URL)
@@ -417,16 +417,22 @@ def test_browser_agents_are_fake_useragents_list_with_its_usage_shares() -> None
     shares = [b - a for a, b in zip((0.0, *cum_shares), cum_shares, strict=False)]
     for agent, share in zip(agents, shares, strict=True):
         assert min(abs(share - p) for p in percents[agent]) < 1e-9  # drawn by its usage share
-    provider = BrowserAgentsProvider(project_crawler().settings)
-    assert len({provider.get_random_ua() for _ in range(100)}) > 10
+    mw = BrowserUserAgentMiddleware.from_crawler(project_crawler())
+    assert len({mw.random_user_agent() for _ in range(100)}) > 10
 
 
-def test_user_agent_falls_back_to_the_provider() -> None:
-    settings = {"FAKEUSERAGENT_PROVIDERS": ["scrapy_fake_useragent.providers.FixedUserAgentProvider"]}
-    mw = BrowserUserAgentMiddleware.from_crawler(project_crawler(**settings, USER_AGENT="Mozilla/5.0 x"))
+def test_user_agent_falls_back_to_the_setting(monkeypatch, caplog) -> None:
+    def broken() -> None:
+        raise ValueError("fake-useragent: no browser passes its filters")
+
+    monkeypatch.setattr(middlewares, "browser_agents", broken)
+    crawler = project_crawler(USER_AGENT="Mozilla/5.0 x")
+    mw = BrowserUserAgentMiddleware.from_crawler(crawler)
     request = Request(URL)
     mw.process_request(request)
     assert request.headers["User-Agent"] == b"Mozilla/5.0 x"
+    assert crawler.stats.get_value("msze/useragent/fixed") == 1
+    assert [r.levelname for r in caplog.records if "did not load" in r.message] == ["WARNING"]
 
 
 # --- RedirectLoopMiddleware ---------------------------------------------------------------------------------

@@ -18,10 +18,10 @@ import pytest
 from conftest import FAST_SETTINGS
 from webserver import FixtureWeb, RequestHandler
 
-from msze.extraction.parish import parse_time
 from msze.search.app import create_app
 from msze.search.db import create_schema, make_engine
 from msze.search.loader import load
+from msze.utils.time import parse_timestamp
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = [arg for setting in (*FAST_SETTINGS, "AUTOTHROTTLE_ENABLED=0") for arg in ("-s", setting)]
@@ -139,10 +139,10 @@ def test_crawl_all_gives_each_parish_of_a_shared_host_its_own_times(batch, paris
     results = _results(batch / "out" / "results.jsonl")
     _assert_own_times(results, parishes)
     pages = [json.loads(line) for f in (batch / "out" / "pages").glob("*.jsonl") for line in f.open()]
-    assert all(parse_time(page["crawled_at"]) is not None for page in pages)  # each page's fetch time
+    assert all(parse_timestamp(page["crawled_at"]) is not None for page in pages)  # each page's fetch time
     for result in results.values():
-        fetched = [parse_time(p["crawled_at"]) for p in pages if p["start_url"] == result["start_url"]]
-        assert parse_time(result["crawled_at"]) == max(fetched)
+        fetched = [parse_timestamp(p["crawled_at"]) for p in pages if p["start_url"] == result["start_url"]]
+        assert parse_timestamp(result["crawled_at"]) == max(fetched)
 
 
 def test_a_rerun_with_the_state_finds_every_parish_unchanged(batch, webs, parishes):
@@ -242,7 +242,7 @@ def test_a_copied_page_folder_keeps_its_crawl_dates(batch, webs, parishes, tmp_p
     engine = make_engine(tmp_path / "db.sqlite")
     create_schema(engine)
     load(engine, places_path=places, results_path=out / "results.jsonl")
-    crawled = parse_time(restored[url]["crawled_at"])
+    crawled = parse_timestamp(restored[url]["crawled_at"])
     for days_later, warned in ((30, False), (91, True)):
         app = create_app(engine=engine, config={"TESTING": True, "NOW": crawled + timedelta(days=days_later)})
         page = app.test_client().get("/parafia/1").get_data(as_text=True)

@@ -48,6 +48,7 @@ from msze.directory.places_api import (
 from msze.items import PlaceItem
 from msze.testing.deon_site import DEFAULT_TSV, sample_rows
 from msze.testing.places_server import VALID_KEY, FakePlaces, directory_for
+from msze.testing.sample import SAMPLE_TSV
 
 PARISH = {
     "name": "Św. Wojciecha",
@@ -200,7 +201,8 @@ def _encoded(answer: tuple[int, dict[str, Any]]) -> tuple[int, str]:
 
 # --- crawls against the fake ------------------------------------------------------------------------------
 
-needs_thesis = pytest.mark.skipif(not DEFAULT_TSV.is_file(), reason="thesis data not available")
+# the thesis's rows where ../shared has them, else the bundled sample of invented parishes
+ROWS = DEFAULT_TSV if DEFAULT_TSV.is_file() else SAMPLE_TSV
 
 FAST = (
     "LOG_LEVEL=DEBUG",
@@ -266,7 +268,7 @@ def crawl_places(tmp_path: Path, fake: FakePlaces, parishes: Path, *settings: st
 
 @pytest.fixture(scope="module")
 def sample() -> tuple[list[dict[str, Any]], dict[str, list[dict[str, str]]], list[dict[str, Any]]]:
-    rows = sample_rows(DEFAULT_TSV, 20, with_missing_cell=False)
+    rows = sample_rows(ROWS, 20, with_missing_cell=False)
     directory, expected = directory_for(rows)
     return rows, directory, expected
 
@@ -294,7 +296,6 @@ def assert_resolved(records: list[dict[str, Any]], expected: list[dict[str, Any]
             assert got["query"] == want["query"]
 
 
-@needs_thesis
 @pytest.mark.parametrize("api", ["new", "legacy"])
 def test_places_resolves_sample_with_fallback_and_outcomes(tmp_path, sample, parishes_file, api):
     rows, directory, expected = sample
@@ -334,7 +335,6 @@ def test_places_resolves_sample_with_fallback_and_outcomes(tmp_path, sample, par
         assert "key=<GOOGLE_MAPS_API_KEY>" in run.log
 
 
-@needs_thesis
 @pytest.mark.parametrize("api", ["new", "legacy"])
 def test_quota_stops_cleanly_and_rerun_resumes(tmp_path, sample, parishes_file, api):
     rows, directory, expected = sample
@@ -365,7 +365,6 @@ def test_quota_stops_cleanly_and_rerun_resumes(tmp_path, sample, parishes_file, 
     assert (tmp_path / "places.tsv").read_text(encoding="utf-8").count("Parafia\t") == 1  # one header
 
 
-@needs_thesis
 @pytest.mark.parametrize(
     ("api", "key", "blocked", "message"),
     [
@@ -385,7 +384,6 @@ def test_invalid_key_stops_at_first_request(tmp_path, sample, parishes_file, api
     assert run.tsv == [] and run.jsonl == []
 
 
-@needs_thesis
 def test_transient_503_is_retried_by_the_backoff_middleware(tmp_path, sample, parishes_file):
     _, directory, expected = sample
     with FakePlaces(directory, unavailable=1) as fake:
@@ -395,7 +393,6 @@ def test_transient_503_is_retried_by_the_backoff_middleware(tmp_path, sample, pa
     assert_resolved(run.jsonl, expected, with_query=True)
 
 
-@needs_thesis
 def test_killed_run_loses_nothing_and_rerun_completes(tmp_path, sample, parishes_file):
     _, directory, expected = sample
     out_tsv, out_jsonl, _ = outputs(tmp_path)

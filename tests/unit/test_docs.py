@@ -32,6 +32,7 @@ EXTRA_ENVIRONMENT = {
     "MSZE_SEARCH_DATABASE_URL": "msze/search/wsgi.py",
     "GOOGLE_MAPS_API_KEY": "msze/spiders/places.py",
     "MSZE_SHARED_DATA": "msze/testing",
+    "SCRAPY_SETTINGS_MODULE": "msze/cli",
 }
 # Upper-case words in the docs that are no settings: API status values, OS constants. Each must occur in the
 # file named, so a word that left the code cannot stay in the docs either.

@@ -13,7 +13,8 @@ from msze.extraction.hours import find_hours
 from msze.extraction.page import extract
 from msze.extraction.rules import decide
 from msze.extraction.rules.days import day_at
-from msze.extraction.rules.reading import WINTER_REST, complement, season_in, season_range
+from msze.extraction.rules.reading import WINTER_REST, complement, season_in
+from msze.utils.vocabulary import season_range
 
 MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
 MON_SAT = [*MON_FRI, "sat"]
@@ -187,13 +188,48 @@ def test_weekday_lists_joined_by_i_are_weekly_and_roman_i_is_the_first_of_the_mo
     assert [(t, r["days"], r["kind"]) for t, r in got] == [
         ("08:00", ["tue", "thu", "sat"], "regular"),
         ("18:00", ["tue", "thu", "sat"], "regular"),
-        ("17:00", ["fri"], "one_off"),
+        ("17:00", ["fri"], "monthly"),
     ]
 
 
 def test_a_monthly_phrase_after_a_time_belongs_to_the_next_time():
     got = readings("Msze św. w niedziele o godz. 9.00, zaś w I piątki miesiąca o godz. 17.00")
-    assert [(t, r["kind"]) for t, r in got] == [("09:00", "regular"), ("17:00", "one_off")]
+    assert [(t, r["kind"]) for t, r in got] == [("09:00", "regular"), ("17:00", "monthly")]
+
+
+def monthly(text: str) -> list[tuple[str, list[str], str, tuple | None]]:
+    hours = find_hours(text)
+    return [
+        (h.time, d.reading.days.ordered() if d.reading.days else [], d.reading.kind,
+         (d.reading.monthly.week, d.reading.monthly.day) if d.reading.monthly else None)
+        for h, d in zip(hours, decide(text, hours, 2025), strict=True)
+        if d.is_mass
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.\nw pierwsze piątki miesiąca o 16:30", [("16:30", ["fri"], "monthly", (1, "fri"))]),
+        ("Msze św. w niedziele 9.00.\nW pierwszą sobotę miesiąca Msza o 8.00.",
+         [("09:00", ["sun"], "regular", None), ("08:00", ["sat"], "monthly", (1, "sat"))]),
+        ("Msze św.: ostatnia niedziela miesiąca – 15.00", [("15:00", ["sun"], "monthly", (-1, "sun"))]),
+        ("Msze św.\nI sobota miesiąca:\n7.00, 18.00",
+         [("07:00", ["sat"], "monthly", (1, "sat")), ("18:00", ["sat"], "monthly", (1, "sat"))]),
+        # a list whose last item alone is monthly: the days before it stay weekly, the monthly day besides
+        ("Msze św.\nwe wtorki, piątki i pierwszą sobotę miesiąca: 7.00",
+         [("07:00", ["tue", "fri"], "regular", (1, "sat"))]),
+        # the ordinal first: every day of the list is monthly
+        ("Msze św.\nw pierwszy czwartek, piątek i sobotę miesiąca: 18.00",
+         [("18:00", ["thu", "fri", "sat"], "monthly", (1, "thu"))]),
+        ("Msze św.: w trzecią środę miesiąca o 19.00", [("19:00", ["wed"], "monthly", (3, "wed"))]),
+        # a date, not a month's week; a day of the month has no week to date it by
+        ("Msza św. w ostatnią niedzielę października o 12.00", [("12:00", [], "regular", None)]),
+        ("Msza św. 13 dnia każdego miesiąca o 18.00", [("18:00", [], "one_off", None)]),
+    ],
+)  # fmt: skip
+def test_a_monthly_mass_is_its_week_of_the_month_and_day(text, expected):
+    assert monthly(text) == expected
 
 
 def test_a_feast_that_bounds_a_season_is_no_one_off():
@@ -404,7 +440,7 @@ def test_a_date_heading_dates_the_intentions_below_it_with_the_pages_year():
 
 def test_first_friday_is_monthly_not_weekly():
     got = readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")
-    assert [(r["kind"], r["date"]) for _, r in got] == [("one_off", None), ("one_off", None)]
+    assert [(r["kind"], r["date"]) for _, r in got] == [("monthly", None), ("monthly", None)]
 
 
 def test_roraty_and_the_weekly_schedule_are_regular():
@@ -587,7 +623,7 @@ def test_a_sentence_about_first_fridays_does_not_make_the_times_below_monthly():
         "W niedziele o godz. 8.00 i 10.30"
     )
     assert [(t, r["kind"]) for t, r in readings(text)] == [("08:00", "regular"), ("10:30", "regular")]
-    assert [r["kind"] for _, r in readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")] == ["one_off"] * 2
+    assert [r["kind"] for _, r in readings("Msze św.\nI piątek miesiąca:\n7:00, 18:00")] == ["monthly"] * 2
 
 
 def test_a_number_of_years_is_no_time():
@@ -678,8 +714,8 @@ def test_a_season_negated_is_no_place_name():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Msze św.: dni powszednie 6:45, 18:30 (zimą 17:30)", ["04-01..10-31", "winter"]),
-        ("Msze św.: dni powszednie 6:45, 18:30 (pora zimowa: 17:30)", ["04-01..10-31", "winter"]),
+        ("Msze św.: dni powszednie 6:45, 18:30 (zimą 17:30)", [WINTER_REST, "winter"]),
+        ("Msze św.: dni powszednie 6:45, 18:30 (pora zimowa: 17:30)", [WINTER_REST, "winter"]),
         ("Msze św. w niedziele: 8:30, 17:30 (w lipcu i sierpniu 20:00)", ["not-summer", "summer"]),
         ("Msze św.: niedziela 8:30, 17:30 (od 1.07 do 31.08 o 20:00)", ["09-01..06-30", "07-01..08-31"]),
     ],
@@ -892,3 +928,77 @@ def test_a_time_in_parentheses_with_its_season_is_the_variant_of_the_time_before
     ]
     got = readings("Msze św. w niedziele: 10.30, 17.30 (16.30 dla dzieci)")
     assert [r["season"] for _, r in got] == [None, None, None]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.\nw niedziele: 8.00, 10.00\nw pozostałe dni tygodnia: 7.00",
+         [("08:00", ["sun"]), ("10:00", ["sun"]), ("07:00", MON_SAT)]),
+        ("Msze św.\nw niedziele: 9.00\nw soboty: 8.00\nw inne dni: 18.00",
+         [("09:00", ["sun"]), ("08:00", ["sat"]), ("18:00", MON_FRI)]),
+        ("Msze św.\nwe wtorki: 7.00\npozostałe dni powszednie: 18.00",
+         [("07:00", ["tue"]), ("18:00", ["mon", "wed", "thu", "fri", "sat"])]),
+        ("Msze św. w niedziele oraz w niektóre święta: 8.00, 11.00",
+         [("08:00", ["sun", "holiday"]), ("11:00", ["sun", "holiday"])]),
+        # letter-spaced headings
+        ("Msze św.\nS O B O T A\n7.00, 18.00\nN I E D Z I E L A\n8.00, 10.30",
+         [("07:00", ["sat"]), ("18:00", ["sat"]), ("08:00", ["sun"]), ("10:30", ["sun"])]),
+        ("Msze św.\nN I E D Z I E L E   I   Ś W I Ę T A\n9.00\nD N I   P O W S Z E D N I E\n7.00",
+         [("09:00", ["sun", "holiday"]), ("07:00", MON_SAT)]),
+    ],
+)  # fmt: skip
+def test_the_other_days_some_holy_days_and_letter_spaced_headings(text, expected):
+    assert days(text) == expected
+
+
+def test_a_feast_list_gives_each_feast_its_date_and_day_not_the_holy_days():
+    text = (
+        "PORZĄDEK ŚWIĄTECZNY\n• Wniebowzięcie – 15 sierpnia – 8.00, 11.00\n"
+        "• Wszystkich Świętych – 1 listopada – 9.00"
+    )
+    got = [(t, r["kind"], r["date"], r["days"]) for t, r in readings(text, 2025)]
+    assert got == [
+        ("08:00", "one_off", "2025-08-15", ["fri"]),
+        ("11:00", "one_off", "2025-08-15", ["fri"]),
+        ("09:00", "one_off", "2025-11-01", ["sat"]),
+    ]
+    # a dash after a date still bounds a season: no day of its own
+    assert [r["date"] for _, r in readings("Msze św. w dni powszednie 1 – 15 sierpnia: 7.00")] == [None]
+
+
+def test_times_given_as_the_sunday_order_are_a_one_off_of_no_day():
+    text = "Msze św. w niedziele: 8.00, 10.00\nW drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30"
+    got = [(t, r["kind"], r["days"]) for t, r in readings(text)]
+    assert got == [("08:00", "regular", ["sun"]), ("10:00", "regular", ["sun"]), ("06:30", "one_off", []),
+                   ("09:30", "one_off", [])]  # fmt: skip
+    hours = find_hours(text)
+    orders = [d.reading.sunday_order for d in decide(text, hours)]
+    assert orders == [False, False, True, True]
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("Msze św. w niedziele: 8.00, 18.00 - ostatnia niedziela miesiąca z udziałem młodzieży, 20.00",
+         ["regular", "regular", "regular"]),
+        ("Msze niedzielne:\n9:30\n11:00 – suma; w II i IV niedziele miesiąca – chrzty\n12:30",
+         ["regular", "regular", "regular"]),
+        # the monthly phrase alone, or before the time: a Mass of its own
+        ("Niedziele: 8.00, 15.00 (ostatnia niedziela miesiąca)", ["regular", "monthly"]),
+        ("Msze św. w niedziele: 8.00; w ostatnią niedzielę miesiąca o 15.00 z udziałem chorych",
+         ["regular", "monthly"]),
+    ],
+)  # fmt: skip
+def test_a_monthly_note_after_a_weekly_time_says_who_some_of_its_days_have(text, kinds):
+    assert [r["kind"] for _, r in readings(text)] == kinds
+
+
+def test_a_feast_held_in_the_sunday_order_is_a_one_off_by_reference():
+    text = "W uroczystość Wszystkich Świętych Msze św. będą w porządku niedzielnym: 8.00, 10.00 i 17.00."
+    hours = find_hours(text)
+    got = [
+        (h.time, d.reading.kind, d.reading.sunday_order)
+        for h, d in zip(hours, decide(text, hours), strict=True)
+    ]
+    assert got == [("08:00", "one_off", True), ("10:00", "one_off", True), ("17:00", "one_off", True)]

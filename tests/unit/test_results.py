@@ -49,7 +49,7 @@ def test_summarize_contract():
     s = summarize(PAGES, "http://parafia.test/", "parafia.test", crawled_at="2026-11-30T01:00:00Z")
     assert set(s) == {
         "start_url", "domain", "status", "error", "pages", "bytes", "crawled_at", "masses",
-        "schedule", "one_off", "confession", "conflicts", "churches",
+        "schedule", "one_off", "monthly", "confession", "conflicts", "churches",
     }  # fmt: skip
     assert (s["status"], s["error"], s["pages"]) == ("finished", None, 2)
     assert s["bytes"] == len(b"<p>Zapraszamy</p>") + len("<p>Porządek Mszy św.</p>".encode())

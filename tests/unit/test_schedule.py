@@ -129,7 +129,7 @@ def test_roraty_at_the_weekday_mass_time_are_that_mass_and_an_announced_confessi
     assert result["confession"] == []
 
 
-def test_a_one_off_note_is_its_sentence():
+def test_a_monthly_note_is_its_sentence():
     result = site(
         (
             "https://parafia.test/msze",
@@ -137,7 +137,8 @@ def test_a_one_off_note_is_its_sentence():
             "dla dzieci. Kancelaria czynna we wtorki.</p>",
         ),
     )
-    [one] = result["one_off"]
+    [one] = result["monthly"]
+    assert result["one_off"] == []
     assert one["note"] == "W pierwsze piątki miesiąca dodatkowo Msza św. o 16:30 dla dzieci."
 
 
@@ -374,3 +375,63 @@ def test_a_time_of_the_september_to_june_and_the_summer_order_is_held_all_year()
         ("17:00", "09-01..06-30"),
         ("19:00", "summer"),
     }
+
+
+def test_a_monthly_mass_is_a_recurrence_of_its_own_and_a_listed_weekly_day_stays_weekly():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h1>Porządek Mszy św.</h1><p>Niedziela: 8:00, 11:00</p>"
+            "<p>We wtorki, piątki i pierwszą sobotę miesiąca: 7:00</p>"
+            "<p>W pierwsze piątki miesiąca o 16:30</p>",
+        ),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>1. W pierwszy piątek miesiąca Msza św. o godz. 17:00.</p>",
+        ),
+    )
+    assert ("07:00", ("tue", "fri"), None, None, False) in rows(result)
+    assert "16:30" not in {r[0] for r in rows(result)}
+    got = [(m["week"], m["days"], m["time"]) for m in result["monthly"]]
+    assert got == [(1, ["fri"], "16:30"), (1, ["sat"], "07:00")]
+    assert "pierwsze piątki" in result["monthly"][0]["note"]
+    assert result["monthly"][0]["evidence"][0]["url"] == "https://parafia.test/msze"
+    # this week's announcements: that Friday's one-off, not the standing order
+    assert [(o["time"], o["days"]) for o in result["one_off"]] == [("17:00", ["fri"])]
+
+
+def test_times_given_as_the_sunday_order_are_a_one_off_and_sunday_s_only_where_no_page_gives_sunday():
+    christmas = (
+        "https://parafia.test/ogloszenia",
+        "<h1>Ogłoszenia duszpasterskie</h1>"
+        "<p>1. W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30, 11.30.</p>",
+    )
+    weekdays = ("https://parafia.test/msze", "<h1>Porządek Mszy św.</h1><p>Dni powszednie: 7:00, 18:00</p>")
+    result = site(weekdays, christmas)
+    assert [o["time"] for o in result["one_off"]] == ["06:30", "09:30", "11:30"]
+    assert [r[:2] for r in rows(result) if "sun" in r[1]] == [("06:30", ("sun",)), ("09:30", ("sun",)),
+                                                               ("11:30", ("sun",))]  # fmt: skip
+    assert result["schedule"][-1]["evidence"][0]["url"] == "https://parafia.test/ogloszenia"
+    # a page that gives the Sunday order itself wins: the reference adds nothing
+    sunday = ("https://parafia.test/msze", "<h1>Porządek Mszy św.</h1><p>Niedziela: 8:00, 10:00</p>")
+    result = site(sunday, christmas)
+    assert [r[0] for r in rows(result)] == ["08:00", "10:00"]
+    assert len(result["one_off"]) == 3
+
+
+def test_a_feast_list_is_dated_one_offs_not_weekly_holy_day_masses():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h1>Porządek Mszy św.</h1><p>Niedziela: 8:00, 10:00</p><h2>PORZĄDEK ŚWIĄTECZNY</h2>"
+            "<p>• Wniebowzięcie NMP – 15 sierpnia 2026 – 8.00, 11.00</p>"
+            "<p>• Wszystkich Świętych – 1 listopada 2026 – 9.00, 12.00</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "10:00"]
+    assert [(o["date"], o["time"], o["days"]) for o in result["one_off"]] == [
+        ("2026-08-15", "08:00", ["sat"]),
+        ("2026-08-15", "11:00", ["sat"]),
+        ("2026-11-01", "09:00", ["sun"]),
+        ("2026-11-01", "12:00", ["sun"]),
+    ]

@@ -81,3 +81,23 @@ def test_a_one_off_on_an_impossible_day_fails_the_result_schema():
             "one_off/0/date: "
         )
     assert errors({**result, "crawled_at": "2026-12-01 10:00"}, "result")[0].startswith("crawled_at: ")
+
+
+def test_a_monthly_mass_matches_both_schemas_and_an_older_result_without_monthly_still_does():
+    p = page(HTML + "<p>Msze św. w pierwsze piątki miesiąca: 16:30; w ostatnią niedzielę miesiąca: 15:00</p>")
+    assert [h["monthly"] for h in p["hours"] if h.get("monthly")] == [
+        {"week": 1, "days": ["fri"]},
+        {"week": -1, "days": ["sun"]},
+    ]
+    check(p, "page")
+    result = summarize([p], p["start_url"], p["domain"], crawled_at="2026-12-01T10:00:00Z")
+    assert [(m["week"], m["days"], m["time"]) for m in result["monthly"]] == [
+        (1, ["fri"], "16:30"),
+        (-1, ["sun"], "15:00"),
+    ]
+    check(result, "result")
+    older = {k: v for k, v in result.items() if k != "monthly"}
+    check(older, "result")
+    wrong = copy.deepcopy(result)
+    wrong["monthly"][0]["week"] = 5
+    assert errors(wrong, "result")[0].startswith("monthly/0/week: ")

@@ -11,7 +11,7 @@ import pytest
 
 from msze.utils.sqlite import connect
 from msze.utils.text import fold, strip_marks
-from msze.utils.time import utc_now
+from msze.utils.time import format_timestamp, parse_timestamp, utc_now
 from msze.utils.urls import host_of, registered_domain
 
 
@@ -62,6 +62,26 @@ def test_utc_now_is_sortable_iso_with_z() -> None:
     stamp = utc_now()
     assert stamp.endswith("Z") and len(stamp) == len("2026-12-01T09:30:00Z")
     assert datetime.fromisoformat(stamp).utcoffset().total_seconds() == 0
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("2026-12-01T10:30:00+01:00", "2026-12-01T09:30:00Z"),  # an offset is moved to UTC
+        ("2026-12-01T09:30:00", "2026-12-01T09:30:00Z"),  # naive is UTC
+        ("2026-12-01T09:30:00.123456Z", "2026-12-01T09:30:00Z"),
+        ("  2026-12-01T09:30:00Z ", "2026-12-01T09:30:00Z"),
+    ],
+)
+def test_timestamps_read_any_iso_form_and_write_one(value: str, written: str) -> None:
+    assert format_timestamp(parse_timestamp(value)) == written
+
+
+@pytest.mark.parametrize(
+    "value", ["", "  ", "yesterday", "2026-13-01T00:00:00Z", "9999-12-31T23:00:00-02:00", 5, None]
+)
+def test_a_bad_timestamp_is_none_not_an_exception(value: object) -> None:
+    assert parse_timestamp(value) is None
 
 
 def test_connect_uses_wal_and_lets_threads_write_one_file(tmp_path: Path) -> None:

@@ -234,3 +234,34 @@ def test_the_next_masses_read_only_the_rows_their_window_can_hold():
     }
     week = row_windows(saturday, saturday + timedelta(days=8))
     assert week["sat"] == (0, 1439) and week["sun"] == (0, 1439) and len(week) == 7
+
+
+def test_a_mass_held_outside_the_holidays_is_in_the_next_masses_and_the_feed_outside_them(conn):
+    """ "not-holidays", as the rules emit it for "w wakacje nie ma Mszy o 6.30": a Sunday 6:30 held ten
+    months a year shows on an October Sunday, not on a July one, and is a bounded weekly event of the feed."""
+    from icalendar import Calendar
+    from sqlalchemy import insert
+
+    from msze.search.calendar import WARSAW
+    from msze.search.db import mass_times
+    from msze.search.ics import parish_calendar
+    from msze.search.upcoming import next_masses
+
+    row = conn.execute(select(parishes).where(parishes.c.name == "Świętego Józefa")).one()
+    conn.execute(
+        insert(mass_times),
+        [{"parish_id": row.id, "day": "sun", "time": "06:30", "minute": 390, "season": "not-holidays"}],
+    )
+
+    def early_sunday(saturday: datetime) -> list[str]:
+        found = next_masses(conn, (row.lat, row.lng), 1.0, saturday)
+        return [m["start"] for m in found if m["parish_id"] == row.id and m["time"] == "06:30"]
+
+    assert early_sunday(datetime(2026, 10, 3, 20, tzinfo=WARSAW)) == ["2026-10-04T06:30:00+02:00"]
+    assert early_sunday(datetime(2026, 7, 11, 20, tzinfo=WARSAW)) == []
+    start = datetime(2026, 6, 1, 12, tzinfo=WARSAW)
+    cal = Calendar.from_ical(parish_calendar(get_parish(conn, row.id), start.date(), start))
+    early = [e for e in cal.walk("VEVENT") if "rrule" in e and e["dtstart"].dt.strftime("%H:%M") == "06:30"]
+    # June (to its last Sunday), then September on: two stretches around the holidays
+    assert [e["dtstart"].dt.date().isoformat() for e in early] == ["2026-06-07", "2026-09-06"]
+    assert early[0]["rrule"]["UNTIL"][0].date().isoformat() == "2026-06-30"

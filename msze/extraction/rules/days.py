@@ -20,10 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from msze.extraction.rules.lines import words
+from msze.utils.vocabulary import DAYS, WEEK
 
 SUNDAY, WEEKDAY, SATURDAY, HOLIDAY = "sunday", "weekday", "saturday", "holiday"
-WEEK = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-DAY_ORDER = {d: i for i, d in enumerate((*WEEK, "holiday"))}
+DAY_ORDER = {d: i for i, d in enumerate(DAYS)}
 DAY_LOOKBEHIND = 200  # characters before an hour searched for its day phrase
 
 
@@ -33,6 +33,7 @@ class Days:
 
     days: frozenset[str]
     generic: bool = False
+    rest: bool = False  # "w pozostałe dni": less the days the schedule gives their own times (reading.finish)
 
     @property
     def category(self) -> str:
@@ -50,7 +51,7 @@ class Days:
         return sorted(self.days, key=DAY_ORDER.__getitem__)
 
     def __or__(self, other: Days) -> Days:
-        return Days(self.days | other.days, self.generic or other.generic)
+        return Days(self.days | other.days, self.generic or other.generic, self.rest or other.rest)
 
 
 def days_of(*names: str, generic: bool = False) -> Days:
@@ -69,8 +70,29 @@ _R = r"(?![^\W\d_])"  # no letter after
 _W = r"[^\W\d_]*"  # the rest of the word, letters only
 _DOT = rf"{_R}\.?"  # an abbreviation: the word ends, a full stop may follow
 
+
+def _spaced(stem: str) -> str:
+    """A day word written letter-spaced, as headings do ("S O B O T A", "N I E D Z I E L E"): the stem's
+    letters one space apart, then the rest of the word so."""
+    return r"[ \t]".join(stem) + r"(?:[ \t][^\W\d_])*" + _R
+
+
 # order matters: the first pattern that matches at a position wins
 _DAY_PATTERNS: list[tuple[str, Days]] = [
+    (_spaced("dni") + r"[ \t]+" + _spaced("powszedn"), MON_SAT),
+    *(
+        (_spaced(stem), days_of(day))
+        for stem, day in (
+            ("niedziel", "sun"),
+            ("poniedział", "mon"),
+            ("wtor", "tue"),
+            ("środ", "wed"),
+            ("czwart", "thu"),
+            ("piąt", "fri"),
+            ("sobot", "sat"),
+            ("święt", "holiday"),
+        )
+    ),
     (
         rf"(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}"
         rf"|porząd{_W}\s+zwykł{_W}|dni\s+zwykł{_W}",
@@ -120,9 +142,11 @@ MONTH_WORDS = (
 )
 _MONTH_AFTER_RE = re.compile(rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocne\w*)\b", re.IGNORECASE)
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
-# "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele i wybrane święta"
+# "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
+# pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
 _DAY_JOIN_RE = re.compile(
-    r"[\s,;/–\-]*(?:(?:i|oraz|lub|albo|a\s+także)(?:\s+(?:w|we|wybrane|niektóre|inne))?)?[\s,]*",
+    r"[\s,;/–\-]*(?:(?:i|oraz|lub|albo|a\s+także)"
+    r"(?:\s+(?:w|we|wybrane|niektóre|inne|pierwsz\w*|ostatni\w*|(?-i:I)))*)?[\s,]*",
     re.IGNORECASE,
 )
 # "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"
@@ -225,7 +249,7 @@ def _other_days(before: Sequence[_DayMatch], scope: Days) -> Days | None:
             break
         named |= d.days
     kept = scope.days - named
-    return Days(kept, scope.generic) if kept else None
+    return Days(kept, scope.generic, rest=True) if kept else None
 
 
 def _joined(text: str, found: Sequence[_DayMatch], i: int, step: int) -> list[_DayMatch]:

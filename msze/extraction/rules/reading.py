@@ -23,6 +23,7 @@ from functools import lru_cache
 from msze.extraction.rules.cues import MASS_CUE_RE, OTHER_CUE_RE
 from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, WEEK, Days, days_of
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
+from msze.utils.vocabulary import season_range
 
 _MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
 _ROMAN = {
@@ -40,8 +41,12 @@ _NUMBER_RE = re.compile(r"\d+")
 # "2025", not in a longer number; the "no digit before" is checked after the "2" so that the regex engine can
 # skip to the next "2" (a look-behind first makes it try every position)
 _YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
-# "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass
-_BOUND_BEFORE_RE = re.compile(r"(?:\bod|\bdo|\bpo|\bprzed|[-–])\s*(?:dnia\s+)?$", re.IGNORECASE)
+# "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass; a dash bounds
+# one after a date only ("1 – 15 sierpnia"; "Wniebowzięcie – 15 sierpnia – 8.00" is the feast's day)
+_BOUND_BEFORE_RE = re.compile(
+    rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?$",
+    re.IGNORECASE,
+)
 _RANGE_RE = re.compile(
     rf"\bod\s+(?:dnia\s+)?(?P<d1>[0-3]?\d)(?:\.(?P<m1>0?[1-9]|1[0-2])\.?|\s+(?P<w1>{_MONTH_WORDS}))"
     rf"\s+do\s+(?:dnia\s+)?(?P<d2>[0-3]?\d)(?:\.(?P<m2>0?[1-9]|1[0-2])\.?|\s+(?P<w2>{_MONTH_WORDS}))",
@@ -107,7 +112,7 @@ ONE_OFF_RE = re.compile(
     r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
     r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
     r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
-    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b)",
+    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b|drug\w+\s+(?:dzie\w*|dni\w*)\s+świąt\w*)",
     re.IGNORECASE,
 )
 # "od Wielkanocy do ...", "w okresie Bożego Narodzenia": a feast that bounds a season, no single occasion;
@@ -133,6 +138,75 @@ MONTHLY_RE = re.compile(
     rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|miesięczn\w*)\b",
     re.IGNORECASE,
 )
+# the week and day of a monthly Mass: "w I piątki", "pierwszą sobotę", "w trzecią niedzielę miesiąca",
+# "ostatnia niedziela miesiąca"
+_MONTHLY_DAY_RE = re.compile(
+    r"\b(?:(?P<roman>(?-i:IV|III|II|I))|(?P<word>pierwsz|drug|trzec|czwart|ostatni)\w*)\s+"
+    r"(?P<day>poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*"
+    rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego|wielkanoc\w*)\b)",
+    re.IGNORECASE,
+)
+_MONTH_WEEK = {
+    "pierwsz": 1,
+    "drug": 2,
+    "trzec": 3,
+    "czwart": 4,
+    "ostatni": -1,
+    "I": 1,
+    "II": 2,
+    "III": 3,
+    "IV": 4,
+}
+_DAY_STEM = {"poniedzia": "mon", "wtor": "tue", "środ": "wed", "czwart": "thu", "piąt": "fri", "sobot": "sat",
+             "niedziel": "sun"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Monthly:
+    """A monthly Mass's week of the month (1 the first … -1 the last) and day, and whether other days were
+    named before it in its list ("we wtorki, piątki i pierwszą sobotę": those stay weekly)."""
+
+    week: int
+    day: str
+    after_days: bool = False
+    end: int = 0  # where the phrase ends in the text it was read from
+
+
+def monthly_in(text: str) -> Monthly | None:
+    """The first monthly day ``text`` names ("w pierwsze piątki miesiąca"), None for none."""
+    m = _MONTHLY_DAY_RE.search(text)
+    if m is None:
+        return None
+    week = _MONTH_WEEK[m["roman"] or m["word"].lower()]
+    return Monthly(week, _DAY_STEM[m["day"].lower()], bool(DAY_ANY_RE.search(text, 0, m.start())), m.end())
+
+
+# "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30", "w porządku niedzielnym": the Sunday order's times
+_AS_SUNDAY_RE = re.compile(
+    r"\b(?:jak|tak\s+jak)\s+(?:w\s+)?(?:każdą\s+)?niedziel\w*"
+    r"|\b(?:w\s+porządku|porządkiem|według\s+porządku)\s+niedziel\w*",
+    re.I,
+)
+# "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży", "11:00 – suma; w II i IV niedziele miesiąca -
+# chrzty": after a weekly time, who or what some of its days have
+_MONTHLY_NOTE_RE = re.compile(
+    r"\b(?:z\s+udział\w*|chrzt\w*|chrzest\w*|dla\s+\w+|z\s+błogosławieństw\w*)", re.I
+)
+
+
+def monthly_note(after: str, days: Days | None) -> bool:
+    """Whether the monthly phrase of an hour's words after it notes who or what that weekly Mass has on some
+    of its days ("18.00 - ostatnia niedziela miesiąca z udziałem młodzieży" under Sunday), not a Mass of its
+    own ("15.00 (ostatnia niedziela miesiąca)")."""
+    m = monthly_in(after)
+    return (
+        m is not None
+        and days is not None
+        and m.day in days.days
+        and _MONTHLY_NOTE_RE.search(after, m.end) is not None
+    )
+
+
 CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
 # "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
 NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwołan\w*|zawieszon\w*)\b", re.I)
@@ -178,7 +252,7 @@ _HEADING_LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 
-REGULAR, ONE_OFF = "regular", "one_off"
+REGULAR, ONE_OFF, MONTHLY = "regular", "one_off", "monthly"
 
 
 @dataclass(slots=True)
@@ -191,8 +265,10 @@ class Reading:
     season: str | None = None
     kind: str = REGULAR
     date: tuple[int | None, int, int] | None = None  # (year or None, month, day)
+    monthly: Monthly | None = None  # held once a month (alone, or besides the weekly days of a REGULAR)
     tags: tuple[str, ...] = ()
     confession: bool = False
+    sunday_order: bool = False  # "Msze jak w niedzielę: 6.30, 9.30": a one-off that shows the Sunday order
     sunday_heading: bool = False  # the heading over it names Sunday (a Saturday time there is the vigil)
     vigil_words: bool = False  # "niedzielna", "wigilijna", "z liturgii niedzieli" in its own words
 
@@ -211,6 +287,7 @@ class BlockNotes:
     season: str | None = None
     date: tuple[int | None, int, int] | None = None
     monthly: bool = False
+    monthly_day: Monthly | None = None
     main_seen: bool = False  # a Mass time was read: a church heading from now on is another church
     season_read: bool = False  # a time was read under the season heading: a new day heading ends it
     confession: bool = False  # under "Spowiedź:" (the block's topic): its day lines are confession times
@@ -232,10 +309,11 @@ class BlockNotes:
             self.date = None
         # "I piątek miesiąca:" heads the times below; a sentence ("W pierwszy piątek ... rano.") does not
         self.monthly = bool(MONTHLY_RE.search(line)) and not line.rstrip().endswith(".")
+        self.monthly_day = monthly_in(line) if self.monthly else None
 
     def end(self) -> None:
         """A long line of prose: the headings above no longer speak of what follows."""
-        self.church = self.season = self.date = None
+        self.church = self.season = self.date = self.monthly_day = None
         self.monthly = self.confession = False
 
 
@@ -363,19 +441,9 @@ def season_in(text: str) -> str | None:
     return _SEASON_NAMES[int(m.lastgroup[1:])] if m else None  # type: ignore[index]
 
 
-# a season given as dates, as season_in writes it: "07-01..08-31"
-_SEASON_RANGE_RE = re.compile(r"^([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)$")
-
-
-def season_range(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The (month, day) bounds of a season given as dates ("07-01..08-31"), None for a tag or none."""
-    m = _SEASON_RANGE_RE.match(season or "")
-    return ((int(m[1]), int(m[2])), (int(m[3]), int(m[4]))) if m else None
-
-
 # the rest of the year of a season that has one: what an all-year time becomes where that season has times
-# of its own ("18:00 (zimą 17:00)": the 18:00 is held from April to October, as the calendar's winter ends)
-WINTER_REST = "04-01..10-31"
+# of its own ("18:00 (zimą 17:00)": the 18:00 is held outside winter)
+WINTER_REST = "not-winter"
 _COMPLEMENTS = {"summer": "not-summer", "not-summer": "summer", "winter": WINTER_REST, WINTER_REST: "winter"}
 # seasons read as one half of the year for their complement: the holidays are the summer's, the school year
 # ("od września do czerwca") the rest of the year's
@@ -450,7 +518,7 @@ def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int 
             day, month, year = int(m["d3"]), _ROMAN[m["mr"].upper()], m["y3"]
         if not possible_date(int(year) if year else None, month, day):
             continue  # "30.02.2026", "31.11": not a date (an hour next to it is still read, undated)
-        if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+        if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()):
             continue
         out.append((m.start(), m.end(), (int(year) if year else None, month, day)))
     return out
@@ -477,10 +545,12 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     elif block.date is not None:
         r.date = block.date
     if block.monthly or p.monthly or MONTHLY_RE.search(own):
-        r.kind, r.date = ONE_OFF, None
+        r.monthly = monthly_in(own) or p.monthly_day or block.monthly_day
+        r.kind, r.date = MONTHLY if r.monthly else ONE_OFF, None  # "13 dnia miesiąca": no week to date it by
     elif r.date is not None or p.one_off or one_off_in(own):
         r.kind = ONE_OFF
     r.confession = p.confession or block.confession
+    r.sunday_order = p.sunday_order or bool(_AS_SUNDAY_RE.search(own))
     r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
     return r
 
@@ -493,8 +563,10 @@ class _ClauseNotes:
     season: str | None
     date: tuple[int | None, int, int] | None
     monthly: bool
+    monthly_day: Monthly | None
     one_off: bool
     confession: bool
+    sunday_order: bool
     vigil: bool
 
 
@@ -506,8 +578,10 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
         season=season_in(prefix),
         date=dates[-1][2] if dates else None,
         monthly=bool(MONTHLY_RE.search(prefix)),
+        monthly_day=monthly_in(prefix),
         one_off=one_off_in(prefix),
         confession=bool(CONFESSION_RE.search(clause)),
+        sunday_order=bool(_AS_SUNDAY_RE.search(prefix)),
         vigil=bool(_VIGIL_RE.search(prefix)),
     )
 
@@ -529,9 +603,12 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
     """The reading of the schedule as a whole, on the hours' readings in place (see the module docstring)."""
     year = page_year(text) or year
     for r in readings:
+        if r.sunday_order and r.kind == ONE_OFF:
+            r.days = None  # "jak w niedzielę" names the order, not the day of the occasion
         if r.date is not None:
             r.date = with_year(r.date, year)
-        if r.date is not None and r.date[0] and r.days is None:
+        if r.date is not None and r.date[0] and (r.days is None or "holiday" in r.days.days):
+            # "PORZĄDEK ŚWIĄTECZNY / Wniebowzięcie – 15 sierpnia – 8.00": that day, not the holy days
             weekday = _weekday(*r.date)
             if weekday is not None:
                 r.days = days_of(weekday)
@@ -539,8 +616,23 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
             r.date = _on_or_after(r.date, next(iter(r.days.days)))  # "Ogłoszenia 12.10.2025 ... w czwartek"
         if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
             r.vigil = True
+    _monthly_days(readings)
     _narrow_generic(readings, facts)
     _dropped_in_season(readings, facts)
+
+
+def _monthly_days(readings: Sequence[Reading]) -> None:
+    """A monthly Mass is on its day; a list whose last item alone is monthly ("we wtorki, piątki i pierwszą
+    sobotę miesiąca: 7.00") keeps the days named before it weekly, the monthly day besides."""
+    for r in readings:
+        if r.kind != MONTHLY or r.monthly is None:
+            continue
+        m = r.monthly
+        weekly = r.days.days - {m.day} if r.days is not None and not r.days.generic else frozenset()
+        if m.after_days and weekly:
+            r.kind, r.days = REGULAR, Days(frozenset(weekly))
+        elif r.days is None or r.days.generic or m.day not in r.days.days:
+            r.days = days_of(m.day)
 
 
 def _on_or_after(date: tuple[int | None, int, int], weekday: str) -> tuple[int | None, int, int]:
@@ -566,11 +658,13 @@ def _weekday(year: int, month: int, day: int) -> str | None:
 
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
-    "codziennie" leaves out a Sunday that has its own times. A vigil listed under Sunday is not Saturday's
-    own: it takes Saturday out of the weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni
-    powszednie: 7.00, 18.00" is 7.00 on Saturday too, and 18.00 there is the vigil)."""
+    "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
+    on its own. A vigil listed under Sunday is not Saturday's own: it takes Saturday out of the weekday time
+    it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on Saturday too,
+    and 18.00 there is the vigil)."""
     own_sat: set[str | None] = set()
     own_sun: set[str | None] = set()
+    own: dict[str | None, set[str]] = {}  # the days a church's schedule names on their own
     vigils: set[tuple[str | None, str]] = set()
     for r, f in zip(readings, facts, strict=True):
         if f.is_mass and r.days is not None and not r.days.generic and r.kind == REGULAR:
@@ -580,10 +674,13 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
                 own_sat.add(r.church)
             if "sun" in r.days.days:
                 own_sun.add(r.church)
+            if not (r.vigil and r.sunday_heading):
+                own.setdefault(r.church, set()).update(r.days.days)
     for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:
             continue
-        drop = set()
+        # "we wtorki: 7.00 / pozostałe dni powszednie: 18.00": the other days are those not named above
+        drop = set(own.get(r.church, ())) if r.days.rest and r.days.days - own.get(r.church, set()) else set()
         if r.church in own_sat or (r.church, f.time) in vigils:
             drop.add("sat")
         if r.church in own_sun:

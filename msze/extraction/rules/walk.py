@@ -43,12 +43,15 @@ from msze.extraction.rules.reading import (
     BROADCAST_RE,
     CHURCH_WORD_RE,
     CONFESSION_RE,
+    MONTHLY,
+    REGULAR,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
     Reading,
     complement,
     finish,
+    monthly_note,
     place_after,
     place_named,
     read,
@@ -441,6 +444,9 @@ class _Walk:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
             r.days = c.day
+            if r.kind == MONTHLY and monthly_note(after, c.day):
+                # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
+                r.kind, r.monthly = REGULAR, None
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
             self.owns[idx] = c.before[-80:] + " " + after  # what finish() reads for "nie ma Mszy o ..."

@@ -21,6 +21,7 @@ from msze.search.db import (
     confession_times,
     mass_times,
     minute_of,
+    monthly_masses,
     one_off_masses,
     parishes,
     time_history,
@@ -36,7 +37,9 @@ from msze.search.loader.lines import (
 )
 from msze.search.loader.sites import Sites
 from msze.search.urls import safe_url
+from msze.utils.time import parse_timestamp
 from msze.utils.urls import parish_url
+from msze.utils.vocabulary import MONTH_WEEKS, WEEK
 
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:.]([0-5]\d)$", re.ASCII)
 
@@ -57,19 +60,6 @@ def normalize_time(value: object) -> str | None:
     return f"{int(match.group(1)):02d}:{match.group(2)}"
 
 
-def parse_timestamp(value: object) -> datetime | None:
-    """ISO 8601 (with "Z" or an offset; naive is taken as UTC) -> aware UTC datetime; None when unparsable."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        if parsed.tzinfo is None:
-            parsed = parsed.replace(tzinfo=UTC)
-        return parsed.astimezone(UTC)
-    except (ValueError, OverflowError):  # OverflowError: "9999-12-31T23:00:00-02:00" is past year 9999 in UTC
-        return None
-
-
 @dataclass
 class CrawlResult:
     """One checked line of results.jsonl; its masses are checked one by one later."""
@@ -81,6 +71,7 @@ class CrawlResult:
     masses: list = field(default_factory=list)
     schedule: list | None = None  # the consolidated weekly schedule; None in a first-version results file
     one_off: list = field(default_factory=list)
+    monthly: list = field(default_factory=list)  # absent from results before monthly Masses had their own
     confession: list = field(default_factory=list)
 
 
@@ -90,7 +81,7 @@ def _crawl_result(line: str) -> CrawlResult:
     if not parish_url(start_url):  # a result is joined by its start URL alone: without one it joins nothing
         raise BadLine(f"start_url is not an http(s) URL: {start_url[:80]!r}")
     crawled_at, masses = text_field(item, "crawled_at"), item.get("masses")
-    for key in ("masses", "schedule", "one_off", "confession"):
+    for key in ("masses", "schedule", "one_off", "monthly", "confession"):
         if item.get(key) is not None and not isinstance(item[key], list):
             raise BadLine(f"'{key}' is {type(item[key]).__name__}, not a list")
     error = item.get("error")
@@ -102,6 +93,7 @@ def _crawl_result(line: str) -> CrawlResult:
         masses=masses or [],
         schedule=item.get("schedule"),
         one_off=item.get("one_off") or [],
+        monthly=item.get("monthly") or [],
         confession=item.get("confession") or [],
     )
 
@@ -217,6 +209,32 @@ def _one_off_rows(result: CrawlResult, parish_id: int, report: LoadReport) -> li
                 "church": short(o.get("church"), 300),
                 "note": short(o.get("note"), 500) or "",
                 "source_url": safe_url(_first_evidence(o).get("url")),
+            }
+        )
+    return rows
+
+
+def _monthly_rows(result: CrawlResult, parish_id: int, report: LoadReport) -> list[dict]:
+    """A monthly Mass with a known week of the month, days of the week and time; any other is skipped and
+    counted (a week 5, a day "funday": no day of a month to hold it on)."""
+    rows = []
+    for m in result.monthly:
+        m = m if isinstance(m, dict) else {}
+        time, week = normalize_time(m.get("time")), m.get("week")
+        days = [d for d in day_list(m.get("days")) or () if d in WEEK]
+        if time is None or not days or type(week) is not int or week not in MONTH_WEEKS:
+            report.times_skipped += 1
+            continue
+        rows.append(
+            {
+                "parish_id": parish_id,
+                "week": week,
+                "days": ",".join(days),
+                "time": time,
+                "church": short(m.get("church"), 300),
+                "season": short(m.get("season"), 40),
+                "note": short(m.get("note"), 500) or "",
+                "source_url": safe_url(_first_evidence(m).get("url")),
             }
         )
     return rows
@@ -360,6 +378,7 @@ def _replace_times(
         conn.execute(insert(mass_times), rows)
     for table, extra in (
         (one_off_masses, _capped(_one_off_rows(result, parish_id, report), report)),
+        (monthly_masses, _capped(_monthly_rows(result, parish_id, report), report)),
         (confession_times, _capped(_confession_rows(result, parish_id), report)),
     ):
         conn.execute(delete(table).where(table.c.parish_id == parish_id))

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from msze.search.db import churches, confession_times, loader_meta, mass_times, one_off_masses, parishes
+from msze.search.db import (
+    churches,
+    confession_times,
+    loader_meta,
+    mass_times,
+    monthly_masses,
+    one_off_masses,
+    parishes,
+)
 from msze.utils.urls import host_of, parish_url
 
 IDENTITY = ("identity", "start_url")  # the loader_meta row of a database joined by start URL
@@ -104,7 +112,7 @@ def _clear_misjoined(conn: Connection) -> int:
     ids = sorted(suspect)
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
-        for table in (mass_times, one_off_masses, confession_times):
+        for table in (mass_times, one_off_masses, monthly_masses, confession_times):
             conn.execute(delete(table).where(table.c.parish_id.in_(chunk)))
         conn.execute(
             update(parishes)
