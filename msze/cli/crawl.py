@@ -1,7 +1,8 @@
 """`msze crawl SPIDER [scrapy crawl options]`: run one of msze's spiders from any folder.
 
 The same as `scrapy crawl` inside the checkout (msze.commands.crawl, Scrapy's own command line) with
-msze.settings as the project's settings, so an installed msze needs no scrapy.cfg:
+msze.settings as the project's settings, so an installed msze needs no scrapy.cfg. This process becomes
+`python -m scrapy` (exec): Scrapy's machinery stays in the adapters, and Ctrl-C reaches the crawl itself.
 
     msze crawl parish -a url=https://parafia.example.pl/ -s PAGES_DIR=pages
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 
@@ -36,11 +38,8 @@ def scrapy_argv(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scrapy.cmdline import execute
-
-    os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "msze.settings")
-    try:
-        execute(scrapy_argv(args))
-    except SystemExit as done:  # execute() always ends in sys.exit(the command's exit code)
-        return done.code if isinstance(done.code, int) else 1
-    return 0
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": os.environ.get("SCRAPY_SETTINGS_MODULE", "msze.settings")}
+    argv = scrapy_argv(args)
+    os.execve(
+        sys.executable, [sys.executable, "-m", *argv], env
+    )  # does not return: the crawl's status is ours

@@ -27,7 +27,8 @@ PURE = [
     "labels",
 ]
 ADAPTERS = {"spiders", "commands", "middlewares.py", "pipelines.py", "extensions.py", "downloadhandlers.py",
-            "exporters.py", "items.py", "settings.py", "__init__.py", "__main__.py"}  # fmt: skip
+            "exporters.py", "items.py", "optional.py", "settings.py",
+            "__init__.py", "__main__.py"}  # fmt: skip
 
 
 def imported_modules(path: Path) -> set[str]:
