@@ -287,6 +287,17 @@ _VARIANT_RE = re.compile(r"\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
 
 
+def _mentioned(reason: str, before: str, after: str, confession: bool, confession_listed: bool) -> str:
+    """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30", "Msza o
+    7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on);
+    else the verdict's own reason."""
+    if NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after):
+        return NEGATED
+    if confession and (AT_MASS_RE.search(before) or (confession_listed and _LIST_SEP_RE.fullmatch(before))):
+        return AT_MASS
+    return reason
+
+
 # where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
 _NEXT_PHRASE_RE = re.compile(
     r"(?:[,;]\s*(?:zaś|a|natomiast)?|\s(?:oraz|zaś|a|natomiast|i))\s+(?=(?:w|we|od|na|(?-i:I{1,3}|IV|V))\s)",
@@ -403,15 +414,9 @@ class _Walk:
             is_mass, reason = verdict(c)
             if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
-            if is_mass and (NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after)):
-                reason = NEGATED  # "w wakacje nie ma Mszy o 12.30": the schedule's time, never a new Mass
-            at_mass = is_mass and (
-                block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s) is not None
-            )
-            if at_mass and (
-                AT_MASS_RE.search(before) or (confession_listed and _LIST_SEP_RE.fullmatch(before))
-            ):
-                reason = AT_MASS  # "Spowiedź przed Mszą o 7.30 i 18.30": those Masses, confession then
+            if is_mass:
+                confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
+                reason = _mentioned(reason, before, after, bool(confession), confession_listed)
             confession_listed = reason == AT_MASS
             own = before + " " + after
             season_before = season_in(before)
@@ -435,7 +440,7 @@ class _Walk:
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
             variant = _VARIANT_RE.match(line, c.e, c.next_start) if r.season is None else None
-            if variant is not None and complement(season_in(variant["s"])):
+            if variant is not None:
                 r.season = complement(season_in(variant["s"]))  # "18:00 (lato 19:00)": 18:00 the rest's
             self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
