@@ -21,7 +21,7 @@ from msze.extraction.page_filter import has_schedule_hint
 from msze.extraction.pdf import PDF_CONTENT_TYPE, page_at, page_starts
 from msze.extraction.rules import RuleDecision, decide
 from msze.extraction.rules.reading import MONTHLY, ONE_OFF, Reading
-from msze.extraction.rules.verdict import UNCUED
+from msze.extraction.rules.verdict import AT_MASS, UNCUED
 from msze.extraction.text import convert_html, cut_html, replace_surrogates
 from msze.utils.time import utc_now
 from msze.utils.urls import domain_of
@@ -95,20 +95,29 @@ def hour_dict(
     if reading.sunday_order and reading.kind == ONE_OFF:
         d["sunday_order"] = True  # evidence of the Sunday times where the site gives no other (schedule.py)
     if reading.aside:
-        d["aside"] = True  # a summer time that leaves the other times' seasons (schedule._summer_complement)
+        d["aside"] = True  # a seasonal time leaving the other times' seasons (schedule._season_complement)
     if decision is not None:
         d["reason"] = decision.reason
     return d
 
 
+_NO_TIME = frozenset({"bare number", "contact"})  # rules' reasons for a number that is no time of day
+
+
 def confessions_of(hours: Sequence[dict[str, Any]], decisions: Sequence[RuleDecision]) -> list[dict]:
     """The page's confession times (PageItem["confessions"]): a range "17:30–18:00" or an opening "od 17"
-    next to a confession word; hours stay labelled other."""
+    next to a confession word; hours stay labelled other. A Mass's time with confession before it ("przed
+    Mszą o 7.30") stays the Mass's and gives a confession ``at_mass``."""
     out: list[dict[str, Any]] = []
     i = 0
     while i < len(hours):
         h, d = hours[i], decisions[i]
-        if not d.reading.confession or h["label"] == "mass":
+        at_mass = d.reason == AT_MASS  # "spowiedź przed Mszą o 7.30": before that Mass
+        if (
+            not d.reading.confession
+            or (h["label"] == "mass" and not at_mass)
+            or d.reason in _NO_TIME  # "15 minut przed Mszą": no time of day
+        ):
             i += 1
             continue
         end = None
@@ -121,6 +130,8 @@ def confessions_of(hours: Sequence[dict[str, Any]], decisions: Sequence[RuleDeci
             "church": h["church"],
             "season": h["season"],
         }
+        if at_mass:
+            entry["at_mass"] = True
         if entry not in out:
             out.append(entry)
         i += 1

@@ -21,7 +21,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
-from msze.extraction.rules.reading import dates_in, page_year, with_year
+from msze.extraction.rules.reading import complement, dates_in, page_year, same_half, with_year
+from msze.extraction.rules.verdict import NOT_SCHEDULED
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
 _ANNOUNCEMENTS_RE = re.compile(
@@ -31,6 +32,32 @@ _ANNOUNCEMENTS_RE = re.compile(
 _SCHEDULE_RE = re.compile(
     r"msz[aey]|porz[ąa]dek|rozk[łl]ad|nabo[żz]e[ńn]stw|godzin|liturgi|eucharysti|harmonogram", re.IGNORECASE
 )
+# an announcement that repeats the regular order ("porządek Mszy bez zmian", "jak zawsze"), not this week's
+_REGULAR_ORDER_RE = re.compile(
+    r"bez\s+zmian|(?:zwyk[łl]y|sta[łl]y|dotychczasowy)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas",
+    re.IGNORECASE,
+)
+# ... or a line stating it: a Mass header naming days in the plural, then its times ("Msze św. w niedziele:
+# 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00"; "w niedzielę" is this Sunday)
+_ORDER_LINE_RE = re.compile(
+    r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
+    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
+    re.IGNORECASE,
+)
+# ... unless it is tied to this week or a feast
+_THIS_WEEK_RE = re.compile(
+    r"w\s+tym\s+tygodniu|\bw\s+przyszł\w*|\bw\s+najbliższ\w*|uroczysto|[śs]wi[ęe]t[aoy]\b", re.IGNORECASE
+)
+# ... but the holy days of the weekly order are no feast: "w niedziele i święta", "święta zniesione", "Msze
+# św. w święta:"
+_HOLY_DAYS_RE = re.compile(
+    r"niedziel\w*\s+(?:i|oraz)\s+(?:w\s+)?[śs]wi[ęe]t\w*|[śs]wi[ęe]t\w*\s+zniesion\w*|\bw\s+[śs]wi[ęe]ta\s*:",
+    re.IGNORECASE,
+)
+_DATE_WORD_RE = re.compile(
+    r"\b\d{1,2}\s+(?:stycz|lut|mar|kwie|maj|czerw|lip|sierp|wrze|pa[źz]dz|listop|grud)\w*|\b\d{1,2}\.\d{1,2}\.\d{4}",
+    re.IGNORECASE,
+)  # a date with its month ("15 sierpnia", "12.10.2025"), never a time
 _LISTED = frozenset({"day list", "schedule block", "intention"})  # reasons of hours listed as a schedule
 EVIDENCE_KEPT = 3  # supporting sentences kept per entry
 SCHEDULE, ANNOUNCEMENTS, OTHER = "schedule", "announcements", "other"
@@ -91,13 +118,21 @@ class _Page:
     stated: dict[tuple[str, str | None, str | None], set[str]] = field(
         default_factory=lambda: defaultdict(set)
     )
+    unread: set[tuple[str | None, str]] = field(default_factory=set)  # (day or None, time) it read no Mass at
 
     def rank(self, key: tuple[str, str | None, str | None], support: Mapping[tuple, int]) -> tuple[Any, ...]:
-        """Who wins a conflict: newer own dates, then a schedule page, then the times more pages confirm, then
-        more times, then the first."""
+        """Who wins a conflict: newer dates beside the schedule, then a schedule page, then the times more
+        pages confirm, on this day and then on all the page's days, then more times; the first page last."""
         times = self.stated[key]
         confirmed = sum(support[(*key, time)] - 1 for time in times) / len(times)  # by other pages, per time
-        return (self.date or "", self.role == SCHEDULE, confirmed, len(self.stated[key]), -self.index)
+        said = [(*k, time) for k, ts in self.stated.items() for time in ts]
+        agreed = sum(support[s] - 1 for s in said) / len(said)
+        return (self.date or "", self.role == SCHEDULE, confirmed, agreed, len(times), -self.index)
+
+    def failed_to_read(self, day: str, time: str) -> bool:
+        """The page writes the time on that day (or undated) without reading it as a Mass: a winner that
+        missed it does not say it is gone."""
+        return (day, time) in self.unread or (None, time) in self.unread
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +152,7 @@ class _Entry:
     evidence: list[dict[str, Any]] = field(default_factory=list)
     dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
     valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
-    # the days a page lists it on in its own right, not as a summer time aside (hour "aside")
+    # the days a page lists it on in its own right, not as a seasonal time aside (hour "aside")
     listed: set[str] = field(default_factory=set)
     tags: list[str] = field(default_factory=list)  # the reading's tags ("en", "latin", ...) of its hours
 
@@ -146,26 +181,31 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     by_reference: list[_Weekly] = []  # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30" as Sunday's
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
-        p = _Page(i, page.get("url") or "", page_role(page), page_date(page))
+        role = page_role(page)
+        p = _Page(i, page.get("url") or "", role, page_date(page) if role == ANNOUNCEMENTS else None)
         said.append(p)
         text = page.get("text") or ""
         year = (
             page_year(text) if p.role == ANNOUNCEMENTS else None
         )  # read once, for every hour's "od 1 lipca"
         for hour in page.get("hours") or ():
-            if hour.get("label") != "mass" or not hour.get("time"):
-                continue
+            if hour.get("label") != "mass" and hour.get("time"):
+                p.unread |= {(day, hour["time"]) for day in hour.get("days") or (None,)}
+            if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") in NOT_SCHEDULED:
+                continue  # "nie ma Mszy o 12.30", "spowiedź przed Mszą o 7.30": no Mass of its own
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
             if hour.get("monthly") and _is_listed(p, hour):
                 _add_monthly(monthly, page, hour)  # "w pierwsze piątki" (or a list's last item alone)
-            if _is_weekly(p, hour, valid_from) or (p.role == ANNOUNCEMENTS and _on_order_line(text, hour)):
+            if _is_weekly(p, hour, valid_from) or (p.role == ANNOUNCEMENTS and regular_order(text, hour)):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
-                    p.stated[(day, hour.get("church"), hour.get("season"))].add(hour["time"])
+                    p.stated[_said_key(day, hour)].add(hour["time"])
             elif hour.get("kind") != "monthly" or not _is_listed(p, hour):
                 _add_one_off(one_off, page, hour)
                 if hour.get("sunday_order"):
                     by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
+        if p.role != ANNOUNCEMENTS:
+            p.date = schedule_date(text, [w.hour for w in weekly if w.said is p])
         for c in page.get("confessions") or () if p.role != ANNOUNCEMENTS else ():  # this week's, not regular
             key = (tuple(c.get("days") or ()), c.get("start"), c.get("end"), c.get("church"), c.get("season"))
             entry = confession.setdefault(key, {**c, "evidence": []})
@@ -211,6 +251,27 @@ def _is_listed(p: _Page, hour: Mapping[str, Any]) -> bool:
     return p.role != ANNOUNCEMENTS or hour.get("reason") in _LISTED or hour.get("season") is not None
 
 
+def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
+    """An announcement stating the regular order, not this week's: a sentence restating it ("Porządek Mszy
+    bez zmian: w tygodniu 6.45, w niedziele 8.00") or a line of a Mass header naming days in the plural ("Msze
+    św. w niedziele: 7:00, 8:30"); days named, no date, this week or feast in what states it."""
+    if not hour.get("days") or hour.get("kind", "regular") != "regular":
+        return False
+    statement = sentence_of(text, hour)
+    if not _REGULAR_ORDER_RE.search(statement):
+        statement = _line_of(text, hour)
+        if not _ORDER_LINE_RE.match(statement):
+            return False
+    return not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", statement)) and not _DATE_WORD_RE.search(statement)
+
+
+def _line_of(text: str, hour: Mapping[str, Any]) -> str:
+    """The line of the page's text the hour stands on."""
+    start = min(max(0, hour.get("start", 0)), len(text))
+    end = text.find("\n", start)
+    return text[text.rfind("\n", 0, start) + 1 : end if end >= 0 else len(text)]
+
+
 def _add_monthly(
     monthly: dict[tuple[Any, ...], dict[str, Any]], page: Mapping[str, Any], hour: Mapping[str, Any]
 ) -> None:
@@ -230,27 +291,6 @@ def _add_monthly(
     )
     if len(entry["evidence"]) < EVIDENCE_KEPT:
         entry["evidence"].append(evidence(page, hour))
-
-
-# a line that states the regular order, even on announcements: a Mass header naming days in the plural,
-# then its times ("Msze św. w niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00");
-# "w niedzielę" (this Sunday), a date or "w tym tygodniu" in the line make it this week's
-_ORDER_LINE_RE = re.compile(
-    r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
-    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
-    re.IGNORECASE,
-)
-_THIS_WEEK_RE = re.compile(r"\b(?:w\s+tym\s+tygodniu|w\s+przyszł\w*|w\s+najbliższ\w*)", re.IGNORECASE)
-
-
-def _on_order_line(text: str, hour: Mapping[str, Any]) -> bool:
-    """A regular hour on a line that states the regular order (an announcements page's schedule item)."""
-    start = hour.get("start", -1)
-    if hour.get("kind", "regular") != "regular" or not hour.get("days") or not 0 <= start < len(text):
-        return False
-    end = text.find("\n", start)
-    line = text[text.rfind("\n", 0, start) + 1 : end if end >= 0 else len(text)]
-    return bool(_ORDER_LINE_RE.match(line)) and not dates_in(line) and not _THIS_WEEK_RE.search(line)
 
 
 def _add_one_off(
@@ -286,8 +326,39 @@ def sentence_of(text: str, hour: Mapping[str, Any]) -> str:
     return " ".join(text[begin : after.start() if after else min(len(text), end + 300)].split())
 
 
+# "niedziele i święta" gives the holy days Sunday's times; a list of the holy days of their own ("święta
+# zniesione: 9.00, 18.00") is another statement, not a disagreement with it
+_WITH_SUNDAY = "holiday with sunday"
+
+
+def _said_key(day: str, hour: Mapping[str, Any]) -> tuple[str, str | None, str | None]:
+    """What an hour states a time of, for the conflicts between pages: its day, church and season."""
+    if day == "holiday" and "sun" in (hour.get("days") or ()):
+        day = _WITH_SUNDAY
+    return (day, hour.get("church"), hour.get("season"))
+
+
+SCHEDULE_DATE_LINES = 3  # an update stamp stands this many lines above the schedule at most
+
+
+def schedule_date(text: str, hours: list[Mapping[str, Any]]) -> str | None:
+    """The latest full date beside the page's weekly Masses ("Porządek Mszy od 1.09.2024", "aktualizacja
+    12.10.2025"): from a few lines above the first to the line of the last; a date elsewhere on the page (a
+    history article's) is no evidence of the schedule's."""
+    spans = [(h["start"], h["end"]) for h in hours if 0 <= h.get("start", -1) < h.get("end", -1) <= len(text)]
+    if not spans:
+        return None
+    begin = min(a for a, _ in spans)
+    for _ in range(SCHEDULE_DATE_LINES + 1):
+        begin = max(0, text.rfind("\n", 0, max(0, begin - 1)))
+    end = text.find("\n", max(b for _, b in spans))
+    return page_date({"text": text[begin : end if end >= 0 else len(text)]})
+
+
 def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Page]:
-    """For each (day, church, season) some page states, the page whose times stand."""
+    """For each (day, church, season) some page states, the page whose times stand: by rank, but a copy
+    whose times another copy holds and adds to (a fragment the site template left, "8:00 – kościół", or a
+    copy that read fewer) gives way to it unless it is dated newer."""
     by_key: dict[tuple[str, str | None, str | None], list[_Page]] = defaultdict(list)
     support: dict[tuple, int] = defaultdict(int)  # (day, church, season, time): the pages stating it
     for p in said:
@@ -295,7 +366,13 @@ def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Pag
             by_key[key].append(p)
             for time in times:
                 support[(*key, time)] += 1
-    return {key: max(ps, key=lambda p: p.rank(key, support)) for key, ps in by_key.items()}
+    winners = {}
+    for key, ps in by_key.items():
+        best = max(ps, key=lambda p: p.rank(key, support))
+        newer = best.date or ""
+        fuller = [p for p in ps if best.stated[key] < p.stated[key] and not newer > (p.date or "")]
+        winners[key] = max(fuller, key=lambda p: p.rank(key, support)) if fuller else best
+    return winners
 
 
 def _schedule(
@@ -313,21 +390,26 @@ def _schedule(
         if not days:
             entries[key].add(None, w)
         for day in days:
-            winner = winners[(day, church, season)]
-            if winner is w.said or time in winner.stated[(day, church, season)]:
+            said = _said_key(day, hour)
+            winner = winners[said]
+            if winner is w.said or time in winner.stated[said] or winner.failed_to_read(day, time):
                 entries[key].add(day, w)
             else:
-                lost[(day, *key)].add(day, w)
-    _summer_complement(entries)
+                lost[(said[0], *key)].add(day, w)
+    _season_complement(entries)
     _vigil_once(entries)
     schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]
     schedule.sort(key=lambda s: (min((DAY_ORDER[d] for d in s["days"]), default=99), s["time"]))
     conflicts = [
         {**_entry_dict(k[1:], e), "kept": winners[(k[0], k[2], k[3])].url}
         for k, e in lost.items()
-        if not (k[1:] in entries and k[0] in entries[k[1:]].days)
+        if not (k[1:] in entries and _day_of(k[0]) in entries[k[1:]].days)
     ]
     return schedule, conflicts
+
+
+def _day_of(said_day: str) -> str:
+    return "holiday" if said_day == _WITH_SUNDAY else said_day
 
 
 def _vigil_once(entries: dict[tuple[Any, ...], _Entry]) -> None:
@@ -339,40 +421,58 @@ def _vigil_once(entries: dict[tuple[Any, ...], _Entry]) -> None:
             e.days.discard("sat")
 
 
-_SUMMER = ("summer", "holidays")
-
-
-def _summer_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
-    """Where a church's day has summer times, its all-year times missing from them are "not-summer", and its
-    summer times that are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)"
-    is 6.00 all year, 18.00 outside summer, 19.00 in summer. A summer time said of one time or added ("aside":
-    "18.00 (w wakacje 20.00)") completes nothing."""
+def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
+    """Where a church's day has times of a season with a rest of the year (summer, winter, a date range:
+    reading.complement), its all-year times missing from them are of that rest, and its seasonal times that
+    are all-year ones too are just all-year: "6.00, 18.00 (lipiec, sierpień: 6.00, 19.00)" is 6.00 all year,
+    18.00 outside summer, 19.00 in summer. A time held in both halves ("w roku szkolnym" and "w wakacje") is
+    all-year; a seasonal time said of one time or added ("aside": "18.00 (w wakacje 20.00)", "latem
+    dodatkowo o 21.00") completes nothing."""
     # a vigil's summer times are the vigil's own: a weekday summer time on Saturday leaves it all-year
     year: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
-    summer: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
+    seasonal: dict[tuple[str, str | None, bool], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for (time, church, season, vigil), e in entries.items():
         for day in e.days:
             if season is None:
                 year[(day, church, vigil)].add(time)
-            elif season in _SUMMER and day in e.listed:
-                summer[(day, church, vigil)].add(time)
-    for (time, church, season, vigil), e in list(entries.items()):
-        for day in sorted(e.days):
-            held = summer.get((day, church, vigil))
-            if not held or day == "holiday":
-                continue
-            if season is None and time not in held:
-                e.days.discard(day)
-                moved = entries[(time, church, "not-summer", vigil)]
-                moved.days.add(day)
-                moved.dated = True
-                moved.pages |= e.pages
-                moved.evidence = moved.evidence or list(e.evidence)
-            elif season in _SUMMER and time in year[(day, church, vigil)]:
-                e.days.discard(day)
-        if season is not None and season not in _SUMMER and season != "not-summer":
+            elif day in e.listed:
+                seasonal[(day, church, vigil)][same_half(season)].add(time)
+    for (time, church, season, vigil), e in entries.items():
+        if season is not None:
             # "Roraty w dni powszednie o 7:00" where 7:00 is the weekday Mass all year: the same Mass
             e.days -= {day for day in e.days if time in year[(day, church, vigil)]}
+    for (time, church, season, vigil), e in list(entries.items()):
+        for day in sorted(e.days - {"holiday"}):
+            held = seasonal.get((day, church, vigil), {})
+            named = _replacing(held, year[(day, church, vigil)])
+            if season is None and named is not None and time not in held[named]:
+                _move(entries, e, day, (time, church, complement(named), vigil))
+            elif season is not None and time in held.get(complement(same_half(season)) or "", ()):
+                _move(entries, e, day, (time, church, None, vigil))  # "w roku szkolnym" and "w wakacje"
+
+
+def _replacing(held: Mapping[str, set[str]], all_year: set[str]) -> str | None:
+    """The season whose times on a day are an order of their own, replacing the all-year times it lacks
+    (their season becomes its rest): not a negation ("oprócz wakacji"), and listing as many times as the
+    rest of the year has without it ("13:15 od IX do VI" among five Sunday Masses is one more Mass, and
+    "7:00, 18:00 (zimą 17:00)" a variant of 18:00 only, not another order)."""
+    for season, times in held.items():
+        rest = complement(season)
+        if rest is None or season == "not-summer":
+            continue
+        if len(times) >= len((all_year | held.get(rest, set())) - times):
+            return season
+    return None
+
+
+def _move(entries: dict[tuple[Any, ...], _Entry], e: _Entry, day: str, key: tuple[Any, ...]) -> None:
+    """One day of an entry moved to the entry of ``key`` (another season), with its pages and evidence."""
+    e.days.discard(day)
+    moved = entries[key]
+    moved.days.add(day)
+    moved.dated = True
+    moved.pages |= e.pages
+    moved.evidence = moved.evidence or list(e.evidence)
 
 
 _FROM_RE = re.compile(r"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?", re.IGNORECASE)

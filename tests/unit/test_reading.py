@@ -13,6 +13,8 @@ from msze.extraction.hours import find_hours
 from msze.extraction.page import extract
 from msze.extraction.rules import decide
 from msze.extraction.rules.days import day_at
+from msze.extraction.rules.reading import WINTER_REST, complement, season_in
+from msze.utils.vocabulary import season_range
 
 MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
 MON_SAT = [*MON_FRI, "sat"]
@@ -361,6 +363,20 @@ def test_words_past_a_list_separator_belong_to_the_next_hour(text, expected):
         ("Msze św. w niedziele: latem 7.45, 10.15, zimą 9.15, 11.15", ["summer"] * 2 + ["winter"] * 2),
         # not past a parenthesis: "(lato 19:15)" is one time's variant
         ("Msze św. w niedziele: 18:15 (lato 19:15), 20:15", ["not-summer", "summer", None]),
+        # past a time's church and words, not past a place's name; a parenthesis left open heads nothing
+        (
+            "Msze św. w niedziele: 8.10, 12.10; w lipcu i sierpniu: 8.10, 9.40 (kaplica pw. św. Anny)"
+            " 10.40 msza dla dzieci, 20.10",
+            [None, None] + ["summer"] * 4,
+        ),
+        (
+            "Msze św. w niedziele: Borowo godz. 7.10, zima godz. 15.10, Zalesie godz. 9.10, godz. 11.10",
+            [None, "winter", None, None],
+        ),
+        (
+            "Msze św. w niedziele: 9.40 (dla dzieci, 12.40; w wakacje: 8.10, 10.10",
+            [None] * 2 + ["summer"] * 2,
+        ),
     ],
 )
 def test_the_season_heading_a_list_holds_for_its_later_times(text, expected):
@@ -761,6 +777,252 @@ def test_date_matches_and_years_agree_with_the_plain_regexes(text):
 
     assert [m.span() for m in _date_matches(text)] == [m.span() for m in DATE_RE.finditer(text)]
     assert _YEAR_RE.findall(text) == re.findall(r"(?<!\d)(20[0-3]\d)(?!\d)", text)
+
+
+# --- seasons: negations, complements, lists (issue 25) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.\nNiedziela: 9:00, 13:00 (za wyjątkiem wakacji)", "not-summer"),
+        ("Msze św.\nNiedziela: 9:00, 13:00 (z wyjątkiem lipca i sierpnia)", "not-summer"),
+        ("Msze św.\nNiedziela: 9:00, 13:00 (z wyłączeniem miesięcy letnich)", "not-summer"),
+        ("Msze św.\nW tygodniu: 6:30, 7:15 (poza feriami)", "not-holidays"),
+        ("Msze św.\nW tygodniu: 6:30, 7:15 (oprócz wakacji i ferii)", "not-holidays"),
+        ("Msze św.\nNiedziela: 9:00, 17:15 (w Wielkim Poście)", "lent"),
+    ],
+)
+def test_a_season_named_after_an_exception_word_is_the_rest_of_the_year(text, expected):
+    assert [r["season"] for _, r in readings(text)] == [None, expected]
+
+
+def test_a_season_negated_is_no_place_name():
+    got = readings("Msze św. w niedziele: 8:00, 18:00 (w Wielkim Poście o 16:30)")
+    assert [(t, r["church"], r["season"]) for t, r in got] == [
+        ("08:00", None, None),
+        ("18:00", None, None),
+        ("16:30", None, "lent"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.: dni powszednie 6:45, 18:30 (zimą 17:30)", [WINTER_REST, "winter"]),
+        ("Msze św.: dni powszednie 6:45, 18:30 (pora zimowa: 17:30)", [WINTER_REST, "winter"]),
+        ("Msze św. w niedziele: 8:30, 17:30 (w lipcu i sierpniu 20:00)", ["not-summer", "summer"]),
+        ("Msze św.: niedziela 8:30, 17:30 (od 1.07 do 31.08 o 20:00)", ["09-01..06-30", "07-01..08-31"]),
+    ],
+)
+def test_the_time_before_a_seasonal_variant_is_held_the_rest_of_the_year(text, expected):
+    assert [r["season"] for _, r in readings(text)] == [None, *expected]
+
+
+def test_a_variant_of_no_season_leaves_the_time_all_year():
+    got = readings("Msze św.: niedziela 8:30, 17:30 (dla dzieci 16:00)")
+    assert [r["season"] for _, r in got] == [None] * 3
+
+
+def test_a_season_after_a_semicolon_heads_the_times_of_its_list():
+    got = readings("Msze św. w dni powszednie: 6:30, 8:00, 18:00; w wakacje: 8:00, 18:00; w soboty 8:00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("06:30", None),
+        ("08:00", None),
+        ("18:00", None),
+        ("08:00", "summer"),
+        ("18:00", "summer"),
+        ("08:00", None),
+    ]
+
+
+def test_a_season_begins_the_parish_churchs_list_after_a_villages_unless_it_is_the_villages_variant():
+    got = readings("Msze św. w niedziele: 8:00, Zalesie 9:30, w wakacje 8:00, 11:00")
+    assert [(t, r["church"], r["season"]) for t, r in got] == [
+        ("08:00", None, None),
+        ("09:30", "Zalesie", None),
+        ("08:00", None, "summer"),
+        ("11:00", None, "summer"),
+    ]
+    got = readings("Msze św. w dni powszednie: Borowo zima 18:00, lato 19:00; Zalesie zima 17:00, lato 18:30")
+    assert [(t, r["church"], r["season"]) for t, r in got] == [
+        ("18:00", None, "winter"),
+        ("19:00", None, "summer"),
+        ("17:00", "Zalesie", "winter"),
+        ("18:30", "Zalesie", "summer"),
+    ]
+
+
+def _in_range(month_day: tuple[int, int], season: str) -> bool:
+    (m1, d1), (m2, d2) = season_range(season)
+    start, end = (m1, d1), (m2, d2)
+    return start <= month_day <= end if start <= end else month_day >= start or month_day <= end
+
+
+@given(st.dates(datetime.date(2024, 1, 1), datetime.date(2024, 12, 31)), st.integers(0, 365))
+@settings(max_examples=200, deadline=None)
+def test_a_date_range_and_its_complement_share_no_day_and_leave_none_out(start, length):
+    end = start + datetime.timedelta(days=length)
+    season = f"{start.month:02d}-{start.day:02d}..{end.month:02d}-{end.day:02d}"
+    rest = complement(season)
+    if rest is None:  # the whole year
+        assert all(_in_range((m, d), season) for m in range(1, 13) for d in (1, 15, 28))
+        return
+    for n in range(366):
+        day = datetime.date(2024, 1, 1) + datetime.timedelta(days=n)
+        if (day.month, day.day) == (2, 29) and (end.month, end.day) == (2, 28):
+            continue  # a range to the 28th of February ends the month: the 29th is neither's
+        month_day = (day.month, day.day)
+        assert _in_range(month_day, season) != _in_range(month_day, rest), (season, rest)
+
+
+def test_the_complements_of_named_seasons():
+    assert [complement(s) for s in ("summer", "holidays", "school-year", "winter", "advent", None)] == [
+        "not-summer",
+        "not-summer",
+        "summer",
+        WINTER_REST,
+        None,
+        None,
+    ]
+    assert complement(WINTER_REST) == "winter"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "W wakacje nie ma Mszy św. o 12.30.",
+        "Msza o 7.00 nie będzie odprawiana.",
+        "Msze jak w niedzielę, bez Mszy o 20.00.",
+        "Msza wieczorna o 19.00 jest odwołana.",
+    ],
+)
+def test_a_mass_said_not_to_be_held_is_the_pages_mass_time_read_as_negated(text):
+    hours = find_hours(text)
+    decisions = decide(text, hours, 2025)
+    assert [(d.is_mass, d.reason) for d in decisions][-1:] == [(True, "negated")]
+
+
+def test_a_negation_of_another_clause_or_time_negates_nothing():
+    text = "W poniedziałki nie ma Mszy, we wtorki Msza o 7.00. Nie będzie Mszy o 18.00, będzie o 19.00."
+    hours = find_hours(text)
+    assert [d.reason == "negated" for d in decide(text, hours, 2025)] == [False, True, False]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św.: niedziela 9:30 w kaplicy św. Barbary, 11:00", "kaplicy św. Barbary"),
+        ("Msze św.: niedziela 9:30 (w kaplicy bł. Karoliny)", "kaplicy bł. Karoliny"),
+        ("Msze św.: niedziela 9:30 w kościele pw. Ducha Świętego", "kościele pw. Ducha Świętego"),
+        ("Msze św. o 9:30 w kaplicy szpitalnej w niedziele i święta", "kaplicy szpitalnej"),
+        ("Msze św. o 9:30 w kaplicy Matki Bożej oraz w tygodniu o 7:00", "kaplicy Matki Bożej"),
+        ("Msze św. o 9:30 w kościele filialnym w Borkach dla dzieci", "kościele filialnym w Borkach"),
+        ("Msze św. o 9:30 w kaplicy na cmentarzu także w soboty", "kaplicy na cmentarzu"),
+    ],
+)
+def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_goes_on(text, expected):
+    assert readings(text)[0][1]["church"] == expected
+
+
+def test_time_and_place_lines_under_a_day_heading_are_masses_at_that_church():
+    text = "Dni powszednie:\n7:30 – kościół parafialny\n18:00 – kaplica Zalesie\nSobota:\n10:00 Powitanie"
+    assert [(t, r["church"]) for t, r in readings(text)] == [("07:30", None), ("18:00", "kaplica Zalesie")]
+
+
+def test_confession_before_or_during_the_masses_is_at_those_masses_times():
+    text = (
+        "Msze św.\nDni powszednie: 7:30, 18:30\n"
+        "Spowiedź codziennie przed Mszą św. o 7.30 i 18.30, w czasie Mszy o 9.00"
+    )
+    got = [(c["start"], c["end"], c.get("at_mass")) for c in page_confessions(text)]
+    assert got == [("07:30", None, True), ("18:30", None, True), ("09:00", None, True)]
+    hours = find_hours(text)
+    reasons = [d.reason for d in decide(text, hours, 2025)]
+    assert reasons[2:] == ["confession at mass"] * 3
+
+
+def test_confession_under_its_heading_is_read_like_a_mass_schedule():
+    text = (
+        "Msze św.\nNiedziela: 8:00, 11:00\nSpowiedź w naszej parafii:\n15 minut przed Mszą św.,\n"
+        "Piątek 17:00 – 18:00\nSobota 9:30\nMsze św.\nSobota 18:00"
+    )
+    got = [(c["days"], c["start"], c["end"]) for c in page_confessions(text)]
+    assert got == [(["fri"], "17:00", "18:00"), (["sat"], "09:30", None)]
+    assert [(t, r["days"]) for t, r in readings(text)] == [
+        ("08:00", ["sun"]),
+        ("11:00", ["sun"]),
+        ("18:00", ["sat"]),
+    ]
+
+
+def test_a_devotion_named_inside_a_parish_name_is_no_topic_but_a_header_naming_the_parish_is():
+    assert [t for t, _ in readings("Parafia Matki Bożej Różańcowej\nNiedziela: 8:00, 10:00")] == [
+        "08:00",
+        "10:00",
+    ]
+    assert readings("Różaniec w naszej parafii:\nNiedziela: 17:00") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msze św. w niedziele: 8:00, 10:00 (w Adwencie po Roratach o 16.00 adoracja)\nGodziny\n"
+        "Dni powszednie: 6.30, 17.30",
+        "W Adwencie zapraszamy na Roraty o 6:45, a w piątki na różaniec.\nDni powszednie: 6.30, 17.30",
+        "Serdecznie zapraszamy na różaniec.\nDni powszednie: 6.30, 17.30",
+    ],
+)
+def test_a_devotion_word_in_parentheses_or_ending_a_paragraph_leaves_the_next_lines_masses(text):
+    assert [t for t, _ in readings(text)][-2:] == ["06:30", "17:30"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nieszpory\nNiedziela: 17:00",
+        "Nieszpory.\nNiedziela: 17:00",
+        "Spowiedź w sobotę od 16.30 do 17.00.\nSobota:\n17.15",
+    ],
+)
+def test_a_devotions_header_or_a_sentence_opening_with_it_still_heads_the_lines_below(text):
+    assert readings(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(IX-VI)", "09-01..06-30"),
+        ("(X–III)", "10-01..03-31"),
+        ("wrzesień-czerwiec:", "09-01..06-30"),
+        ("październik – kwiecień", "10-01..04-30"),
+        ("od października do marca", "10-01..03-31"),
+        ("lipiec-sierpień", "summer"),
+        ("I-III klasy", None),
+        ("12.IX-VI.2020", None),
+    ],
+)
+def test_whole_months_joined_by_a_dash_are_a_season(text, expected):
+    assert season_in(text) == expected
+
+
+def test_months_joined_by_a_dash_head_the_times_below_and_in_a_list():
+    got = readings("Msze św.\nNiedziele (wrzesień-czerwiec):\n7:30, 10:30")
+    assert [(t, r["season"]) for t, r in got] == [("07:30", "09-01..06-30"), ("10:30", "09-01..06-30")]
+    got = readings("Msze św.\nDni powszednie: 7:00, 18:00 (X-IV)")
+    assert [(t, r["season"]) for t, r in got] == [("07:00", None), ("18:00", "10-01..04-30")]
+
+
+def test_a_time_in_parentheses_with_its_season_is_the_variant_of_the_time_before():
+    got = readings("Msze św. w niedziele:\n10.30, 17.30 (16.30 okres zimowy), 19.00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("10:30", None),
+        ("17:30", WINTER_REST),
+        ("16:30", "winter"),
+        ("19:00", None),
+    ]
+    got = readings("Msze św. w niedziele: 10.30, 17.30 (16.30 dla dzieci)")
+    assert [r["season"] for _, r in got] == [None, None, None]
 
 
 @pytest.mark.parametrize(

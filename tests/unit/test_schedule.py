@@ -4,6 +4,7 @@ apart, conflicts kept, evidence with every entry. Pages go through the crawl's p
 from __future__ import annotations
 
 from msze.archive.reprocess import page_steps
+from msze.extraction.rules.reading import WINTER_REST
 from msze.extraction.schedule import consolidate, page_date, page_role, starts_on
 
 SIDEBAR = "<aside><h3>Msze święte</h3><p>Niedziela: 8:00, 10:00</p><p>Dni powszednie: 18:00</p></aside>"
@@ -228,6 +229,225 @@ def test_a_page_s_date_and_a_schedule_s_start_are_never_impossible():
     assert starts_on("Od 31 czerwca Msze św. w niedziele: 8:00", 2025) is None
     assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2025) == "02-29"
     assert starts_on("Od 29 lutego Msze św. w niedziele: 8:00", 2024) == "2024-02-29"
+
+
+def test_announcements_restating_the_regular_order_give_weekly_masses():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>2. Porządek Mszy św. jak zawsze:"
+            " w dni powszednie 7.15 i 18.00,"
+            " w niedziele 9.00 i 11.30.</p><p>3. W tym tygodniu w poniedziałek i czwartek Msza o 17.00.</p>"
+            "<p>4. Stały porządek Mszy bez zmian, ale 15 sierpnia w niedzielę o 13.00.</p>"
+            "<p>5. W uroczystość Wszystkich Świętych porządek Mszy jak zawsze w niedziele o 16.00.</p>",
+        ),
+    )
+    assert [(r[0], r[1]) for r in rows(result)] == [
+        ("07:15", ("mon", "tue", "wed", "thu", "fri", "sat")),
+        ("18:00", ("mon", "tue", "wed", "thu", "fri", "sat")),
+        ("09:00", ("sun",)),
+        ("11:30", ("sun",)),
+    ]
+    assert {o["time"] for o in result["one_off"]} == {"17:00", "13:00", "16:00"}
+
+
+def test_the_regular_order_restated_with_its_holy_days_is_still_weekly():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>3. Przypominamy: porządek Mszy bez zmian — w tygodniu 6.45"
+            " i 18.30, w niedziele i święta 8.00, 10.30 i 12.00.</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["06:45", "18:30", "08:00", "10:30", "12:00"]
+
+
+def test_a_time_held_in_the_school_year_and_in_the_summer_is_held_all_year():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>W roku szkolnym: niedziela 7:30, 9:30, 12:00</p>"
+            "<p>W wakacje: niedziela 7:30, 9:30</p>",
+        ),
+    )
+    assert rows(result) == [
+        ("07:30", ("sun",), None, None, False),
+        ("09:30", ("sun",), None, None, False),
+        ("12:00", ("sun",), None, "school-year", False),
+    ]
+
+
+def test_a_winter_variant_gives_the_rest_of_the_year_to_its_time_only():
+    result = site(
+        ("https://parafia.test/msze", "<h2>Msze święte</h2><p>Dni powszednie: 6:45, 18:30 (zimą 17:30)</p>"),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("06:45", weekdays, None, None, False),
+        ("18:30", weekdays, None, WINTER_REST, False),
+        ("17:30", weekdays, None, "winter", False),
+    }
+
+
+def test_a_variant_saying_only_is_the_season_s_whole_order():
+    # "(w lipcu i sierpniu tylko 18:10)": in summer the 7:10 is not held, the 18:10 is all year
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Msze św. w dni powszednie: 7:10 i 18:10 (latem tylko 18:10)</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("07:10", weekdays, None, "not-summer", False),
+        ("18:10", weekdays, None, None, False),
+    }
+
+
+def test_a_summer_order_in_parentheses_replaces_the_all_year_times_it_lacks():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Msze św. w niedziele: 7:30, 9:00, 10:30, 13:00, 18:00 (w lipcu i sierpniu: 7:30, 9:00, 10:30,"
+            " 19:30)</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {
+        ("07:30", None),
+        ("09:00", None),
+        ("10:30", None),
+        ("13:00", "not-summer"),
+        ("18:00", "not-summer"),
+        ("19:30", "summer"),
+    }
+
+
+def test_one_more_mass_in_a_season_is_no_order_of_its_own():
+    # "13:30 od IX do VI" is an extra Mass of the school year: the other Sunday times stay all-year
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziele: 7:00, 9:00, 10:30, 12:00, 13:30 - od IX do VI, 18:00</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {
+        ("07:00", None),
+        ("09:00", None),
+        ("10:30", None),
+        ("12:00", None),
+        ("13:30", "09-01..06-30"),
+        ("18:00", None),
+    }
+
+
+def test_a_mass_said_not_to_be_held_is_never_a_new_one():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziela: 8:00, 10:00, 12:30</p><p>Dni powszednie: 7:00, 18:00</p>"
+            "<p>W wakacje nie ma Mszy św. o 12.30.</p><p>W czwartek Msza o 7.00 nie będzie odprawiana.</p>"
+            "<p>W święta zniesione Msze jak w niedzielę, bez Mszy o 20.15.</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("08:00", ("sun",), None, None, False),
+        ("10:00", ("sun",), None, None, False),
+        ("12:30", ("sun",), None, "not-summer", False),
+        ("07:00", weekdays, None, None, False),
+        ("18:00", weekdays, None, None, False),
+    }
+    assert result["one_off"] == []
+
+
+def test_confession_before_a_mass_adds_no_mass_and_is_a_confession_row():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziela: 8:00, 10:00</p><p>Dni powszednie: 18:00</p>"
+            "<p>Spowiedź codziennie przed Mszą św. o 7.15 i 18.00.</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["18:00", "08:00", "10:00"]
+    assert [(c["start"], c.get("at_mass")) for c in result["confession"]] == [
+        ("07:15", True),
+        ("18:00", True),
+    ]
+
+
+def test_a_fragment_of_the_schedule_on_a_later_page_does_not_become_the_sunday():
+    result = site(
+        (
+            "https://parafia.test/msze-swiete",
+            "<h2>Msze święte</h2><p>Niedziela:</p><p>8:00 – kościół parafialny</p>"
+            "<p>10:30 – kościół parafialny</p><p>12:00 – kaplica w Borkach</p>",
+        ),
+        ("https://parafia.test/nabozenstwa", "<h2>Msze święte</h2><p>Niedziela:</p><p>8:00 – kościół</p>"),
+    )
+    assert [(r[0], r[2]) for r in rows(result)] == [
+        ("08:00", None),
+        ("10:30", None),
+        ("12:00", "kaplica w Borkach"),
+    ]
+    assert result["conflicts"] == []
+
+
+def test_a_winner_that_did_not_read_a_time_does_not_erase_it():
+    # the newer page writes 19.00 where the rules read no Mass: the older page's 19:00 stands
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Porządek Mszy od 1.09.2020</p><p>Niedziela: 8:00, 10:00, 19:00</p>",
+        ),
+        (
+            "https://parafia.test/porzadek",
+            "<p>Porządek Mszy od 1.09.2024</p><p>Niedziela: 8:00, 10:00</p><p>Niedziela 19.00 – Apel</p>",
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "10:00", "19:00"]
+
+
+def test_a_date_far_from_the_schedule_is_no_evidence_for_it():
+    # a history article's date does not make its copy of the schedule the newer one: agreement decides
+    history = "<p>Kościół konsekrowano 12.05.2024 r.</p>" + "<p>Z dziejów parafii.</p>" * 6
+    result = site(
+        ("https://parafia.test/historia", f"{history}<p>Msze św.</p><p>Niedziela: 7:00, 9:30</p>"),
+        ("https://parafia.test/msze", "<p>Msze św.</p><p>Niedziela: 8:00, 10:30</p>"),
+        ("https://parafia.test/kontakt", "<p>Msze św.</p><p>Niedziela: 8:00, 10:30</p>"),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "10:30"]
+
+
+def test_sundays_and_holy_days_and_a_list_of_the_holy_days_own_do_not_collide():
+    result = site(
+        ("https://parafia.test/msze", "<p>Msze św.</p><p>Niedziele i święta: 8:00, 10:00, 12:00</p>"),
+        ("https://parafia.test/porzadek", "<p>Msze św.</p><p>Święta zniesione: 9:00, 18:00</p>"),
+    )
+    assert set(rows(result)) == {
+        ("08:00", ("sun", "holiday"), None, None, False),
+        ("10:00", ("sun", "holiday"), None, None, False),
+        ("12:00", ("sun", "holiday"), None, None, False),
+        ("09:00", ("holiday",), None, None, False),
+        ("18:00", ("holiday",), None, None, False),
+    }
+    assert result["conflicts"] == []
+
+
+def test_a_time_of_the_september_to_june_and_the_summer_order_is_held_all_year():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>W niedzielę:</p><p>Od września do czerwca: 7:30, 9:00, 11:15, 17:00</p>"
+            "<p>W lipcu i sierpniu: 7:30, 9:00, 19:00</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {
+        ("07:30", None),
+        ("09:00", None),
+        ("11:15", "09-01..06-30"),
+        ("17:00", "09-01..06-30"),
+        ("19:00", "summer"),
+    }
 
 
 def test_a_monthly_mass_is_a_recurrence_of_its_own_and_a_listed_weekly_day_stays_weekly():

@@ -113,6 +113,25 @@ HOUR_WORD_BEFORE_RE = re.compile(
 CONTACT_RE = re.compile(
     r"\b(?:tel|telefon\w*|fax|kom|komórk\w*|konto|konta|rachun\w*|nip|regon|krs|e-?mail|ul)\b", re.IGNORECASE
 )
+# a Mass said not to be held at the hour: "nie ma Mszy św. o", "bez Mszy o" just before it, "nie będzie
+# odprawiana", "jest odwołana" just after it; the hour is the schedule's Mass time, never a new Mass
+NEGATED_BEFORE_RE = re.compile(
+    r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|bez)\s+(?:[^\W\d]+\.?\s+){0,2}?(?:msz\w*|eucharysti\w*)"
+    r"(?:\s+[^\W\d]+\.?){0,2}\s+(?:o\s+)?(?:godz(?:\.|inie)?\s*)?$",
+    re.IGNORECASE,
+)
+NEGATED_AFTER_RE = re.compile(
+    r"[\s,–—-]*(?:[^\W\d]+\.?\s+){0,2}?(?:nie\s+(?:będzie|jest|zostanie)\s+odprawian\w*|nie\s+odbędzie\s+się"
+    r"|nie\s+będzie\b|(?:jest|zostaje|została|zostanie)\s+odwołan\w*|odwołan\w*|zawieszon\w*)",
+    re.IGNORECASE,
+)
+# "Spowiedź ... przed Mszą św. o 7.30 i 18.30", "w czasie Mszy o 18.00": the hour is the Mass's, the
+# confession is before it or during it
+AT_MASS_RE = re.compile(
+    r"\b(?:przed|w\s+czasie|podczas)\s+(?:ka[żz]d[ąa]\s+)?msz\w*(?:\s+(?:św\.?|święt\w*))?(?:\s+[^\W\d]+){0,2}\s+(?:o\s+)?"
+    r"(?:godz(?:\.|inie)?\s*)?$",
+    re.IGNORECASE,
+)
 # an intention right after an hour ("8:00 – + Jan Kowalski", "19:00 – Za Parafian"): a Mass
 INTENTION_AFTER_RE = re.compile(
     r"\s*[-–—:]?\s*(?:\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji"

@@ -23,6 +23,7 @@ from functools import lru_cache
 from msze.extraction.rules.cues import MASS_CUE_RE, OTHER_CUE_RE
 from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, WEEK, Days, days_of
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
+from msze.utils.vocabulary import season_range
 
 _MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
 _ROMAN = {
@@ -52,10 +53,13 @@ _RANGE_RE = re.compile(
     re.IGNORECASE,
 )
 
+# "oprócz", "poza", "za wyjątkiem": the season named next is the one the time is not held in
+_EXCEPT = r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyłączeniem|wyjąwszy|bez)\s+(?:okres\w*\s+|czas\w*\s+)?"
 _SEASONS: list[tuple[str, str]] = [
-    # order matters: "poza wakacjami" before "wakacje"
+    # order matters: "poza wakacjami" before "wakacje", "poza feriami" before "poza wakacjami"
+    (rf"{_EXCEPT}(?:wakac\w*\s+i\s+)?feri\w*", "not-holidays"),
     (
-        r"(?:opr[óo]cz|poza|z\s+wyjątkiem|bez)\s+(?:okres\w*\s+)?(?:wakac\w*|lat[ae]m?|okres\w*\s+letni\w*)"
+        rf"{_EXCEPT}(?:wakac\w*|lat[ae]m?|letni\w*|lipc\w*\s+i\s+sierp\w*|miesięc\w*\s+letni\w*)"
         r"|(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się)\b[^.;\n]{0,40}\b(?:w\s+)?(?:wakac\w*|lat\w*)",
         "not-summer",
     ),
@@ -64,7 +68,7 @@ _SEASONS: list[tuple[str, str]] = [
     (r"zim[aąię]\b|zimow\w*", "winter"),
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
-    (r"wielk\w+\s+post\w*|post\w*\s+wielk\w*", "lent"),
+    (r"wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "Wielki Post", "w Wielkim Poście"
     (r"w\s+maju\b|nabożeństw\w*\s+majow\w*|\bmaj\b", "may"),
     (r"w\s+październiku\b|\bpaździernik\b", "october"),
     (r"(?:czas\w*|okres\w*)\s+(?:pandemi|epidemi)\w*", "pandemic"),  # the temporary schedules of 2020–2021
@@ -225,11 +229,19 @@ BROADCAST_RE = re.compile(
     r"|radio\s+maryja|polskie\s+radio|w\s+radiu|radiow\w*|w\s+tv\b)",
     re.IGNORECASE,
 )
-# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "(dla dzieci, Dolny Kościół)": a
-# church named at one time
+# "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "w kaplicy św. Anny", "(dla dzieci,
+# Dolny Kościół)": a church named at one time; its name goes on past "św." and the like
+_NAME_PART = r"(?:(?:pw|św|bł|ks|bp|abp|o|im|najśw|nmp|mb)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
 _INLINE_CHURCH_RE = re.compile(
-    rf"\b(?:w|we|na)?\s*(?P<name>(?:(?:doln|górn)\w*\s+)?(?:{_CHURCH_WORDS})"
-    r"(?:[ \t]+[^\W\d][^\d,;:()\n.–—]{0,40})?)",
+    rf"\b(?:w|we|na)?\s*(?P<name>(?:(?:doln|górn)\w*\s+)?(?:{_CHURCH_WORDS})(?:[ \t]+{_NAME_PART}){{0,6}})",
+    re.IGNORECASE,
+)
+# where a church's name ends and the rest of the clause goes on: "w kaplicy szpitalnej | w niedziele",
+# "w kaplicy Matki Bożej | oraz ...", "w kaplicy sióstr | o godz."
+_NAME_END_RE = re.compile(
+    r"\s+(?:o|godz\w*|g\.|oraz|także|również|dla|lub|albo|a|zaś|natomiast|jest|są|będzie|i\s+w)\b.*"
+    r"|\s+(?:w|we|od|do)\s+(?=(?:[^\W\d]+\s+)?(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|dni|dzień|tygodni"
+    r"|świę|wakac|ferie|feri|lat|zim|okres|roku|czasie|adwen|wielk|maj|paźdz))\w.*",
     re.IGNORECASE,
 )
 # the lower church of a two-storey church is a place of its own ("11:00 (dla dzieci, Dolny Kościół)"), and so
@@ -261,8 +273,8 @@ class Reading:
     sunday_order: bool = False  # "Msze jak w niedzielę: 6.30, 9.30": a one-off that shows the Sunday order
     sunday_heading: bool = False  # the heading over it names Sunday (a Saturday time there is the vigil)
     vigil_words: bool = False  # "niedzielna", "wigilijna", "z liturgii niedzieli" in its own words
-    # a summer time said of one time or added to the list ("18:00 (w wakacje 20:00)", "latem także o 21:00"):
-    # the other times keep their seasons
+    # a seasonal time said of one time, with the rest of the year of that time, or added to the list ("18:00
+    # (w wakacje 20:00)", "18:00 (zimą 17:00)", "latem także o 21:00"): the other times keep their seasons
     aside: bool = False
 
     def date_text(self) -> str | None:
@@ -283,6 +295,7 @@ class BlockNotes:
     monthly_day: Monthly | None = None
     main_seen: bool = False  # a Mass time was read: a church heading from now on is another church
     season_read: bool = False  # a time was read under the season heading: a new day heading ends it
+    confession: bool = False  # under "Spowiedź:" (the block's topic): its day lines are confession times
 
     def read_heading(self, line: str) -> None:
         """A short line without hours: a church's name, a season, a date or a new topic."""
@@ -306,7 +319,7 @@ class BlockNotes:
     def end(self) -> None:
         """A long line of prose: the headings above no longer speak of what follows."""
         self.church = self.season = self.date = self.monthly_day = None
-        self.monthly = False
+        self.monthly = self.confession = False
 
 
 def church_heading(line: str) -> str | None:
@@ -324,8 +337,9 @@ def inline_church(text: str) -> str | None:
     m = _INLINE_CHURCH_RE.search(text)
     if m is None:
         return None
-    name = m.group("name").strip(" \t:•*·-–—")
-    return None if _MAIN_CHURCH_RE.search(name) else name
+    name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
+    name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
+    return None if not name or _MAIN_CHURCH_RE.search(name) else name
 
 
 # A church named by its place alone, as diocesan lists write a parish's chapels: "Mączniki godz. 8.00;
@@ -371,10 +385,19 @@ def place_after(words_after: str, line_end: bool) -> str | None:
     return place_named(words_after) if line_end else None
 
 
-# "od IX do VI", "od września do czerwca": whole months
+# a month named: "września" (as in dates), "wrzesień" (as in headings)
+_MONTH_NAME = (
+    r"stycz(?:eń|nia)|lut(?:y|ego)|mar(?:zec|ca)|kwie(?:cień|tnia)|maj[a]?|czerw(?:iec|ca)|lip(?:iec|ca)"
+    r"|sierp(?:ień|nia)|wrze(?:sień|śnia)|październik[a]?|listopad[a]?|grud(?:zień|nia)"
+)
+_MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
+_ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
+_ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
+# "od IX do VI", "od września do czerwca", "(IX-VI)", "wrzesień–czerwiec": whole months
 _MONTH_RANGE_RE = re.compile(
-    rf"\bod\s+(?:(?P<r1>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)|(?P<w1>{_MONTH_WORDS}))\s+do\s+"
-    rf"(?:(?P<r2>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)|(?P<w2>{_MONTH_WORDS}))\b",
+    rf"\bod\s+(?:(?P<r1>{_ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:(?P<r2>{_ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
+    rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{_ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
+    r"\b(?![.,]?\d|\s*klas)",
     re.IGNORECASE,
 )
 _MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -398,15 +421,20 @@ def with_year(date: Date, year: int | None) -> Date:
 
 
 def _month_of(roman: str | None, word: str | None) -> int:
-    return _ROMAN[roman.upper()] if roman else _MONTH_NUMBER[word.lower()]  # type: ignore[union-attr]
+    if roman:
+        return _ROMAN[roman.upper()]
+    return _MONTH_PREFIXES.index(word.lower()[:3]) + 1  # type: ignore[union-attr]
 
 
 def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
     months = _MONTH_RANGE_RE.search(text)
     if months is not None:
-        m1, m2 = _month_of(months["r1"], months["w1"]), _month_of(months["r2"], months["w2"])
-        return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+        m1 = _month_of(months["r1"] or months["r3"], months["w1"] or months["w3"])
+        m2 = _month_of(months["r2"] or months["r4"], months["w2"] or months["w4"])
+        dashed = months["r1"] is None and months["w1"] is None
+        if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
+            return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
     r = _RANGE_RE.search(text)
     if r is not None:
         m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
@@ -416,6 +444,47 @@ def season_in(text: str) -> str | None:
             return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
     m = _SEASON_RE.search(text)
     return _SEASON_NAMES[int(m.lastgroup[1:])] if m else None  # type: ignore[index]
+
+
+# the rest of the year of a season that has one: what an all-year time becomes where that season has times
+# of its own ("18:00 (zimą 17:00)": the 18:00 is held outside winter)
+WINTER_REST = "not-winter"
+_COMPLEMENTS = {"summer": "not-summer", "not-summer": "summer", "winter": WINTER_REST, WINTER_REST: "winter"}
+# seasons read as one half of the year for their complement: the holidays are the summer's, the school year
+# ("od września do czerwca") the rest of the year's
+_HALF = {
+    "holidays": "summer",
+    "07-01..08-31": "summer",
+    "school-year": "not-summer",
+    "09-01..06-30": "not-summer",
+}
+
+
+def complement(season: str | None) -> str | None:
+    """The season of the rest of the year ("summer" -> "not-summer", "winter" -> WINTER_REST, "07-01..08-31"
+    -> "09-01..06-30"); None for a season without one (Advent, May, unknown tags, a whole year's range)."""
+    if season is None:
+        return None
+    if season_range(season) is None:  # a date range's complement is a date range
+        season = _HALF.get(season, season)
+    if season in _COMPLEMENTS:
+        return _COMPLEMENTS[season]
+    bounds = season_range(season)
+    if bounds is None:
+        return None
+    (m1, d1), (m2, d2) = bounds
+    # the day after the end ("02-28" ends February) and the day before the start
+    after = (m2 % 12 + 1, 1) if d2 >= (28 if m2 == 2 else _MONTH_DAYS[m2 - 1]) else (m2, d2 + 1)
+    before = ((m1 - 2) % 12 + 1, _MONTH_DAYS[(m1 - 2) % 12]) if d1 == 1 else (m1, d1 - 1)
+    if after == (m1, d1):
+        return None  # the whole year: no rest
+    return f"{after[0]:02d}-{after[1]:02d}..{before[0]:02d}-{before[1]:02d}"
+
+
+def same_half(season: str | None) -> str | None:
+    """The half of the year a season stands for when it is paired with its complement (the school year is
+    "not-summer"): a time held in both halves is held all year."""
+    return _HALF.get(season, season) if season is not None else None
 
 
 def tags_in(text: str) -> tuple[str, ...]:
@@ -485,7 +554,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
         r.kind, r.date = MONTHLY if r.monthly else ONE_OFF, None  # "13 dnia miesiąca": no week to date it by
     elif r.date is not None or p.one_off or one_off_in(own):
         r.kind = ONE_OFF
-    r.confession = p.confession
+    r.confession = p.confession or block.confession
     r.sunday_order = p.sunday_order or bool(_AS_SUNDAY_RE.search(own))
     r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
     return r

@@ -24,8 +24,11 @@ from msze.extraction.rules.cues import (
 )
 from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
 from msze.extraction.rules.lines import words
-from msze.extraction.rules.reading import Reading
+from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading
 
+NEGATED = "negated"  # a Mass said not to be held at the hour: the page's Mass time, no Mass of the schedule
+AT_MASS = "confession at mass"  # "Spowiedź przed Mszą o 7.30": the page's Mass time, confession then
+NOT_SCHEDULED = frozenset({NEGATED, AT_MASS})  # reasons of Mass times that add no Mass to a schedule
 UNCUED = "no cue"  # the reason for an hour the rules found nothing to go on for (the classifier's to label)
 FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
 SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)
@@ -195,8 +198,13 @@ def _is_listy(c: HourContext) -> bool:
 
 def _is_day_list_item(c: HourContext) -> bool:
     """A list-like time first in its clause under a day heading, and not followed by a description ("10:00
-    Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, no description."""
+    Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, and a church
+    ("7:30 – kościół parafialny", "18:00 – kaplica Zalesie") where it is held, no description."""
     if not (c.line.day_list and c.day is not None and c.clause_start == 0 and _is_listy(c)):
         return False
     after = WORD_AFTER_RE.match(c.line.line, c.e, c.next_start)
-    return after is None or bool(LINE_DAY_HEAD_RE.match(c.line.line, after.start(1)))
+    return (
+        after is None
+        or bool(LINE_DAY_HEAD_RE.match(c.line.line, after.start(1)))
+        or bool(CHURCH_WORD_RE.match(c.line.line, after.start(1)))
+    )

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 
 from msze.extraction.hours import Hour
 from msze.extraction.rules.cues import (
+    AT_MASS_RE,
     HOUR_WORD_BEFORE_RE,
     LOOKBEHIND,
     MASS_CUE_RE,
+    NEGATED_AFTER_RE,
+    NEGATED_BEFORE_RE,
     PLACE_HEADING_RE,
     RANGE_SEP_RE,
     UNIT_AFTER_RE,
@@ -30,6 +33,7 @@ from msze.extraction.rules.days import (
     DAY_ANY_RE,
     HEAD_GAP_RE,
     LINE_DAY_HEAD_RE,
+    PARENS_RE,
     Days,
     LineDays,
     day_at,
@@ -39,12 +43,14 @@ from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, wo
 from msze.extraction.rules.reading import (
     BROADCAST_RE,
     CHURCH_WORD_RE,
+    CONFESSION_RE,
     MONTHLY,
     REGULAR,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
     Reading,
+    complement,
     finish,
     inline_church,
     monthly_note,
@@ -53,7 +59,15 @@ from msze.extraction.rules.reading import (
     read,
     season_in,
 )
-from msze.extraction.rules.verdict import HourContext, LineContext, RuleDecision, is_bare, verdict
+from msze.extraction.rules.verdict import (
+    AT_MASS,
+    NEGATED,
+    HourContext,
+    LineContext,
+    RuleDecision,
+    is_bare,
+    verdict,
+)
 
 CHARS_PER_HOUR = 80  # a line with at least one hour per this many characters is a list, not prose
 HEADER_CHARS = 70  # a line this short without hours is a heading
@@ -175,6 +189,8 @@ class _Block:
         """
         is_head = is_day_heading(line)
         self.section = _topic_after(line, own, is_head, self.section)
+        if own:  # "Spowiedź:", "Spowiedź św. przed Mszami": the lines below are confession times
+            self.notes.confession = self.section is False and bool(CONFESSION_RE.search(line))
         size, cued = len(line.strip()), bool(own)
         # the line's day matters only for a heading or a short note: most lines are neither
         day_matters = (
@@ -197,23 +213,45 @@ class _Block:
         elif size > PROSE_LINE_CHARS:
             self.notes.end()
 
-    def read_hour_line(self, cues: LineCues, day_head: str | None) -> None:
+    def read_hour_line(self, cues: LineCues, day_head: str | None, last_hour_end: int) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
         of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below."""
-        own = cues.own
+        # a cue in parentheses speaks of its own hour: "(w Adwencie po Roratach o 16.00 adoracja)"
+        parens = [m.span() for m in PARENS_RE.finditer(cues.line)]
+        own = [c for c in cues.own if not any(a <= c.start < b for a, b in parens)]
         if own:
-            self.section = own[-1].mass
+            # "..., a w piątki na różaniec.": a devotion ending the paragraph after its times opens no block
+            trailing = own[-1].start > last_hour_end and _ends_sentence(cues.line)
+            self.section = own[-1].mass or (None if trailing else False)
+            self.notes.confession = not own[-1].mass and bool(CONFESSION_RE.match(cues.line, own[-1].start))
         if day_head is not None:
             self.heading_day = self.label_day = day_at(day_head)
 
 
+_SENTENCE_WORDS = 3  # a line of this many words ending in a full stop is a sentence, no header
+
+
+def _ends_sentence(line: str) -> bool:
+    """A sentence ("Zapraszamy na różaniec.", "..., a w piątki na różaniec."): what it says of something else
+    than Mass opens no block of it (a header does: "Nabożeństwa", "Różaniec:")."""
+    end = line.rstrip()
+    return end.endswith((".", "!")) and words(end) >= _SENTENCE_WORDS
+
+
 def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None) -> bool | None:
-    """The block's topic after a line without hours: a header with a cue sets it, a church's name or a long
-    line of prose ends it."""
+    """The block's topic after a line without hours: a header with a cue sets it, a church's name, a long
+    line of prose or a sentence about something else ends it."""
+    topic = _header_topic(line, own, is_head, section)
+    return None if topic is False and own and _ends_sentence(line) else topic
+
+
+def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None) -> bool | None:
     size = len(line.strip())
     # searched only when one of the branches below asks: with a cue, only a short line's place matters
     asks = size <= PLACE_HEADING_CHARS if own else section is False
-    place = bool(asks and PLACE_HEADING_RE.search(line))
+    named = PLACE_HEADING_RE.search(line) if asks else None
+    # "Parafia Matki Bożej Różańcowej": the cue inside a name; "Spowiedź w naszej parafii:" is a header
+    place = named is not None and (not own or named.start() < own[-1].start)
     mass = bool(own) and any(c.mass for c in own)
     if own and mass and (is_head or size <= HEADER_CHARS):
         return True  # "Msze św. i nabożeństwa" is a Mass schedule header
@@ -244,15 +282,25 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
-# "18:00 (lato 19:00)", "18:00 (w wakacje - godz. 20:00)": a summer variant in parentheses holding the next
-# hour
-_SUMMER_VARIANT_RE = re.compile(
-    r"\s*\(\s*(?:w\s+)?(?:lat\w*|wakac\w*|okres\w*\s+letni\w*|lipcu\s+i\s+sierpniu)[\s:–-]*"
-    r"(?:(?:o\s+)?godz\.?:?|o)?\s*$",
-    re.IGNORECASE,
-)
+# "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)": a seasonal variant in
+# parentheses that hold the next hour
+_VARIANT_RE = re.compile(r"\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$", re.I)
 _CLOSING_RE = re.compile(r"\s*\)")
+# "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
+_WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
 _SUMMERS = ("summer", "holidays")
+_PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
+
+
+def _mentioned(reason: str, before: str, after: str, confession: bool, confession_listed: bool) -> str:
+    """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30", "Msza o
+    7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on);
+    else the verdict's own reason."""
+    if NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after):
+        return NEGATED
+    if confession and (AT_MASS_RE.search(before) or (confession_listed and _LIST_SEP_RE.fullmatch(before))):
+        return AT_MASS
+    return reason
 
 
 # where the words after an hour turn to the next one: "o 9.00, zaś w I piątki miesiąca o 17.00"
@@ -286,15 +334,33 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
 _LIST_GAP_RE = re.compile(r"[\s,;]*(?:(?:i|oraz)\s+)?(?:(?:o\s+)?godz\.?|o)?\s*", re.IGNORECASE)
 
 
-def _listed_season(listed: str | None, gap: str, before: str, own: str, r: Reading) -> str | None:
+# what turns a list to other times: a day ("..., w soboty 8:00") or a clause after a semicolon
+_LIST_TURN_RE = re.compile(rf";\s*[^\W\d]|{DAY_ANY_RE.pattern}", re.IGNORECASE)
+
+
+def _listed_season(
+    listed: str | None, gap: str, before: str, own: str, r: Reading, in_parens: bool
+) -> str | None:
     """The season a list's head names goes on to the list's later times ("w lipcu i sierpniu: 7:30, 9:30,
-    11:00"), not past a parenthesis ("18:00 (lato 19:00), 20:00"): the season for the next hour, after
-    setting this hour's when it has none of its own."""
-    if _LIST_GAP_RE.fullmatch(gap):
-        if listed is not None and season_in(own) is None:
+    11:00", "latem: 8.00, 9.00 (kaplica), 10.30 dla dzieci, 20.00") until a day, a semicolon or a place's name
+    turns it; a season in a parenthesis heads no list ("18:00 (lato 19:00), 20:00"): the season for the next
+    hour, after setting this hour's when it has none of its own."""
+    said = season_in(before)
+    turns = _LIST_TURN_RE.search(gap) or place_named(before) is not None  # "..., Drawski Młyn godz. 9.00"
+    if said is None and listed is not None and not turns:
+        if season_in(own) is None:
             r.season = listed  # nearer than the clause prefix's season: "latem 8.00, zimą 9.00, 11.00"
         return listed
-    return season_in(before)
+    return None if in_parens else said
+
+
+def _in_parens(line: str, pos: int) -> bool:
+    """Whether ``pos`` is inside a parenthesis that closes: "(lato 19:00)", not "(dla dzieci, 12.30, ..."."""
+    opened = line.rfind("(", 0, pos)
+    if opened < line.rfind(")", 0, pos):
+        return False
+    closes, reopens = line.find(")", pos), line.find("(", pos)
+    return opened >= 0 and closes >= 0 and (reopens < 0 or closes < reopens)
 
 
 # a church named as a list's label: "kaplica Sióstr: ", "- Filia w Borowie: "
@@ -396,8 +462,10 @@ class _Walk:
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
-        aside_next = False  # the next hour is one time's summer variant: "18:00 (w wakacje 20:00)"
+        aside_next = False  # the next hour is one time's seasonal variant: "18:00 (w wakacje 20:00)"
         listed_church: str | None = None  # the church heading this line's list: "kaplica Sióstr: 8:00, 10:00"
+        place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
+        confession_listed = False  # the hour before was a Mass with confession before it
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -417,28 +485,44 @@ class _Walk:
             is_mass, reason = verdict(c)
             if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
+            if is_mass:
+                confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
+                reason = _mentioned(reason, before, after, bool(confession), confession_listed)
+            confession_listed = reason == AT_MASS
             own = before + " " + after
+            season_before = season_in(before)
+            said = season_before if own_start > c.clause_start else None
+            # a season starts a list of the parish church's times, unless it is a variant of the place's own
+            # ("Drawsko zima 18.00, lato 19.00", "Wieleń 10:30 (w lipcu także 19:00)")
+            new_list = said is not None and not place_seasonal and "(" not in before
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 named = place_named(before)
-                if named is not None or MASS_CUE_RE.search(before):
+                if named is not None or MASS_CUE_RE.search(before) or new_list:
                     place = named  # "Bagrowo 10.00 Msze św. w soboty: 18.00": a Mass header starts anew
+                    place_seasonal = named is not None and season_before is not None
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
                 r.church = self._church_at(named or place)
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
-            variant = _SUMMER_VARIANT_RE.match(line, c.e, c.next_start) is not None
-            if r.season is None and variant:
-                r.season = "not-summer"  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
+            variant = _VARIANT_RE.match(line, c.e, c.next_start)
+            varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
+            if r.season is None and varied is not None:
+                r.season = complement(varied)  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
+            paired = self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
-            listed_season = _listed_season(listed_season, line[own_start : c.s], before, own, r)
-            r.aside = aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
-            aside_next = variant and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
+            gap, inside = line[own_start : c.s], _in_parens(line, c.s)
+            listed_season = _listed_season(listed_season, gap, before, own, r, inside)
+            aside = paired or aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
+            # one time's variant, not "(latem tylko 18:00)"
+            one_time = varied is not None and not _WHOLE_ORDER_RE.search(variant["s"])
+            aside_next = one_time and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
+            r.aside = aside or aside_next  # "18:00 (zimą 17:00)": neither time completes the others
             r.days = c.day
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
@@ -449,7 +533,18 @@ class _Walk:
             if is_mass:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
-        block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None)
+        last_end = self.hours[idxs[-1]].end - line_start
+        block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None, last_end)
+
+    def _variant_after(self, idx: int, idxs: list[int], before: str, season: str | None) -> bool:
+        """ "17.00 (16.00 okres zimowy)": a time in parentheses with its season right after another time
+        is that time's variant, which is held the rest of the year; the two are one time's ("aside")."""
+        previous = self.readings[idx - 1] if idx != idxs[0] else None
+        if previous is None or previous.season is not None or not _PAREN_OPEN_RE.fullmatch(before):
+            return False
+        previous.season = complement(season)
+        previous.aside = previous.season is not None
+        return previous.aside
 
     def _closes_after(self, line_start: int, line: str, idx: int) -> bool:
         """Whether a parenthesis closes right after the hour: it holds that time alone."""
