@@ -251,10 +251,13 @@ def parish(parish_id: int) -> str | BaseResponse | tuple[str, int]:
             flash("Zapisano potwierdzony porządek Mszy.")
             return redirect(url_for("admin.parish", parish_id=parish_id), code=303)
     evidence = {(m["day"], m["time"]): m for m in reading["masses"]}
+    monthly = verified.monthly_units(schedule.get("monthly", []))  # a row a day: the form's day select
     html = render_template(
         "admin_parish.html",
         parish=parish,
         schedule=schedule,
+        monthly=monthly,
+        week_choices=schedule_form.WEEK_CHOICES,
         verified=current,
         evidence=evidence,
         problems=problems,

@@ -123,7 +123,6 @@ mass_times = Table(
     Column("church", Text),  # None: the parish church; else the church or chapel the site names
     Column("season", String(40)),  # None: all year; a tag (summer, school-year, ...) or "MM-DD..MM-DD"
     Column("vigil", Boolean),  # a Saturday-evening Mass the site counts as Sunday's
-    Column("monthly", Boolean),  # once a month (first Friday &c.), set by a verified schedule
     # the extractor's language and rite tags (",en,", ",latin,tridentine,"; None: none), comma-bounded: one
     # tag is a plain LIKE on every backend
     Column("tags", String(120)),

@@ -167,8 +167,6 @@ def time_dict(row) -> dict:
     item["church"] = row.church
     item["season"] = row.season
     item["vigil"] = bool(row.vigil)
-    if row.monthly:
-        item["monthly"] = True
     item["tags"] = tags_of(row.tags)
     return item
 
@@ -303,7 +301,6 @@ _TIME_COLUMNS = (
     mass_times.c.church,
     mass_times.c.season,
     mass_times.c.vigil,
-    mass_times.c.monthly,
     mass_times.c.tags,
 )
 

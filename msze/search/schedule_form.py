@@ -1,5 +1,6 @@
 """The verified-schedule form in the schedule's own terms: a row per Mass (day, time, church, season or dates,
-vigil, monthly), per one-off Mass (date, time, church, note) and per confession (days, from, to, church).
+vigil), per one-off Mass (date, time, church, note), per monthly Mass (week of the month, day, time, church,
+season, note: "w pierwszy piątek miesiąca") and per confession (days, from, to, church).
 
 Pure functions: the posted fields in, the schedule (verified.py's dict) and what is wrong out. A row whose
 time is empty is no row (that is how one is removed); a row with a bad value is left out and named, so the
@@ -16,9 +17,12 @@ from msze.search.calendar import season_bounds
 from msze.search.db import DAYS
 from msze.search.loader.results import normalize_time, one_off_date
 from msze.search.query import SEASON_LABELS
+from msze.utils.vocabulary import MONTH_WEEKS, WEEK
 
 MAX_ROWS = 600  # as many as a load keeps per parish (loader.results.MAX_ROWS_PER_PARISH)
 BLANK_ROWS = 3  # empty rows the form offers for new Masses, one-offs, confessions
+# the form's select of the week of the month ("pierwszy" … "ostatni")
+WEEK_CHOICES = ((1, "pierwszy"), (2, "drugi"), (3, "trzeci"), (4, "czwarty"), (-1, "ostatni"))
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 
 
@@ -68,9 +72,28 @@ def _mass(form: Mapping, i: int) -> tuple[dict | None, str | None]:
         "start_date": dates[0],
         "end_date": dates[1],
         "vigil": day == "sat" and form.get(f"m{i}_vigil") == "1",
-        "monthly": form.get(f"m{i}_monthly") == "1",
     }
     return mass, None
+
+
+def _monthly(form: Mapping, i: int) -> tuple[dict | None, str | None]:
+    raw = (form.get(f"r{i}_time") or "").strip()
+    if not raw:
+        return None, None
+    time, day, week = normalize_time(raw), form.get(f"r{i}_day") or "", form.get(f"r{i}_week") or ""
+    season, season_ok = _season(_text(form, f"r{i}_season", 40))
+    if time is None or day not in WEEK or week not in {str(w) for w in MONTH_WEEKS}:
+        return None, f"Msza raz w miesiącu {i + 1}: tydzień miesiąca, dzień i godzina GG:MM (jest „{raw}”)."
+    if not season_ok:
+        return None, f"Msza raz w miesiącu {i + 1}: okres „{season}” to ani nazwa okresu, ani MM-DD..MM-DD."
+    return {
+        "week": int(week),
+        "days": [day],
+        "time": time,
+        "church": _text(form, f"r{i}_church", 300),
+        "season": season,
+        "note": _text(form, f"r{i}_note", 500) or "",
+    }, None
 
 
 def _one_off(form: Mapping, i: int) -> tuple[dict | None, str | None]:
@@ -112,11 +135,12 @@ def _confession(form: Form, i: int) -> tuple[dict | None, str | None]:
 
 def parse(form: Form) -> tuple[dict, list[str]]:
     """The schedule the form describes, and a message per row left out."""
-    schedule: dict = {"masses": [], "one_off": [], "confession": []}
+    schedule: dict = {"masses": [], "one_off": [], "monthly": [], "confession": []}
     problems: list[str] = []
     for key, prefix, field, read in (
         ("masses", "m", "time", _mass),
         ("one_off", "o", "time", _one_off),
+        ("monthly", "r", "time", _monthly),
         ("confession", "c", "start", _confession),
     ):
         for i in _rows(form, prefix, field):
@@ -126,4 +150,5 @@ def parse(form: Form) -> tuple[dict, list[str]]:
             if problem:
                 problems.append(problem)
     schedule["masses"].sort(key=lambda m: (DAYS.index(m["day"]), m["time"], m["church"] or ""))
+    schedule["monthly"].sort(key=lambda m: (m["week"] < 0, m["week"], WEEK.index(m["days"][0]), m["time"]))
     return schedule, problems

@@ -7,7 +7,8 @@ crawl's evidence beside the times the crawl read too), and the crawl's own readi
 kept in crawl_readings. A load of a newer crawl of a verified parish (`on_crawl`) changes only that reading,
 and queues the parish for review when it differs.
 
-A schedule is a dict {"masses": [...], "one_off": [...], "confession": [...]} (JSON in the database); every
+A schedule is a dict {"masses": [...], "one_off": [...], "monthly": [...], "confession": [...]} (JSON in the
+database; a monthly Mass is a monthly_masses row: a week of the month, days and a time); every
 change of a verified schedule writes an audit_log row with the schedule before and after (null: the crawl's).
 """
 
@@ -25,15 +26,18 @@ from msze.search.db import (
     crawl_readings,
     mass_times,
     minute_of,
+    monthly_masses,
     one_off_masses,
     parishes,
     review_items,
     verified_schedules,
 )
-from msze.search.query import DAY_LABELS, utc_iso
+from msze.search.query import DAY_LABELS, monthly_of, utc_iso
+from msze.utils.vocabulary import monthly_label
 
-MASS_FIELDS = ("day", "time", "church", "season", "start_date", "end_date", "vigil", "monthly")
+MASS_FIELDS = ("day", "time", "church", "season", "start_date", "end_date", "vigil")
 ONE_OFF_FIELDS = ("date", "time", "church", "note")
+MONTHLY_FIELDS = ("week", "days", "time", "church", "season", "note")
 CONFESSION_FIELDS = ("days", "start", "end", "church", "season")
 EVIDENCE_FIELDS = ("source_url", "context", "source", "score")
 
@@ -41,7 +45,7 @@ EVIDENCE_FIELDS = ("source_url", "context", "source", "score")
 def reading_mass(data: dict) -> dict:
     """A mass_times row (or the loader's row for one) as a reading's Mass: its terms and its evidence."""
     item = {key: data.get(key) for key in MASS_FIELDS}
-    item["vigil"], item["monthly"] = bool(item["vigil"]), bool(item["monthly"])
+    item["vigil"] = bool(item["vigil"])
     item.update({key: data.get(key) for key in EVIDENCE_FIELDS})
     return item
 
@@ -58,6 +62,7 @@ def published(conn: Connection, parish_id: int) -> dict:
     return {
         "masses": [reading_mass(dict(row._mapping)) for row in masses],
         "one_off": [{k: getattr(row, k) for k in (*ONE_OFF_FIELDS, "source_url")} for row in one_off],
+        "monthly": [{k: m[k] for k in (*MONTHLY_FIELDS, "source_url")} for m in monthly_of(conn, parish_id)],
         "confession": [
             {**{k: getattr(row, k) for k in CONFESSION_FIELDS}, "days": [d for d in row.days.split(",") if d]}
             for row in confession
@@ -88,7 +93,7 @@ def crawl_reading(conn: Connection, parish_id: int) -> dict:
 def _write(conn: Connection, parish_id: int, schedule: dict, evidence_from: dict) -> None:
     """Publish `schedule` in the parish's rows; a time the crawl read keeps its page and sentence."""
     evidence = {(m["day"], m["time"]): m for m in evidence_from.get("masses", [])}
-    for table in (mass_times, one_off_masses, confession_times):
+    for table in (mass_times, one_off_masses, monthly_masses, confession_times):
         conn.execute(delete(table).where(table.c.parish_id == parish_id))
     masses = []
     for mass in schedule["masses"]:
@@ -109,6 +114,9 @@ def _write(conn: Connection, parish_id: int, schedule: dict, evidence_from: dict
     ]
     if one_off:
         conn.execute(insert(one_off_masses), one_off)
+    monthly = _monthly_rows(parish_id, schedule.get("monthly", []), evidence_from.get("monthly", []))
+    if monthly:
+        conn.execute(insert(monthly_masses), monthly)
     confession = [
         {
             **{k: c.get(k) for k in CONFESSION_FIELDS},
@@ -121,11 +129,33 @@ def _write(conn: Connection, parish_id: int, schedule: dict, evidence_from: dict
         conn.execute(insert(confession_times), confession)
 
 
+def _monthly_rows(parish_id: int, monthly: list[dict], evidence_from: list[dict]) -> list[dict]:
+    """monthly_masses rows, as the loader writes the crawl's; one the crawl read keeps its page."""
+    pages = {(m["week"], day, m["time"]): m.get("source_url") for m in evidence_from for day in m["days"]}
+    return [
+        {
+            **{k: m.get(k) for k in MONTHLY_FIELDS},
+            "days": ",".join(m["days"]),
+            "note": m.get("note") or "",
+            "source_url": pages.get((m["week"], m["days"][0], m["time"])),
+            "parish_id": parish_id,
+        }
+        for m in monthly
+    ]
+
+
+def monthly_units(monthly: list[dict]) -> list[dict]:
+    """One monthly Mass per day ("w pierwszy czwartek i piątek" is two): a row of the form, a unit of the
+    difference."""
+    return [{**m, "days": [day]} for m in monthly for day in m["days"]]
+
+
 def strip_evidence(schedule: dict) -> dict:
     """The schedule's own terms only (what a person confirms): no page, sentence or score."""
     return {
         "masses": [{k: m.get(k) for k in MASS_FIELDS} for m in schedule.get("masses", [])],
         "one_off": [{k: o.get(k) for k in ONE_OFF_FIELDS} for o in schedule.get("one_off", [])],
+        "monthly": [{k: m.get(k) for k in MONTHLY_FIELDS} for m in schedule.get("monthly", [])],
         "confession": [{k: c.get(k) for k in CONFESSION_FIELDS} for c in schedule.get("confession", [])],
     }
 
@@ -225,28 +255,36 @@ def undo(conn: Connection, entry_id: int, who, now: datetime) -> int | None:
 
 
 def _identity(mass: dict) -> tuple:
+    if "week" in mass:  # a monthly unit (monthly_units): its week of the month before its day
+        return ("monthly", mass["week"], mass["days"][0], mass["time"], mass.get("church") or "")
     return (mass["day"], mass["time"], mass.get("church") or "")
 
 
 def _label(mass: dict) -> str:
     church = f" ({mass['church']})" if mass.get("church") else ""
+    if "week" in mass:
+        return f"{monthly_label(mass['week'], mass['days'])} {mass['time']}{church}"
     return f"{DAY_LABELS.get(mass['day'], mass['day'])} {mass['time']}{church}"
 
 
-def difference(verified: dict, crawl: dict) -> dict:
-    """What the crawl reads otherwise than the verified schedule: masses added and removed (with the crawl's
-    sentence for the added), changed (same day, time and church; other season, dates, vigil), and whether the
-    one-offs or confession differ."""
-    mine = {_identity(m): m for m in verified["masses"]}
-    theirs = {_identity(m): m for m in crawl["masses"]}
-    terms = ("season", "start_date", "end_date", "vigil", "monthly")
+def _terms(mass: dict) -> tuple:
+    """What may change of a Mass of the same identity: its season and dates, a vigil."""
+    return (mass.get("season"), mass.get("start_date"), mass.get("end_date"), bool(mass.get("vigil")))
 
-    def seen(m: dict) -> tuple:
-        return tuple(bool(m.get(k)) if k in ("vigil", "monthly") else m.get(k) for k in terms)
+
+def difference(verified: dict, crawl: dict) -> dict:
+    """What the crawl reads otherwise than the verified schedule: masses (weekly, or monthly by the week of
+    the month and day) added and removed (with the crawl's sentence for the added), changed (same day, time
+    and church; other season, dates, vigil), and whether the one-offs or confession differ."""
+
+    def units(schedule: dict) -> dict:
+        every = [*schedule["masses"], *monthly_units(schedule.get("monthly", []))]
+        return {_identity(m): m for m in every}
 
     def evidence(m: dict) -> dict:
         return {"label": _label(m), "context": m.get("context"), "source_url": m.get("source_url")}
 
+    mine, theirs = units(verified), units(crawl)
     plain = strip_evidence(crawl)
     return {
         "added": [evidence(theirs[k]) for k in sorted(theirs.keys() - mine.keys())],
@@ -254,7 +292,7 @@ def difference(verified: dict, crawl: dict) -> dict:
         "changed": [
             evidence(theirs[k])
             for k in sorted(mine.keys() & theirs.keys())
-            if seen(mine[k]) != seen(theirs[k])
+            if _terms(mine[k]) != _terms(theirs[k])
         ],
         "one_off": _rows(verified["one_off"]) != _rows(plain["one_off"]),
         "confession": _rows(verified["confession"]) != _rows(plain["confession"]),
@@ -352,7 +390,7 @@ def _apply_report(schedule: dict, day: str, time: str, kind: str, new_time: str 
         time = new_time
     if not any((m["day"], m["time"]) == (day, time) for m in masses):
         new = dict.fromkeys(MASS_FIELDS)
-        masses.append({**new, "day": day, "time": time, "vigil": False, "monthly": False})
+        masses.append({**new, "day": day, "time": time, "vigil": False})
 
 
 def settle_reports(

@@ -331,7 +331,7 @@ def test_the_schedule_form_edits_in_the_schedules_terms_and_shows_the_evidence(e
     form = {
         "m0_day": "sun", "m0_time": "9.15", "m0_church": "", "m0_season": "07-01..08-31",
         "m1_day": "sat", "m1_time": "18:00", "m1_vigil": "1",
-        "m2_day": "fri", "m2_time": "17:00", "m2_monthly": "1",
+        "m2_day": "fri", "m2_time": "17:00",
         "m3_day": "mon", "m3_time": "25:00",  # a bad row: named, nothing saved
         "o0_date": "2026-12-24", "o0_time": "22:00", "o0_note": "Pasterka",
         "c0_days": ["sat", "sun"], "c0_start": "17:00", "c0_end": "17:45",
@@ -345,9 +345,74 @@ def test_the_schedule_form_edits_in_the_schedules_terms_and_shows_the_evidence(e
     by_time = {t["time"]: t for t in detail["times"]}
     assert sorted(by_time) == ["09:15", "17:00", "18:00"]
     assert by_time["09:15"]["season"] == "07-01..08-31" and by_time["18:00"]["vigil"] is True
-    assert by_time["17:00"]["monthly"] is True
+    assert "monthly" not in by_time["17:00"]  # a weekly Mass: no flag of another concept
     parish_page = moderator.get(f"/parafia/{pid}").get_data(as_text=True)
     assert "Pasterka" in parish_page and "17:00–17:45" in parish_page
+
+
+def test_a_verified_first_friday_mass_recurs_once_a_month_everywhere(engine, app, moderator, ids):
+    pid = ids["Świętego Józefa"]
+    page = f"/admin/parafia/{pid}"
+    assert 'name="r0_week"' in moderator.get(page).get_data(as_text=True)
+    bad = post(moderator, page, {"r0_week": "5", "r0_day": "fri", "r0_time": "16:30"}, page=page)
+    assert bad.status_code == 400 and "Msza raz w miesiącu 1" in bad.get_data(as_text=True)
+    form = {"m0_day": "sun", "m0_time": "10:30", "r0_week": "1", "r0_day": "fri", "r0_time": "16.30"}
+    assert post(moderator, page, form, page=page).status_code == 303
+    assert jozef_times(moderator, pid) == ["sun 10:30"]  # not a weekly Friday Mass
+    assert "w pierwszy piątek miesiąca" in moderator.get(f"/parafia/{pid}").get_data(as_text=True)
+    again = moderator.get(page).get_data(as_text=True)  # the form starts from the saved recurrence
+    assert re.search(r'name="r0_week".*?<option value="1" selected>pierwszy', again, re.S)
+    assert 'name="r0_time" value="16:30"' in again
+
+    def fridays(day: str) -> list[str]:
+        url = f"/api/masses?near=51.7795,19.4497&radius=2&from={day}T08:00&to={day}T23:00"
+        return [m["start"] for m in moderator.get(url).get_json()["masses"]]
+
+    assert fridays("2026-12-04") == ["2026-12-04T16:30:00+01:00"]  # the first Friday of December
+    assert fridays("2026-12-11") == [] and fridays("2026-12-18") == []
+    assert fridays("2027-02-05") == ["2027-02-05T16:30:00+01:00"]  # (1 January is a holiday: Sunday times)
+    feed = moderator.get(f"/parafia/{pid}.ics").get_data(as_text=True)
+    assert "RRULE:FREQ=MONTHLY;BYDAY=1FR" in feed
+    assert "BYDAY=FR" not in feed.replace("BYDAY=1FR", "")  # no weekly Friday rule beside it
+
+
+def with_monthly(crawled_at: str, time: str) -> list[dict]:
+    """The fixture's results, Józef's page also reading a first-Friday Mass at `time`."""
+    lines = results(crawled_at)
+    context = f"W pierwsze piątki miesiąca o {time.replace(':', '.')}"
+    evidence = [{"url": "http://www.jozef-lodz.pl/porzadek-mszy", "context": context, "source": "rules"}]
+    lines[0]["monthly"] = [{"week": 1, "days": ["fri"], "time": time, "note": context, "evidence": evidence}]
+    return lines
+
+
+def test_the_crawls_monthly_masses_start_the_form_and_their_differences_are_reviewed(
+    engine, app, moderator, ids, tmp_path
+):
+    pid = ids["Świętego Józefa"]
+    page = f"/admin/parafia/{pid}"
+    load(
+        engine,
+        results_path=write_results(tmp_path / "a.jsonl", with_monthly("2026-11-25T08:00:00Z", "16:30")),
+    )
+    form_page = moderator.get(page).get_data(as_text=True)  # not verified yet: the crawl's reading
+    assert re.search(r'name="r0_week".*?<option value="1" selected>pierwszy', form_page, re.S)
+    assert 'name="r0_time" value="16:30"' in form_page and 'name="r1_time" value=""' in form_page
+    form = {"m0_day": "sun", "m0_time": "10:30", "r0_week": "1", "r0_day": "fri", "r0_time": "16:30"}
+    assert post(moderator, page, form, page=page).status_code == 303
+
+    newer = write_results(tmp_path / "b.jsonl", with_monthly("2026-11-30T08:00:00Z", "17:00"))
+    assert load(engine, results_path=newer, now=NOW).verified_queued == 1
+    queue = moderator.get("/admin/").get_data(as_text=True)
+    assert "dodano <b>w pierwszy piątek miesiąca 17:00</b>" in queue
+    assert "usunięto <b>w pierwszy piątek miesiąca 16:30</b>" in queue
+    shown = moderator.get(f"/parafia/{pid}").get_data(as_text=True)
+    assert "w pierwszy piątek miesiąca: <b>16:30</b>" in shown  # the verified one stays published
+    item = re.findall(r'action="/admin/przeglad/(\d+)"', queue)[0]
+    assert post(moderator, f"/admin/przeglad/{item}", {"decision": "accept"}).status_code == 303
+    shown = moderator.get(f"/parafia/{pid}").get_data(as_text=True)
+    assert "w pierwszy piątek miesiąca: <b>17:00</b>" in shown and "<b>16:30</b>" not in shown
+    same = write_results(tmp_path / "c.jsonl", with_monthly("2026-11-30T09:00:00Z", "17:00"))
+    assert load(engine, results_path=same, now=NOW).verified_queued == 0  # read as verified: no review
 
 
 def test_a_load_that_disagrees_queues_the_parish_and_leaves_the_published_schedule(

@@ -381,6 +381,13 @@ def _compare_verified(
             {k: v for k, v in row.items() if k != "parish_id"}
             for row in _one_off_rows(result, parish_id, report)
         ],
+        "monthly": [
+            {
+                **{k: v for k, v in row.items() if k != "parish_id"},
+                "days": row["days"].split(","),
+            }
+            for row in _monthly_rows(result, parish_id, report)
+        ],
         "confession": [
             {
                 **{k: v for k, v in row.items() if k != "parish_id"},
