@@ -65,9 +65,11 @@ DAY_NAMES = {
 
 
 def print_schedule(items: list[dict[str, Any]]) -> None:
-    """The parish's weekly schedule by day, its one-off Masses and confession (as results.jsonl has them)."""
+    """The parish's weekly schedule by day, its one-off and monthly Masses and confession (as results.jsonl
+    has them)."""
     from msze.batch.results import CSV_DAY_COLUMNS, csv_row
     from msze.extraction.schedule import consolidate
+    from msze.utils.vocabulary import monthly_label
 
     parish = consolidate(items)
     if not parish["schedule"] and not parish["one_off"]:
@@ -80,6 +82,8 @@ def print_schedule(items: list[dict[str, Any]]) -> None:
             print(f"    {DAY_NAMES[day]:14} {row[day]}")
     for one in parish["one_off"]:
         print(f"    one-off        {one['date'] or ''} {one['time']}: {one['note'][:70]}")
+    for m in parish["monthly"]:
+        print(f"    monthly        {monthly_label(m['week'], m['days'])} {m['time']}: {m['note'][:70]}")
     for c in parish["confession"]:
         end = f"–{c['end']}" if c["end"] else ""
         print(f"    confession     {', '.join(DAY_NAMES[d] for d in c['days'])} {c['start']}{end}")

@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -14,7 +16,7 @@ from sqlalchemy import event, func, select, update
 
 from msze.search.api import csv_cell
 from msze.search.app import create_app
-from msze.search.db import corrections, create_schema, make_engine, mass_times, parishes
+from msze.search.db import corrections, create_schema, make_engine, mass_times, monthly_masses, parishes
 from msze.search.loader import load
 from msze.search.query import distance_km
 from msze.search.reports import correction_rows, training_labels
@@ -745,7 +747,8 @@ def test_the_manifest_and_the_service_worker_are_served_for_the_whole_app(client
 
 
 def test_the_demo_data_has_chapels_seasons_vigils_one_offs_and_confession():
-    """The bundled demo (msze/search/demo, made by its generate.py) in the consolidated results format."""
+    """The bundled demo (msze/search/demo, made by its generate.py) in the consolidated results format, with
+    monthly Masses."""
     from msze.search.query import get_parish
 
     app = create_app(config={"TESTING": True, "NOW": datetime(2026, 12, 5, 14, tzinfo=UTC)})
@@ -757,9 +760,44 @@ def test_the_demo_data_has_chapels_seasons_vigils_one_offs_and_confession():
     assert all(p["confession"] for p in demo)
     dates = {o["date"] for p in demo for o in p["one_off"]}
     assert dates == {"2026-12-24", "2026-12-31", "2026-11-11"}  # two coming, one held already
+    monthly = [(m["label"], m["time"], m["church"]) for p in demo for m in p["monthly"]]
+    assert sum(1 for m in monthly if m[0] == "w pierwszy piątek miesiąca") >= 20
+    assert sum(1 for m in monthly if m[0] == "w pierwszą sobotę miesiąca") >= 10
+    assert [m for m in monthly if m[0] == "w ostatnią niedzielę miesiąca"] == [
+        ("w ostatnią niedzielę miesiąca", "15:00", "Kaplica w Zalesiu")
+    ]
     client = app.test_client()
     confession = client.get("/?place=Łódź&when=now&service=confession").get_data(as_text=True)
     assert "Najbliższa spowiedź — Łódź" in confession and '<b class="hour">17:00–18:00</b>' in confession
+
+
+def test_the_committed_demo_is_what_generate_py_writes_and_search_load_shows_its_monthly_masses(tmp_path):
+    """The demo's files are the script's output (no hand edit), valid results lines; `search load` of them
+    puts a parish's first Friday on its page."""
+    from schema_check import check
+
+    from msze.search.app import DEMO_DIR
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, timeout=60)
+
+    made = run("msze.search.demo.generate", str(tmp_path))
+    assert made.returncode == 0, made.stderr
+    for name in ("parishes.tsv", "places.tsv", "results.jsonl"):
+        assert (tmp_path / name).read_bytes() == (DEMO_DIR / name).read_bytes(), name
+    for line in (DEMO_DIR / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        check(json.loads(line), "result")
+    db = tmp_path / "demo.sqlite"
+    args = ["--parishes", str(DEMO_DIR / "parishes.tsv"), "--places", str(DEMO_DIR / "places.tsv")]
+    loaded = run(
+        "msze", "search", "load", *args, "--results", str(DEMO_DIR / "results.jsonl"), "--db", str(db)
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    with make_engine(db).connect() as conn:
+        m = monthly_masses.c
+        pid, time = conn.execute(select(m.parish_id, m.time).where(m.week == 1, m.days == "fri")).first()
+    page = create_app(str(db), config={"TESTING": True}).test_client().get(f"/parafia/{pid}")
+    assert f"w pierwszy piątek miesiąca: <b>{time}</b>" in page.get_data(as_text=True)
 
 
 def test_language_and_rite_tags_are_labels_and_filters(tmp_path):

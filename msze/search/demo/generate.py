@@ -186,9 +186,7 @@ def _masses(rng: random.Random, days: dict[str, list[str]], page: str) -> list[d
     """The result's `masses` for a drawn schedule: one announcement sentence per day, as on a parish page."""
     masses = []
     for day, times in days.items():
-        context = rng.choice(CONTEXTS[day]).format(
-            times=", ".join(t.replace(":", ".").removeprefix("0") for t in times)
-        )
+        context = rng.choice(CONTEXTS[day]).format(times=", ".join(_said(t) for t in times))
         for time in times:
             masses.append(
                 {
@@ -268,12 +266,14 @@ ONE_OFFS = [
     ("2026-12-31", "23:00", "31 grudnia o 23.00 Msza św. dziękczynna na zakończenie roku"),
     ("2026-11-11", "11:00", "11 listopada o 11.00 Msza św. w intencji Ojczyzny"),
 ]
+LAST_SUNDAY_PARISH = 1  # the one parish (Kraków's first) whose chapel has a Mass on the month's last Sunday
 
 
 def consolidated(parish: DemoParish, index: int, seed: int) -> dict:
-    """`schedule`, `one_off` and `confession` of the current results format for a demo parish: its drawn
-    times by day, and, drawn apart from them (so the first version's `masses` stay as they were), a Saturday
-    vigil, a chapel, a summer or school-year time, the year's one-offs and confession times."""
+    """`schedule`, `one_off`, `monthly` and `confession` of the current results format for a demo parish: its
+    drawn times by day, and, drawn apart from them (so the first version's `masses` stay as they were), a
+    Saturday vigil, a chapel, a summer or school-year time, the year's one-offs, monthly Masses and confession
+    times."""
     rng = random.Random(f"{seed}-extra-{index}")
     schedule = [
         _weekly(m["time"], _DAY_CODES[m["day"]], m["url"], m["context"], source=m["source"], score=m["score"])
@@ -315,7 +315,46 @@ def consolidated(parish: DemoParish, index: int, seed: int) -> dict:
             {"days": _DAY_CODES["weekday"], "start": start, "end": None, "church": None, "season": None,
              "evidence": [{"url": page, "context": context, "source": "rules"}]}
         )  # fmt: skip
-    return {"schedule": schedule, "one_off": one_off, "confession": confession}
+    return {
+        "schedule": schedule,
+        "one_off": one_off,
+        "monthly": _monthly_masses(page, index, seed),
+        "confession": confession,
+        "conflicts": [],  # (no page of the demo overrides another's)
+    }
+
+
+def _monthly_masses(page: str, index: int, seed: int) -> list[dict]:
+    """`monthly` of the current results format: first Fridays (and Saturdays) in some parishes, and one
+    chapel's Mass on the last Sunday of the month; drawn apart, so the other fields stay as they were."""
+    rng = random.Random(f"{seed}-monthly-{index}")
+    entries = []
+    if rng.random() < 0.4:
+        time = rng.choice(["17:00", "18:00"])
+        entries.append(
+            _monthly(1, ["fri"], time, page, f"W pierwsze piątki miesiąca o {_said(time)} Msza św.")
+        )
+    if rng.random() < 0.2:
+        entries.append(
+            _monthly(1, ["sat"], "08:00", page, "W pierwsze soboty miesiąca o 8.00 Msza wynagradzająca")
+        )
+    if index == LAST_SUNDAY_PARISH:
+        chapel = CHAPELS[0]
+        note = f"{chapel}: w ostatnią niedzielę miesiąca o 15.00"
+        entries.append(_monthly(-1, ["sun"], "15:00", page, note, church=chapel))
+    return entries
+
+
+def _monthly(week: int, days: list[str], time: str, url: str, note: str, church: str | None = None) -> dict:
+    """A `monthly` entry: one time on a week of the month (1..4, -1 the last), with where it was read."""
+    evidence = [{"url": url, "context": note, "source": "rules", "score": 1.0}]
+    return {"week": week, "days": days, "time": time, "church": church, "season": None, "note": note,
+            "evidence": evidence}  # fmt: skip
+
+
+def _said(time: str) -> str:
+    """A time as a parish announcement writes it: "17:00" is "17.00", "08:00" is "8.00"."""
+    return time.replace(":", ".").removeprefix("0")
 
 
 def _weekly(time: str, days: list[str], url: str, context: str, source: str = "rules", score: float = 1.0,
