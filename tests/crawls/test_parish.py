@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from conftest import CrawlResult, run_crawl
 
+from msze.batch.plan import NOTHING_STORED_EXIT
+
 A = "http://swwojciech.test"
 B = "http://www.mbcz-debina.test"
 MAX_WAIT = 0.3  # BACKOFF_MAX_WAIT of the main crawl: every retry waits this long (2^t is capped)
@@ -238,7 +240,9 @@ def test_bad_start_url_is_a_usage_error(url: str, tmp_path: Path) -> None:
 
 def test_blacklisted_start_url_is_not_crawled(tmp_path: Path, fixture_web: Any) -> None:
     result = run_crawl("https://www.facebook.com/parafia", tmp_path, proxy=fixture_web.proxy)
-    assert result.returncode == 0 and result.items == []
+    # nothing stored: exit status 1 and the reason in one line (msze.commands.crawl)
+    assert result.returncode == NOTHING_STORED_EXIT and result.items == []
+    assert result.log.endswith("crawl parish: nothing stored (no pages: start URL on a blacklisted domain)\n")
     assert result.stats["msze/parish/start_blacklisted"] == 1
     assert "blacklisted" in result.log
 
@@ -274,7 +278,7 @@ def test_scrapy_shell_uses_project_settings(fixture_web: Any) -> None:
 def test_start_url_redirecting_to_a_blacklisted_domain(tmp_path: Path, fixture_web: Any) -> None:
     fixture_web.clear()
     result = run_crawl("http://parafia-debina.test/fb", tmp_path, proxy=fixture_web.proxy)
-    assert result.returncode == 0 and result.items == []
+    assert result.returncode == NOTHING_STORED_EXIT and result.items == []
     assert result.stats["msze/parish/start_blacklisted"] == 1
     assert "redirected to blacklisted" in result.log
 
