@@ -40,6 +40,8 @@ from webserver import (  # noqa: E402 (after the sys.path line above)
     status,
 )
 
+from msze.settings import PLAYWRIGHT_LAUNCH_OPTIONS  # noqa: E402 (after the sys.path line above)
+
 # Settings that make a fixture crawl fast: no politeness delay on localhost, short timeouts, quick retries.
 FAST_SETTINGS = (
     "AUTOTHROTTLE_START_DELAY=0",
@@ -184,16 +186,9 @@ def require_tesseract() -> None:
 
 # --- Real-browser tests (tests/browser): Debian's chromium driven by Playwright, never downloaded ---
 
-CHROMIUM = "/usr/bin/chromium"
-# Without the background-networking flags chromium keeps trying to reach Google's hosts on a closed network.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+# The crawl's own launch options (msze.settings): one path and one set of flags for the crawl and the tests.
+CHROMIUM = PLAYWRIGHT_LAUNCH_OPTIONS["executable_path"]
+CHROMIUM_ARGS = PLAYWRIGHT_LAUNCH_OPTIONS["args"]
 ARTIFACTS = REPO / "test-artifacts"  # screenshots, kept after the run
 
 
