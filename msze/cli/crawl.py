@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,9 +38,7 @@ def scrapy_argv(args: argparse.Namespace) -> list[str]:
     return argv
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> NoReturn:
+    """Become `python -m scrapy crawl …` (exec): the crawl's exit status is the command's."""
     env = {**os.environ, "SCRAPY_SETTINGS_MODULE": os.environ.get("SCRAPY_SETTINGS_MODULE", "msze.settings")}
-    argv = scrapy_argv(args)
-    os.execve(
-        sys.executable, [sys.executable, "-m", *argv], env
-    )  # does not return: the crawl's status is ours
+    os.execve(sys.executable, [sys.executable, "-m", *scrapy_argv(args)], env)
