@@ -152,6 +152,9 @@ PDF_MAX_PAGES = 50
 OCR_ENABLED = True
 # Images OCR'd per parish site at most: the schedule and an announcement or two, not a gallery.
 OCR_MAX_PER_SITE = 5
+# Images of one page judged as schedule candidates at most (0 = all), those named or captioned as the
+# schedule first: judging one searches the page for its heading, and a gallery page has hundreds.
+OCR_MAX_IMAGES_PER_PAGE = 50
 
 # Pages built by JavaScript (msze/extraction/jsshell.py): a page that is a script's shell is fetched again in
 # a browser, at most this many per parish site (0 = never): a few builder pages hold a site's schedule, and

@@ -30,9 +30,10 @@ def judge_image(
     """CANDIDATE, or why not: "logo", "icon", "gallery", "small" or "no_cue". `words` are the image's alt,
     title, caption and nearest heading; `schedule_page`: the page is titled as the schedule and has no times
     in its text (then a large image needs no cue of its own)."""
-    name = unquote(urlsplit(src).path.rsplit("/", 1)[-1])
-    for reason, pattern in _SKIP:
-        if pattern.search(name) or pattern.search(words):
+    path = unquote(urlsplit(src).path)
+    name = path.rsplit("/", 1)[-1]
+    for reason, pattern in _SKIP:  # the whole path: a gallery's photos are in its folder, named DSC_0042
+        if pattern.search(path) or pattern.search(words):
             return reason
     if (width is not None and width < MIN_SIDE) or (height is not None and height < MIN_SIDE):
         return "small"
@@ -41,6 +42,16 @@ def judge_image(
     if schedule_page and (width or 0) >= LARGE_SIDE:
         return CANDIDATE
     return "no_cue"
+
+
+def judged_first(names: list[str], cap: int) -> list[int]:
+    """The indexes of a page's images to judge, at most `cap` (0: all): those whose file name or alt text
+    speaks of the schedule first, then the rest, each in page order. Judging one image searches the page
+    for the heading above it, so a gallery page of hundreds of thumbnails is bounded by the cap."""
+    order = range(len(names))
+    if not cap or len(names) <= cap:
+        return list(order)
+    return sorted(order, key=lambda i: not SCHEDULE_CUE.search(names[i]))[:cap]
 
 
 def is_schedule_page(title: str, text: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import scrapy
@@ -24,7 +24,14 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.defer import CancelledError
 from twisted.python.failure import Failure
 
-from msze.crawling.images import CANDIDATE, SCHEDULE_CUE, is_schedule_page, judge_image, pixels
+from msze.crawling.images import (
+    CANDIDATE,
+    SCHEDULE_CUE,
+    is_schedule_page,
+    judge_image,
+    judged_first,
+    pixels,
+)
 from msze.crawling.links import (
     Site,
     is_blacklisted,
@@ -100,6 +107,7 @@ class ParishSpider(scrapy.Spider):
         spider.pdf_max_pages = settings.getint("PDF_MAX_PAGES")
         spider.ocr_enabled = settings.getbool("OCR_ENABLED")
         spider.ocr_max_per_site = settings.getint("OCR_MAX_PER_SITE")
+        spider.ocr_max_images_per_page = settings.getint("OCR_MAX_IMAGES_PER_PAGE")
         # site start URL -> {image URL: (site, page URL, words)}; sites whose pages gave a Sunday Mass
         spider.ocr_candidates: dict[str, dict[str, tuple[Site, str, str]]] = {}
         spider.sunday_sites: set[str] = set()
@@ -194,8 +202,24 @@ class ParishSpider(scrapy.Spider):
         return self.make_site(url)
 
     # --- responses ------------------------------------------------------------------------------------------
-    def parse(self, response: Response) -> Iterator[PageItem | Request]:
+    def parse(self, response: Response) -> Iterable[PageItem | Request] | AsyncIterator[PageItem]:
+        """A page of the site, by what it is. A PDF is read by an async generator (its text and a scan's
+        OCR in a thread), which Scrapy iterates as it does a plain one; HTML keeps the synchronous path."""
         site: Site = response.meta[SITE_META]
+        if not self.admit(site, response):
+            return ()
+        if self.follow_pdfs and is_pdf(response.body[:HEAD_SIZE]):
+            return self.parse_pdf(site, response)
+        if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
+            self._inc("dropped/not_text")
+            return ()
+        if isinstance(response, HtmlResponse) and self.render_shell(site, response):
+            return ()
+        return self.parse_page(site, response)
+
+    def admit(self, site: Site, response: Response) -> bool:
+        """Whether a response is the site's: a start URL redirected to a blacklisted host, or a page
+        redirected off the site, is not (logged and counted)."""
         if response.meta.get("msze_start"):
             learnt = site.learn_redirect(response.url)
             if learnt:
@@ -208,23 +232,15 @@ class ParishSpider(scrapy.Spider):
                     "Start URL %s redirected to blacklisted %s; not crawled", site.start_url, response.url
                 )
                 self._inc("start_blacklisted")
-                return
+                return False
         elif not site.is_same_site(response.url):
             # A page of the site redirected elsewhere (a Facebook page, a hosting provider's notice).
             self.logger.info(
                 "Dropped %s: redirected off the site from %s", response.url, response.request.url
             )
             self._inc("dropped/offsite_redirect")
-            return
-        if self.follow_pdfs and is_pdf(response.body[:HEAD_SIZE]):
-            yield from self.parse_pdf(site, response)
-            return
-        if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
-            self._inc("dropped/not_text")
-            return
-        if isinstance(response, HtmlResponse) and self.render_shell(site, response):
-            return
-        yield from self.parse_page(site, response)
+            return False
+        return True
 
     def parse_page(self, site: Site, response: TextResponse) -> Iterator[PageItem | Request]:
         self._inc("pages")
@@ -305,13 +321,14 @@ class ParishSpider(scrapy.Spider):
             last_modified=_header(response, b"Last-Modified"),
         )
 
-    def parse_pdf(self, site: Site, response: Response) -> Iterator[PageItem]:
+    async def parse_pdf(self, site: Site, response: Response) -> AsyncIterator[PageItem]:
         """A PDF's text as a page (no HTML, content_type application/pdf) for the same page steps; an
-        encrypted, broken or text-less PDF is a warning and msze/pdf/<encrypted|broken|no_text>."""
-        pdf = pdf_to_text(response.body, self.pdf_max_pages)
+        encrypted, broken or text-less PDF is a warning and msze/pdf/<encrypted|broken|no_text>. pdfminer
+        (pure Python, up to seconds for a long file) runs in a thread, so the reactor keeps downloading."""
+        pdf = await asyncio.to_thread(pdf_to_text, response.body, self.pdf_max_pages)
         confidence = None
         if pdf.status == NO_TEXT:
-            pdf, confidence = self.ocr_pdf(response.body, pdf)
+            pdf, confidence = await self.ocr_pdf(response.body, pdf)
         if pdf.pages:  # stats list outcomes, not zeros
             self.crawler.stats.inc_value("msze/pdf/pages", pdf.pages)
         if pdf.status != OK:
@@ -328,12 +345,13 @@ class ParishSpider(scrapy.Spider):
         ocr = {} if confidence is None else {"ocr_confidence": confidence}
         yield self.page_item(site, response, html="", text=pdf.text, content_type=PDF_CONTENT_TYPE, **ocr)
 
-    def ocr_pdf(self, body: bytes, pdf: PdfText) -> tuple[PdfText, float | None]:
-        """A PDF without a text layer (a scan) read by OCR (pdftoppm, then Tesseract): OK with its text, else
-        it stays NO_TEXT (msze/pdf/no_text); with the OCR confidence. msze/ocr/pdf_<status>."""
+    async def ocr_pdf(self, body: bytes, pdf: PdfText) -> tuple[PdfText, float | None]:
+        """A PDF without a text layer (a scan) read by OCR (pdftoppm, then Tesseract, seconds a page, in a
+        thread as images are): OK with its text, else it stays NO_TEXT (msze/pdf/no_text); with the OCR
+        confidence. msze/ocr/pdf_<status>."""
         if not self.ocr_enabled:
             return pdf, None
-        ocr = ocr_pdf_pages(body, self.pdf_max_pages)
+        ocr = await asyncio.to_thread(ocr_pdf_pages, body, self.pdf_max_pages)
         self.crawler.stats.inc_value(f"msze/ocr/pdf_{ocr.status}")
         if ocr.status != OK:
             return pdf, None
@@ -342,10 +360,16 @@ class ParishSpider(scrapy.Spider):
     # --- images (OCR): collected per site, read at spider_idle for sites with no Sunday Mass ---------------
     def collect_images(self, site: Site, response: HtmlResponse) -> None:
         """The page's images that may be its schedule (crawling/images.py); others are counted by reason
-        (msze/ocr/skipped_<logo|icon|gallery|small|no_cue>)."""
+        (msze/ocr/skipped_<logo|icon|gallery|small|no_cue>), and those over OCR_MAX_IMAGES_PER_PAGE as
+        msze/ocr/skipped_page_budget."""
         images = response.xpath("//img[@src]")
         if not images:  # most pages: nothing to judge, and their text is not gathered again for it
             return
+        names = [f"{img.attrib['src']} {img.attrib.get('alt', '')}" for img in images]
+        judged = judged_first(names, self.ocr_max_images_per_page)
+        if len(judged) < len(images):
+            self.crawler.stats.inc_value("msze/ocr/skipped_page_budget", len(images) - len(judged))
+            images = [images[i] for i in judged]
         title = " ".join(response.xpath("//title//text() | (//h1)[1]//text()").getall())
         # the whole text only for a page titled as the schedule: gathering it costs a big page ~50 MB and
         # seconds (tests/hostile.py's big_page)
