@@ -9,7 +9,6 @@ Pure functions; the SQLite state lives in msze/recrawl/state.py, the Scrapy adap
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,19 +23,22 @@ SUSPECT = "suspect"  # parish: Mass times differ, but a page shrank (site broken
 
 SHRINK_RATIO = 0.5
 
-_SPACE = re.compile(r"\s+")
-
 
 def normalise_text(text: str | None) -> str:
-    """Text as compared between runs: NFC, case-folded, whitespace collapsed (re-wrapping is no change)."""
+    """Text as compared between runs: NFC, case-folded, whitespace collapsed (re-wrapping is no change).
+    str.split() splits where the regex \\s+ would (both use str.isspace), in a third of its time."""
     if not text:
         return ""
-    return _SPACE.sub(" ", unicodedata.normalize("NFC", text).casefold()).strip()
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
 def fingerprint(text: str | None) -> str:
     """A stable digest of the normalised text (sha1 hex: short, and collisions do not matter here)."""
-    return hashlib.sha1(normalise_text(text).encode("utf-8")).hexdigest()
+    return _digest(normalise_text(text))
+
+
+def _digest(normalised: str) -> str:
+    return hashlib.sha1(normalised.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ class PageState:
 
 def page_state(text: str | None) -> PageState:
     """The state to store for a page with this text."""
-    return PageState(fingerprint(text), len(normalise_text(text)))
+    normalised = normalise_text(text)  # once: it is a few percent of a page's processing
+    return PageState(_digest(normalised), len(normalised))
 
 
 def compare_page(previous: PageState | None, current: PageState, shrink_ratio: float = SHRINK_RATIO) -> str:
