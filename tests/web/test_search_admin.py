@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -17,7 +18,7 @@ from search_fixtures import results, write_inputs, write_results
 from sqlalchemy import select
 
 from msze.classifier.dataset import from_corrections
-from msze.search import accounts, schedule_form
+from msze.search import accounts, schedule_form, verified
 from msze.search.app import create_app
 from msze.search.db import audit_log, create_schema, invites, make_engine, metadata, users
 from msze.search.loader import load
@@ -515,6 +516,33 @@ def test_every_change_is_audited_exportable_and_can_be_undone(engine, app, moder
     assert "odczytał program" in moderator.get(f"/parafia/{pid}").get_data(as_text=True)
     with engine.connect() as conn:
         assert len(conn.execute(select(audit_log)).all()) == 4
+
+
+def test_a_first_save_that_meets_another_is_run_again_as_an_edit_of_it(
+    engine, app, moderator, ids, monkeypatch, caplog
+):
+    """Two first saves of one parish at once: the later one read "no verified schedule" before the other
+    committed, so its insert meets the other's row. It is run again as an edit, not a server error."""
+    pid = ids["Świętego Józefa"]
+    page = f"/admin/parafia/{pid}"
+    assert post(moderator, page, {"m0_day": "sun", "m0_time": "11:00"}, page=page).status_code == 303
+    real, stale = verified.verified_row, []
+
+    def read_before_the_other_committed(conn, parish_id):
+        if sys._getframe(1).f_code.co_name == "save" and not stale:
+            stale.append(parish_id)
+            return None
+        return real(conn, parish_id)
+
+    monkeypatch.setattr(verified, "verified_row", read_before_the_other_committed)
+    with caplog.at_level(logging.INFO, logger="msze.search.admin"):
+        assert post(moderator, page, {"m0_day": "sun", "m0_time": "12:00"}, page=page).status_code == 303
+    assert stale == [pid] and "save met a concurrent write" in caplog.text
+    assert jozef_times(moderator, pid) == ["sun 12:00"]
+    with engine.connect() as conn:
+        entries = conn.execute(select(audit_log).order_by(audit_log.c.id)).all()
+    assert [e.action for e in entries] == ["edit", "edit"]
+    assert json.loads(entries[1].before)["masses"][0]["time"] == "11:00"  # an edit of the first save
 
 
 # --- invites and parish editors -----------------------------------------------------------------------------
