@@ -155,6 +155,9 @@ OCR_MAX_PER_SITE = 5
 # Images of one page judged as schedule candidates at most (0 = all), those named or captioned as the
 # schedule first: judging one searches the page for its heading, and a gallery page has hundreds.
 OCR_MAX_IMAGES_PER_PAGE = 50
+# Images (and scanned PDFs) OCR'd at once, each by a one-thread Tesseract child of ~40 MB; 0 = one a core:
+# more only share the cores and add memory.
+OCR_CONCURRENCY = 0
 
 # Pages built by JavaScript (msze/extraction/jsshell.py): a page that is a script's shell is fetched again in
 # a browser, at most this many per parish site (0 = never): a few builder pages hold a site's schedule, and

@@ -108,6 +108,8 @@ class ParishSpider(scrapy.Spider):
         spider.ocr_enabled = settings.getbool("OCR_ENABLED")
         spider.ocr_max_per_site = settings.getint("OCR_MAX_PER_SITE")
         spider.ocr_max_images_per_page = settings.getint("OCR_MAX_IMAGES_PER_PAGE")
+        # OCR_CONCURRENCY Tesseract children at once (settings.py says why)
+        spider.ocr_slots = asyncio.Semaphore(settings.getint("OCR_CONCURRENCY") or os.cpu_count() or 1)
         # site start URL -> {image URL: (site, page URL, words)}; sites whose pages gave a Sunday Mass
         spider.ocr_candidates: dict[str, dict[str, tuple[Site, str, str]]] = {}
         spider.sunday_sites: set[str] = set()
@@ -351,7 +353,8 @@ class ParishSpider(scrapy.Spider):
         confidence. msze/ocr/pdf_<status>."""
         if not self.ocr_enabled:
             return pdf, None
-        ocr = await asyncio.to_thread(ocr_pdf_pages, body, self.pdf_max_pages)
+        async with self.ocr_slots:
+            ocr = await asyncio.to_thread(ocr_pdf_pages, body, self.pdf_max_pages)
         self.crawler.stats.inc_value(f"msze/ocr/pdf_{ocr.status}")
         if ocr.status != OK:
             return pdf, None
@@ -433,9 +436,10 @@ class ParishSpider(scrapy.Spider):
     async def parse_image(self, response: Response) -> AsyncIterator[PageItem]:
         """An image's OCR text as a page (content_type image/..., ocr_confidence): msze/ocr/read, or
         msze/ocr/<no_text|broken|no_tesseract> with a warning. Tesseract runs in a thread (a second or more
-        an image): the crawl goes on meanwhile, and several images are read at once on the machine's cores."""
+        an image): the crawl goes on meanwhile, and OCR_CONCURRENCY images are read at once."""
         site: Site = response.meta[SITE_META]
-        ocr = await asyncio.to_thread(ocr_image, response.body)
+        async with self.ocr_slots:
+            ocr = await asyncio.to_thread(ocr_image, response.body)
         if ocr.status != OK:
             self.logger.warning("Image %s gives no text: %s, %s", response.url, ocr.status, ocr.error)
             self.crawler.stats.inc_value(f"msze/ocr/{ocr.status}")
