@@ -142,9 +142,12 @@ def test_a_40_mb_pdf_is_stopped_not_downloaded(result: CrawlResult, web: Any) ->
     with_length = web.routes[(HOST, "/pliki/plakat.pdf")]
     without = web.routes[(HOST, "/pliki/album.pdf")]
     assert with_length.bytes_sent < 12 * MB  # refused by its Content-Length (what the socket took, at most)
-    # cut on the way past PDF_MAX_BYTES (10 MB; DOWNLOAD_MAXSIZE, 16 MB, would let more through)
-    assert without.bytes_sent < 14 * MB
+    # cut on the way: the server stops being read long before its 40 MB (what left it includes the proxy's
+    # and the kernel's buffers, a few MB more under load), and the crawl took no more than PDF_MAX_BYTES
+    # (10 MB; DOWNLOAD_MAXSIZE, 16 MB, would let more through)
+    assert without.bytes_sent < without.size // 2
     assert result.stats["downloader/response_bytes"] < 12 * MB
+    assert result.log.count("is over PDF_MAX_BYTES=10485760: not downloaded") == 2
 
 
 def test_the_schedule_pdf_is_a_page_with_its_hours_and_their_pdf_page(result: CrawlResult) -> None:
