@@ -362,3 +362,26 @@ def test_lines_with_overwritten_cues_change_no_decision(text):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(walk, "_cues_overwritten", lambda *_: set())
         assert skipping == decide(text, hours, 2025)
+
+
+def test_a_place_whose_name_starts_like_a_march_is_no_march():
+    # "marsz" is a cue as a word ("Marsz dla Życia o 12.00"), not inside a village's name
+    text = "Msze w niedziele:\n• kościół farny: 8.00, 11.00\n• kościół w Marszewie g. 9.30\n\nPon.–sob.: 7.00"
+    assert masses(text) == ["07:00", "08:00", "09:30", "11:00"]
+    assert masses("Ogłoszenia\nW sobotę Marsz dla Życia o 12.00 spod ratusza.") == []
+
+
+def test_a_street_in_a_closed_parenthesis_is_no_contact():
+    text = "Msze w niedziele:\n- kaplica Miłosierdzia (ul. Polna): 8.00, 10.30\n\nKancelaria: ul. Polna 12"
+    assert masses(text) == ["08:00", "10:30"]
+    # an address left open before the time is still a contact
+    assert masses("Msze w niedziele: 9.00\nDom parafialny ul. Polna 10.30") == ["09:00"]
+
+
+def test_a_mass_word_in_parentheses_keeps_the_list_of_masses_going():
+    # "(suma)" names one of the list's Masses: the next bare list is Masses too; a devotion in parentheses
+    # still speaks only of its own hour
+    text = "Niedziela\n7.00, 9.00\n10.30 (suma), 12.00\nKaplica w Zalesiu:\n8.15, 16.00"
+    assert masses(text) == ["07:00", "08:15", "09:00", "10:30", "12:00", "16:00"]
+    text = "Niedziela\n7.00, 9.00\n10.30, 12.00 (przed nią różaniec)\nKaplica w Zalesiu:\n8.15, 16.00"
+    assert not {"08:15", "16:00"} & set(masses(text))

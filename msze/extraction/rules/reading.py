@@ -130,12 +130,13 @@ def one_off_in(text: str) -> bool:
     )
 
 
-# a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca"
+# a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca", "trzecia
+# niedziela m-ca" (or "mies.")
 # ("I" is the Roman numeral only: "w piątki i soboty" is two weekly days; "ostatniej niedzieli października"
 # is a date)
 MONTHLY_RE = re.compile(
     r"\b(?:(?:(?-i:I)|pierwsz\w+|ostatni\w*)\s+(?:piąt|sobot|czwart|niedziel|środ|poniedzia|wtor)\w*"
-    rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|miesięczn\w*)\b",
+    rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|m-ca|mies(?=\.)|miesięczn\w*)\b",
     re.IGNORECASE,
 )
 # the week and day of a monthly Mass: "w I piątki", "pierwszą sobotę", "w trzecią niedzielę miesiąca",
@@ -249,6 +250,8 @@ _NAME_END_RE = re.compile(
 _MAIN_CHURCH_RE = re.compile(
     r"(?<!\bdomu\s)(?<!\bdom\s)parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$", re.IGNORECASE
 )
+# a heading saying a church has no Masses (in some season): "Nie są odprawiane Msze w kaplicy", "brak Mszy"
+_NO_MASS_THERE_RE = re.compile(r"\b(?:nie\s+(?:ma|są|jest|będzie|będą|odprawia\w*)|brak)\b", re.IGNORECASE)
 _HEADING_LEAD_RE = re.compile(
     r"^[\s•*·\-–—>]*(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?(?:w|we|na)?\s+",
     re.IGNORECASE,
@@ -326,8 +329,8 @@ def church_heading(line: str) -> str | None:
     """The church a heading names: "" for the parish church itself, None when it names no church."""
     if not CHURCH_WORD_RE.search(line):
         return None
-    if _MAIN_CHURCH_RE.search(line):
-        return ""
+    if _MAIN_CHURCH_RE.search(line) or _NO_MASS_THERE_RE.search(line):
+        return ""  # "Nie są odprawiane Msze św. w kaplicy": that church's times have ended, no name
     name = _HEADING_LEAD_RE.sub("", line).strip(" \t:•*·-–—")
     return name[:80] or None
 

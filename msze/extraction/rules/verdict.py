@@ -136,9 +136,15 @@ def _never_mass(c: HourContext) -> Verdict | None:
     ):
         return (False, "bare number")
     contacts = list(CONTACT_RE.finditer(near))
-    if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()):
+    if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()) and not _closed(near, contacts[-1]):
         return (False, "contact")  # "tel. 61 815 30 45", "konto: ..."
     return None
+
+
+def _closed(near: str, contact: re.Match[str]) -> bool:
+    """A contact in a parenthesis that closes before the hour: "kaplica (ul. Polna): 8.00" names a street."""
+    opened = near.rfind("(", 0, contact.start()) > near.rfind(")", 0, contact.start())
+    return opened and ")" in near[contact.end() :]
 
 
 def _by_cue(c: HourContext) -> Verdict | None:

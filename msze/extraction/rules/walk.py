@@ -199,7 +199,7 @@ class _Block:
         line_day = day_at(line) if day_matters else None
         if is_head or (cued and size <= HEADER_CHARS and line_day):
             self.heading_day = self.label_day = line_day
-        else:
+        elif not self._season_note(line, cued, size, line_day):
             self.heading_day = None
             if line_day or size > LABEL_DAY_LINE_CHARS or cued:
                 self.label_day = None
@@ -213,12 +213,24 @@ class _Block:
         elif size > PROSE_LINE_CHARS:
             self.notes.end()
 
+    def _season_note(self, line: str, cued: bool, size: int, line_day: Days | None) -> bool:
+        """A short season note between a day heading and its times ("NIEDZIELE:", "(wrzesień-czerwiec)",
+        "6:30, 8:00"): the times below are still the day's list."""
+        return (
+            self.heading_day is not None
+            and not cued
+            and line_day is None
+            and size <= LABEL_DAY_LINE_CHARS
+            and season_in(line) is not None
+        )
+
     def read_hour_line(self, cues: LineCues, day_head: str | None, last_hour_end: int) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
         of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below."""
-        # a cue in parentheses speaks of its own hour: "(w Adwencie po Roratach o 16.00 adoracja)"
+        # a cue in parentheses speaks of its own hour: "(w Adwencie po Roratach o 16.00 adoracja)"; a Mass
+        # word there names the list's Mass ("12:15 (suma), 13:30"): the list is of Masses
         parens = [m.span() for m in PARENS_RE.finditer(cues.line)]
-        own = [c for c in cues.own if not any(a <= c.start < b for a, b in parens)]
+        own = [c for c in cues.own if c.mass or not any(a <= c.start < b for a, b in parens)]
         if own:
             # "..., a w piątki na różaniec.": a devotion ending the paragraph after its times opens no block
             trailing = own[-1].start > last_hour_end and _ends_sentence(cues.line)
