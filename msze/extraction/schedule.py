@@ -44,6 +44,14 @@ _ORDER_LINE_RE = re.compile(
     r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
     re.IGNORECASE,
 )
+# ... or a sentence saying, in the present, when the Masses of plural days are ("Msze św. w dni powszednie
+# są odprawiane o godz. 18.00", "Msze w tygodniu są o 7.00"; "Msza w środę będzie o 18.00" is this week's)
+_ORDER_SENTENCE_RE = re.compile(
+    r"\bmsz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?(?:niedziele|dni\s+powszednie|tygodniu|soboty)\s+"
+    r"(?:są\s+(?:(?:odprawiane|sprawowane|celebrowane)\s+)?|(?:odprawiane|sprawowane|celebrowane)\s+są\s+)"
+    r"o\s+(?:godz\.?\s*)?\d",
+    re.IGNORECASE,
+)
 # ... unless it is tied to this week or a feast
 _THIS_WEEK_RE = re.compile(
     r"w\s+tym\s+tygodniu|\bw\s+przyszł\w*|\bw\s+najbliższ\w*|uroczysto|[śs]wi[ęe]t[aoy]\b", re.IGNORECASE
@@ -253,12 +261,13 @@ def _is_listed(p: _Page, hour: Mapping[str, Any]) -> bool:
 
 def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     """An announcement stating the regular order, not this week's: a sentence restating it ("Porządek Mszy
-    bez zmian: w tygodniu 6.45, w niedziele 8.00") or a line of a Mass header naming days in the plural ("Msze
-    św. w niedziele: 7:00, 8:30"); days named, no date, this week or feast in what states it."""
+    bez zmian: w tygodniu 6.45, w niedziele 8.00", "Msze w dni powszednie są o 18.00") or a line of a Mass
+    header naming days in the plural ("Msze św. w niedziele: 7:00, 8:30"); days named, no date, this week or
+    feast in what states it."""
     if not hour.get("days") or hour.get("kind", "regular") != "regular":
         return False
     statement = sentence_of(text, hour)
-    if not _REGULAR_ORDER_RE.search(statement):
+    if not (_REGULAR_ORDER_RE.search(statement) or _ORDER_SENTENCE_RE.search(statement)):
         statement = _line_of(text, hour)
         if not _ORDER_LINE_RE.match(statement):
             return False
@@ -313,7 +322,11 @@ def _add_one_off(
         entry["evidence"].append(evidence(page, hour))
 
 
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZĄĆĘŁŃÓŚŹŻ0-9])|\n")
+# a full stop and a capital or a digit, not after an abbreviation: "o godz. 6.30 i 17.30", "Msza św. Jana"
+_SENTENCE_END_RE = re.compile(
+    r"(?<=[.!?])(?<!\bgodz\.)(?<!\bg\.)(?<!\bśw\.)(?<!\bks\.)(?<!\bok\.)(?<!\btj\.)(?<!\bnr\.)"
+    r"\s+(?=[A-ZĄĆĘŁŃÓŚŹŻ0-9])|\n"
+)
 
 
 def sentence_of(text: str, hour: Mapping[str, Any]) -> str:

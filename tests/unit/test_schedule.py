@@ -521,3 +521,23 @@ def test_a_mass_in_another_language_or_rite_keeps_its_tags():
     result = site(("https://parafia.test/msze-swiete", html))
     tags = {s["time"]: s.get("tags") for s in result["schedule"]}
     assert tags == {"08:00": None, "10:00": None, "12:00": ["en"], "18:00": ["tridentine"]}
+
+
+def test_a_sentence_saying_when_the_masses_of_plural_days_are_is_the_regular_order():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/3",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>1. Msze św. w dni powszednie są odprawiane o godz. 6.30 i"
+            " 17.30. Adoracja w czwartki od 16.00 do 17.00.</p><p>2. Msze święte w niedziele są o 8.30"
+            " i 10.15.</p><p>3. Msza św. w środę będzie o 19.15.</p>"
+            "<p>4. W tym tygodniu Msze w dni powszednie są o 7.45.</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert [(r[0], r[1]) for r in rows(result)] == [
+        ("06:30", weekdays),
+        ("17:30", weekdays),
+        ("08:30", ("sun",)),
+        ("10:15", ("sun",)),
+    ]
+    assert {o["time"] for o in result["one_off"]} == {"19:15", "07:45"}
