@@ -479,8 +479,8 @@ def complement(season: str | None) -> str | None:
     # the day after the end ("02-28" ends February) and the day before the start
     after = (m2 % 12 + 1, 1) if d2 >= (28 if m2 == 2 else _MONTH_DAYS[m2 - 1]) else (m2, d2 + 1)
     before = ((m1 - 2) % 12 + 1, _MONTH_DAYS[(m1 - 2) % 12]) if d1 == 1 else (m1, d1 - 1)
-    if after == (m1, d1):
-        return None  # the whole year: no rest
+    if after == (m1, d1) or before == (m2, d2):
+        return None  # the whole year ("02-29..02-28" too: the day before its start is its end): no rest
     return f"{after[0]:02d}-{after[1]:02d}..{before[0]:02d}-{before[1]:02d}"
 
 
