@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
-from msze.extraction.rules.reading import complement, dates_in, page_year, same_half, with_year
+from msze.extraction.rules.reading import ONE_OFF, complement, dates_in, page_year, same_half, with_year
 from msze.extraction.rules.verdict import NOT_SCHEDULED
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
@@ -49,7 +49,9 @@ _ORDER_LINE_RE = re.compile(
 _ORDER_SENTENCE_RE = re.compile(
     r"\bmsz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?(?:niedziele|dni\s+powszednie|tygodniu|soboty)\s+"
     r"(?:są\s+(?:(?:odprawiane|sprawowane|celebrowane)\s+)?|(?:odprawiane|sprawowane|celebrowane)\s+są\s+)"
-    r"o\s+(?:godz\.?\s*)?\d",
+    r"o\s+(?:godz\.?\s*)?\d"
+    r"|\bmsz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:(?:w|we)\s+(?:tygodniu|dni\s+powszednie)\s+)?codziennie\s+"
+    r"(?:są\s+)?o\s+(?:godz\.?\s*)?\d",  # "Msza św. w tygodniu codziennie o godz. 17.00"
     re.IGNORECASE,
 )
 # ... unless it is tied to this week or a feast
@@ -264,13 +266,16 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     bez zmian: w tygodniu 6.45, w niedziele 8.00", "Msze w dni powszednie są o 18.00") or a line of a Mass
     header naming days in the plural ("Msze św. w niedziele: 7:00, 8:30"); days named, no date, this week or
     feast in what states it."""
-    if not hour.get("days") or hour.get("kind", "regular") != "regular":
+    if not hour.get("days") or hour.get("kind", "regular") not in ("regular", ONE_OFF):
         return False
     statement = sentence_of(text, hour)
     if not (_REGULAR_ORDER_RE.search(statement) or _ORDER_SENTENCE_RE.search(statement)):
         statement = _line_of(text, hour)
         if not _ORDER_LINE_RE.match(statement):
             return False
+    heading_dated = hour.get("date") and not hour.get("sunday_order") and not dates_in(statement)
+    if hour.get("kind") == ONE_OFF and not heading_dated:
+        return False  # a one-off only by the date of the announcements' heading ("17.01.2021 r.") may be
     return not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", statement)) and not _DATE_WORD_RE.search(statement)
 
 

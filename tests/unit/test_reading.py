@@ -54,6 +54,9 @@ def days(text: str) -> list[tuple[str, list[str]]]:
         ("niedziele i święta", ["sun", "holiday"]),
         ("dni powszednie", MON_SAT),
         ("w tygodniu", MON_SAT),
+        ("w tygodniu codziennie", MON_SAT),
+        ("codziennie w dni powszednie", MON_SAT),
+        ("codziennie", ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]),
         ("od poniedziałku do soboty", MON_SAT),
         ("pn.–sob.", MON_SAT),
         ("pn.–pt.", MON_FRI),
@@ -1116,3 +1119,11 @@ def test_a_heading_saying_a_chapel_has_no_masses_is_no_church():
     got = [(t, r["church"]) for t, r in readings(text)]
     chapel = "Kaplica w Zalesiu"
     assert got == [("08:00", None), ("10:00", None), ("09:00", chapel), ("07:00", None), ("18:00", None)]
+
+
+def test_a_sunday_s_liturgical_name_is_a_date_not_the_day_of_the_lines_below():
+    # an announcements page's title: the notices under it are of the week, not of Sunday
+    text = "IV NIEDZIELA ZWYKŁA\n1. Msza św. o godz. 18.30 z nowenną.\n2. W niedzielę Msze o 9.15."
+    assert days(text) == [("18:30", []), ("09:15", ["sun"])]
+    assert days("Niedziela Palmowa\nMsza św. o godz. 10.45") == [("10:45", [])]
+    assert days("Niedziela\nMsza św. o godz. 10.45") == [("10:45", ["sun"])]

@@ -541,3 +541,19 @@ def test_a_sentence_saying_when_the_masses_of_plural_days_are_is_the_regular_ord
         ("10:15", ("sun",)),
     ]
     assert {o["time"] for o in result["one_off"]} == {"19:15", "07:45"}
+
+
+def test_the_daily_order_in_dated_announcements_is_weekly_and_its_saturday_replaces_the_daily_time():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia-parafialne/",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>III NIEDZIELA ZWYKŁA</p><p>24.01.2027 r.</p>"
+            "<p>1. Msza św. w tygodniu codziennie o godz. 17.30, jedynie w sobotę o godz. 8.15.</p>"
+            "<p>2. W piątek 29.01 Msza św. o godz. 19.00.</p>",
+        ),
+    )
+    assert [(r[0], r[1], r[4]) for r in rows(result)] == [
+        ("17:30", ("mon", "tue", "wed", "thu", "fri"), False),
+        ("08:15", ("sat",), False),
+    ]
+    assert [o["time"] for o in result["one_off"]] == ["19:00"]

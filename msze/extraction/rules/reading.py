@@ -664,34 +664,45 @@ def _weekday(year: int, month: int, day: int) -> str | None:
         return None
 
 
+_Order = tuple[str | None, str]  # church, kind: the times of one order
+
+
+def _order(r: Reading) -> _Order:
+    """The order a time belongs to: the church's regular one, or its one-offs (under an announcements'
+    date, "17.01.2021 / Msza w tygodniu codziennie o 17.00, jedynie w sobotę o 16.00" narrows too)."""
+    return (r.church, r.kind)
+
+
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
     "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
     on its own. A vigil listed under Sunday is not Saturday's own: it takes Saturday out of the weekday time
     it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on Saturday too,
     and 18.00 there is the vigil)."""
-    own_sat: set[str | None] = set()
-    own_sun: set[str | None] = set()
-    own: dict[str | None, set[str]] = {}  # the days a church's schedule names on their own
-    vigils: set[tuple[str | None, str]] = set()
+    own_sat: set[_Order] = set()
+    own_sun: set[_Order] = set()
+    own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
+    vigils: set[tuple[_Order, str]] = set()
     for r, f in zip(readings, facts, strict=True):
-        if f.is_mass and r.days is not None and not r.days.generic and r.kind == REGULAR:
+        if f.is_mass and r.days is not None and not r.days.generic and r.kind != MONTHLY:
+            key = _order(r)
             if r.vigil and r.sunday_heading:
-                vigils.add((r.church, f.time))
+                vigils.add((key, f.time))
             elif "sat" in r.days.days and "fri" not in r.days.days:
-                own_sat.add(r.church)
+                own_sat.add(key)
             if "sun" in r.days.days:
-                own_sun.add(r.church)
+                own_sun.add(key)
             if not (r.vigil and r.sunday_heading):
-                own.setdefault(r.church, set()).update(r.days.days)
+                own.setdefault(key, set()).update(r.days.days)
     for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:
             continue
+        key = _order(r)
         # "we wtorki: 7.00 / pozostałe dni powszednie: 18.00": the other days are those not named above
-        drop = set(own.get(r.church, ())) if r.days.rest and r.days.days - own.get(r.church, set()) else set()
-        if r.church in own_sat or (r.church, f.time) in vigils:
+        drop = set(own.get(key, ())) if r.days.rest and r.days.days - own.get(key, set()) else set()
+        if key in own_sat or (key, f.time) in vigils:
             drop.add("sat")
-        if r.church in own_sun:
+        if key in own_sun:
             drop.add("sun")
         if drop:
             r.days = Days(r.days.days - drop, True)
