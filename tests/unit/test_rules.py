@@ -385,3 +385,30 @@ def test_a_mass_word_in_parentheses_keeps_the_list_of_masses_going():
     assert masses(text) == ["07:00", "08:15", "09:00", "10:30", "12:00", "16:00"]
     text = "Niedziela\n7.00, 9.00\n10.30, 12.00 (przed nią różaniec)\nKaplica w Zalesiu:\n8.15, 16.00"
     assert not {"08:15", "16:00"} & set(masses(text))
+
+
+def test_times_given_about_are_no_mass_starts():
+    # Communion given between the Masses, after a hard-wrapped line lost its cue
+    text = "Msze św.\nw niedziele o 8.00, 10.00 i 12.00\nmożna też\nw niedziele (ok. godz. 8.50 i 10.50)"
+    assert masses(text) == ["08:00", "10:00", "12:00"]
+    assert masses("Msze św. w niedziele: 9.00, 11.00; procesja wyrusza około 12.15") == ["09:00", "11:00"]
+
+
+def test_a_line_of_times_ending_with_its_day_after_a_dash():
+    text = "Msze święte\n\n7.30, 09:45, 11:15 – niedziela\n\n17:30 – dni powszednie\n8.15 – sobota"
+    assert days(text) == {
+        "07:30": "sunday",
+        "09:45": "sunday",
+        "11:15": "sunday",
+        "17:30": "weekday",
+        "08:15": "saturday",
+    }
+
+
+def test_services_alone_as_a_header_leave_the_day_lists_below_to_say_what_they_are():
+    text = (
+        "Nabożeństwa\n\nNiedziele i święta: 7.30, 9.45, 11.15\nDni powszednie: 6.45, 17.15\nRóżaniec: 16.45"
+    )
+    assert masses(text) == ["06:45", "07:30", "09:45", "11:15", "17:15"]
+    # a devotion's own header still says its times are no Masses
+    assert masses("Nabożeństwa majowe\n\nDni powszednie: 19.15") == []

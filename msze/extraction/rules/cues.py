@@ -104,6 +104,12 @@ UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE)
 FROM_TO_BEFORE_RE = re.compile(
     r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
 )
+# "ok. godz. 7.45, 9.15": a time given about, with the list it heads; a Mass starts on its time, so these are
+# of something else (Communion given between the Masses, a procession's arrival)
+APPROXIMATE_BEFORE_RE = re.compile(
+    r"(?:\bok\.|\bokoło)\s*(?:godz(?:\.|iny)?\s*)?(?:\d{1,2}[.:]\d{2}\s*(?:,|\bi\b|\boraz\b)\s*)*$",
+    re.IGNORECASE,
+)
 # a bare number is an hour only when written as one: "o godz. 17", "rano 7"
 HOUR_WORD_BEFORE_RE = re.compile(
     r"(?:\bgodz(?:\.|in[aieyę]\w*)?|\bg\.|\bo|\brano|\bwieczorem|\bwieczór|\bpołudniu)\s*:?\s*$",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from msze.extraction.hours import Hour
 from msze.extraction.rules.cues import (
+    APPROXIMATE_BEFORE_RE,
     CONTACT_RE,
     FROM_TO_BEFORE_RE,
     HOUR_WORD_BEFORE_RE,
@@ -120,6 +121,9 @@ def verdict(c: HourContext) -> Verdict:
     return _never_mass(c) or _by_cue(c) or _by_block(c)
 
 
+LIST_LOOKBEHIND = 120  # characters looked at before an hour for the head of its list ("ok. godz. 7.45, ...")
+
+
 def _never_mass(c: HourContext) -> Verdict | None:
     """What is no Mass start whatever the cues say: range ends, odd minutes, "od"/"do", bare numbers,
     phone numbers and accounts."""
@@ -131,6 +135,8 @@ def _never_mass(c: HourContext) -> Verdict | None:
     near = c.before[-LOOKBEHIND:]
     if FROM_TO_BEFORE_RE.search(near):
         return (False, "from/to")
+    if APPROXIMATE_BEFORE_RE.search(c.before[-LIST_LOOKBEHIND:]):
+        return (False, "approximate")  # "(ok. godz. 7.45, 9.15)"
     if is_bare(h) and not (
         c.listed or HOUR_WORD_BEFORE_RE.search(near) or ORDINAL_AFTER_RE.match(c.line.line, c.e)
     ):

@@ -257,7 +257,13 @@ def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None)
     return None if topic is False and own and _ends_sentence(line) else topic
 
 
+# "Nabożeństwa" alone heads a parish's services, its Masses among them: the lines below say which
+_SERVICES_HEADER_RE = re.compile(r"[\s•*·\-–—]*nabo[żz]e[ńn]stwa[\s:]*", re.IGNORECASE)
+
+
 def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None) -> bool | None:
+    if _SERVICES_HEADER_RE.fullmatch(line):
+        return None
     size = len(line.strip())
     # searched only when one of the branches below asks: with a cue, only a short line's place matters
     asks = size <= PLACE_HEADING_CHARS if own else section is False
@@ -276,6 +282,17 @@ def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None
     if len(line) > PROSE_LINE_CHARS:
         return None
     return section
+
+
+# the words after a line's last time: a dash and a day phrase ending the line ("8.00, 9.30 – niedziela")
+_TRAILING_RE = re.compile(r"\s*[-–—]\s*(?P<d>\D{3,40}?)[\s.;:]*$")
+
+
+def _trailing_day(line: str, last_end: int) -> Days | None:
+    """The day of a line of times that names it at its end: "8.00, 09:30, 11:00 – niedziela", "18:00 – dni
+    powszednie"."""
+    m = _TRAILING_RE.match(line, last_end)
+    return day_at(m["d"]) if m is not None and is_day_heading(m["d"]) else None
 
 
 def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -> bool:
@@ -468,6 +485,7 @@ class _Walk:
         )
         starts = clause_starts(line)
         line_days = LineDays(line)
+        tail = _trailing_day(line, self.hours[idxs[-1]].end - line_start)
         head_days = day_at(line[: head.end()]) if head is not None else None
         over = head_days or block.heading_day or block.label_day
         sunday_heading = over is not None and "sun" in over.days
@@ -479,7 +497,7 @@ class _Walk:
         place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
         confession_listed = False  # the hour before was a Mass with confession before it
         for idx in idxs:
-            c = self._hour_context(ctx, starts, line_days, idx)
+            c = self._hour_context(ctx, starts, line_days, idx, tail)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
             own_start = c.since
             before, after = _own_words(line, own_start, c)
@@ -582,10 +600,10 @@ class _Walk:
         )
 
     def _hour_context(
-        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
+        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int, tail: Days | None
     ) -> HourContext:
         """The hour's span and clause in its line, where the next hour starts, and its day: its own day
-        phrase, else the heading's."""
+        phrase, else the one ending the line after a dash (``tail``), else the heading's."""
         h = self.hours[idx]
         s, e = h.start - ctx.start, h.end - ctx.start
         clause = bisect_right(starts, s)  # starts[0] is 0: clause >= 1
@@ -594,7 +612,7 @@ class _Walk:
         next_start = len(ctx.line)
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
-        day = line_days.day_of(clause_start, s, e) or self.block.heading_day or self.block.label_day
+        day = line_days.day_of(clause_start, s, e) or tail or self.block.heading_day or self.block.label_day
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
             day = Days(day.days - excepted.days, day.generic)
