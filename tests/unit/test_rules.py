@@ -412,3 +412,14 @@ def test_services_alone_as_a_header_leave_the_day_lists_below_to_say_what_they_a
     assert masses(text) == ["06:45", "07:30", "09:45", "11:15", "17:15"]
     # a devotion's own header still says its times are no Masses
     assert masses("Nabożeństwa majowe\n\nDni powszednie: 19.15") == []
+
+
+def test_from_before_a_list_makes_each_time_an_opening_time():
+    text = "Msze św. w dni powszednie: 7.00, 18.00\nSpowiedź przed Mszą, a w Adwencie zawsze od 6.45 i 17.45."
+    assert masses(text) == ["07:00", "18:00"]
+
+
+def test_a_time_in_parentheses_after_the_mass_is_what_follows_it():
+    text = "Msze św. w dni powszednie o 17.30\nBiuro parafialne czynne po Mszy św. (18.15) we wtorki"
+    assert masses(text) == ["17:30"]
+    assert masses("W piątek po Mszy o godz. 18.00 adoracja.") == ["18:00"]

@@ -102,7 +102,9 @@ RANGE_SEP_RE = re.compile(r"\s*(?:[-–—]|do|a)\s*(?:godz\.?\s*)?", re.IGNOREC
 UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE)
 # "od", "do", "między", "w godzinach": an opening time or the end of something, not a start
 FROM_TO_BEFORE_RE = re.compile(
-    r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
+    r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$"
+    r"|\bod\s*(?:godz\.?\s*|g\.\s*)?\d{1,2}[.:]\d{2}\s*(?:,|\bi\b|\boraz\b)\s*$",  # "od 6.30 i 17.30": both
+    re.IGNORECASE,
 )
 # "ok. godz. 7.45, 9.15": a time given about, with the list it heads; a Mass starts on its time, so these are
 # of something else (Communion given between the Masses, a procession's arrival)

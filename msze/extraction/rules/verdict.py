@@ -153,6 +153,10 @@ def _closed(near: str, contact: re.Match[str]) -> bool:
     return opened and ")" in near[contact.end() :]
 
 
+# "po Mszy św. (": a time in parentheses right after a Mass named as a point of reference
+_PAREN_AFTER_MASS_RE = re.compile(r"\s*(?:św\.?|święt\w*)?\s*\(\s*", re.IGNORECASE)
+
+
 def _by_cue(c: HourContext) -> Verdict | None:
     """The nearest cue in the hour's clause: one right after it ("18.30 Nieszpory") wins when it is closer.
 
@@ -178,6 +182,8 @@ def _by_cue(c: HourContext) -> Verdict | None:
     ):
         return (fwd_cue.mass, "cue after" if fwd_cue.mass else "other cue after")
     if back_cue is not None:
+        if back_cue.reference and _PAREN_AFTER_MASS_RE.fullmatch(line, back_cue.end, c.s):
+            return (False, "after the Mass")  # "czynna po Mszy św. (18.45)": the time of what follows it
         return (back_cue.mass, "cue before" if back_cue.mass else "other cue before")
     return None
 
