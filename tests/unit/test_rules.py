@@ -423,3 +423,9 @@ def test_a_time_in_parentheses_after_the_mass_is_what_follows_it():
     text = "Msze św. w dni powszednie o 17.30\nBiuro parafialne czynne po Mszy św. (18.15) we wtorki"
     assert masses(text) == ["17:30"]
     assert masses("W piątek po Mszy o godz. 18.00 adoracja.") == ["18:00"]
+
+
+def test_a_cue_past_a_table_cell_s_gap_speaks_of_the_next_cell():
+    text = "Msze św. w dni powszednie:   7:15    18:30         Kancelaria:   Wt 16:00 – 17:00"
+    assert masses(text) == ["07:15", "18:30"]
+    assert masses("Msze św. w dni powszednie: 7:15, 18:30 kancelaria") == ["07:15"]

@@ -157,15 +157,23 @@ def _closed(near: str, contact: re.Match[str]) -> bool:
 _PAREN_AFTER_MASS_RE = re.compile(r"\s*(?:św\.?|święt\w*)?\s*\(\s*", re.IGNORECASE)
 
 
+# a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
+# of the next cell
+_CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
+
+
 def _by_cue(c: HourContext) -> Verdict | None:
     """The nearest cue in the hour's clause: one right after it ("18.30 Nieszpory") wins when it is closer.
 
-    The look forward stops at the clause's end, the next hour and a semicolon: a cue past them describes
-    another time.
+    The look forward stops at the clause's end, the next hour, a semicolon and a table cell's gap: a cue past
+    them describes another time.
     """
     line, cues = c.line.line, c.line.cues
     semicolon = line.find(";", c.e)
+    gap = _CELL_GAP_RE.search(line, c.e, c.next_start)
     fwd_end = min(c.clause_end, c.next_start, semicolon if semicolon >= 0 else len(line))
+    if gap is not None:
+        fwd_end = min(fwd_end, gap.start())
     back_cue = cues.last_within(c.clause_start, c.s)
     fwd_cue = cues.first_own_from(c.e, fwd_end)
     if fwd_cue is not None and words(line[c.e : fwd_cue.start]) >= FORWARD_WORDS:
