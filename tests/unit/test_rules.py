@@ -429,3 +429,8 @@ def test_a_cue_past_a_table_cell_s_gap_speaks_of_the_next_cell():
     text = "Msze św. w dni powszednie:   7:15    18:30         Kancelaria:   Wt 16:00 – 17:00"
     assert masses(text) == ["07:15", "18:30"]
     assert masses("Msze św. w dni powszednie: 7:15, 18:30 kancelaria") == ["07:15"]
+
+
+def test_two_times_on_bulleted_lines_are_a_list_not_a_range():
+    text = "Msze św. w dni powszednie:\n- 6:45\n- 17:15\nKancelaria:\n16:00 -\n17:00"
+    assert masses(text) == ["06:45", "17:15"]

@@ -92,15 +92,25 @@ def mass_times(text: str, hours: Sequence[Hour]) -> list[str]:
 _DASH_RE = re.compile(r"\s*[-–—]\s*")
 
 
+# "- 7:00\n- 18:00": a dash that starts the next line is its bullet, no range
+_BULLET_RE = re.compile(r"[ \t]*\n\s*[-–—]\s*")
+
+
 def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
     """Which hours are an end of a range ("16:00-18:00", "od 15 do 17"): both ends are never a Mass start.
-    Three or more rising times joined by dashes are a list ("7.30 – 9.00 – 10.30"), a range being two."""
+    Three or more rising times joined by dashes are a list ("7.30 – 9.00 – 10.30"), a range being two; a dash
+    opening a line is a list's bullet."""
     in_range = [False] * len(hours)
     dashed = [False] * len(hours)  # joined to the next hour by a dash, rising
     for i in range(len(hours) - 1):
         a, b = hours[i], hours[i + 1]
         between = text[a.end : b.start]
-        if len(between) <= 12 and RANGE_SEP_RE.fullmatch(between) and not UNIT_AFTER_RE.match(text, b.end):
+        if (
+            len(between) <= 12
+            and RANGE_SEP_RE.fullmatch(between)
+            and not UNIT_AFTER_RE.match(text, b.end)
+            and not _BULLET_RE.fullmatch(between)
+        ):
             in_range[i] = in_range[i + 1] = True
             dashed[i] = a.time < b.time and bool(_DASH_RE.fullmatch(between))
     i = 0
