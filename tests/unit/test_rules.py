@@ -434,3 +434,13 @@ def test_a_cue_past_a_table_cell_s_gap_speaks_of_the_next_cell():
 def test_two_times_on_bulleted_lines_are_a_list_not_a_range():
     text = "Msze św. w dni powszednie:\n- 6:45\n- 17:15\nKancelaria:\n16:00 -\n17:00"
     assert masses(text) == ["06:45", "17:15"]
+
+
+def test_days_given_their_hours_in_a_sentence_under_a_mass_header():
+    text = (
+        "Msze święte\n\nW dni powszednie: w poniedziałek i czwartek o godzinie 7.15, a we wtorek, środę,"
+        " piątek i sobotę o godzinie 18.15, zawsze w kościele."
+    )
+    assert days(text) == {"07:15": "weekday", "18:15": "weekday"}
+    # without the header the sentence is left to the classifier
+    assert masses(text.replace("Msze święte", "Ogłoszenia")) == []

@@ -210,9 +210,18 @@ def _by_block(c: HourContext) -> Verdict:
         return (False, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
     if section is True and _is_listy(c):
         return (True, "schedule block")
+    if section is True and c.day is not None and _DAY_AT_HOUR_RE.search(c.line.line, c.clause_start, c.s):
+        return (True, "schedule sentence")  # "Eucharystia ... codziennie. / W niedziele o godz. 8.00, 10.30"
     if section is None and _is_day_list_item(c):
         return (True, "day list")
     return (False, UNCUED)
+
+
+# a clause giving days their hours: "W niedziele o godz. 8.00, 10.30", "we wtorek i sobotę o godzinie 17.30"
+_DAY_AT_HOUR_RE = re.compile(
+    rf"(?:{DAY_ANY_RE.pattern})[^.;:\d]{{0,40}}?\bo\s+godz(?:\.|inie)\s*(?:\d{{1,4}}(?:[.:]\d{{2}})?\s*(?:,|i)\s*)*$",
+    re.IGNORECASE,
+)
 
 
 def _is_listy(c: HourContext) -> bool:
