@@ -32,9 +32,11 @@ _ANNOUNCEMENTS_RE = re.compile(
 _SCHEDULE_RE = re.compile(
     r"msz[aey]|porz[ąa]dek|rozk[łl]ad|nabo[żz]e[ńn]stw|godzin|liturgi|eucharysti|harmonogram", re.IGNORECASE
 )
-# an announcement that repeats the regular order ("porządek Mszy bez zmian", "jak zawsze"), not this week's
+# an announcement that repeats the regular order ("porządek Mszy bez zmian", "jak zawsze", "przywrócony
+# porządek"), not this week's
 _REGULAR_ORDER_RE = re.compile(
-    r"bez\s+zmian|(?:zwyk[łl]y|sta[łl]y|dotychczasowy)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas",
+    r"bez\s+zmian|(?:zwyk[łl]y|sta[łl]y|dotychczasowy)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas"
+    r"|przywr[óo]c\w*\s+(?:zostaje\s+|został\s+)?porz[ąa]d",  # "zostaje przywrócony porządek Mszy"
     re.IGNORECASE,
 )
 # ... or a line stating it: a Mass header naming days in the plural, then its times ("Msze św. w niedziele:

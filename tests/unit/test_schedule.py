@@ -557,3 +557,19 @@ def test_the_daily_order_in_dated_announcements_is_weekly_and_its_saturday_repla
         ("08:15", ("sat",), False),
     ]
     assert [o["time"] for o in result["one_off"]] == ["19:00"]
+
+
+def test_a_restored_order_in_announcements_is_weekly_with_each_village_s_church():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/12",
+            "<h1>Ogłoszenia parafialne</h1><p>2. Od poniedziałku zostaje przywrócony porządek Mszy św. w"
+            " niedziele w kaplicach filialnych w Zalesiu o godz. 8.45 i Borowie o godz. 10.15.</p>"
+            "<p>3. W przyszłą niedzielę w Zalesiu o godz. 12.00 Msza św. odpustowa.</p>",
+        ),
+    )
+    assert [(r[0], r[1], r[2]) for r in rows(result)] == [
+        ("08:45", ("sun",), "kaplicach filialnych w Zalesiu"),
+        ("10:15", ("sun",), "Borowie"),
+    ]
+    assert [o["time"] for o in result["one_off"]] == ["12:00"]

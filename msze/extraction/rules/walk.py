@@ -547,6 +547,10 @@ class _Walk:
                 r.church = self._church_at(named or place)
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
+                sep = _LIST_SEP_RE.match(before) if idx != idxs[0] else None
+                named = place_named(before[sep.end() :]) if sep is not None and sep.end() else None
+                if named is not None and not CHURCH_WORD_RE.search(before):
+                    r.church = named  # "w kościołach w Czerninie o godz. 9.30 i Świelubiu o godz. 11.00"
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
