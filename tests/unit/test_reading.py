@@ -1127,3 +1127,11 @@ def test_a_sunday_s_liturgical_name_is_a_date_not_the_day_of_the_lines_below():
     assert days(text) == [("18:30", []), ("09:15", ["sun"])]
     assert days("Niedziela Palmowa\nMsza św. o godz. 10.45") == [("10:45", [])]
     assert days("Niedziela\nMsza św. o godz. 10.45") == [("10:45", ["sun"])]
+
+
+def test_a_church_heading_s_name_starts_at_its_church_word():
+    text = "Niedziele:\nMsze św. i nabożeństwa w kaplicy Matki Bożej:\n8.45, 11.15"
+    assert [(t, r["church"]) for t, r in readings(text)] == [
+        ("08:45", "kaplicy Matki Bożej"),
+        ("11:15", "kaplicy Matki Bożej"),
+    ]

@@ -379,11 +379,11 @@ def test_a_street_in_a_closed_parenthesis_is_no_contact():
 
 
 def test_a_mass_word_in_parentheses_keeps_the_list_of_masses_going():
-    # "(suma)" names one of the list's Masses: the next bare list is Masses too; a devotion in parentheses
-    # still speaks only of its own hour
-    text = "Niedziela\n7.00, 9.00\n10.30 (suma), 12.00\nKaplica w Zalesiu:\n8.15, 16.00"
+    # "(suma)" names one of the list's Masses: the list after the note is Masses too; a devotion in
+    # parentheses speaks only of its own hour
+    text = "Niedziela\n7.00, 9.00\n10.30 (suma), 12.00\nPonadto:\n8.15, 16.00"
     assert masses(text) == ["07:00", "08:15", "09:00", "10:30", "12:00", "16:00"]
-    text = "Niedziela\n7.00, 9.00\n10.30, 12.00 (przed nią różaniec)\nKaplica w Zalesiu:\n8.15, 16.00"
+    text = "Niedziela\n7.00, 9.00\n10.30, 12.00 (przed nią różaniec)\nPonadto:\n8.15, 16.00"
     assert not {"08:15", "16:00"} & set(masses(text))
 
 
@@ -444,3 +444,11 @@ def test_days_given_their_hours_in_a_sentence_under_a_mass_header():
     assert days(text) == {"07:15": "weekday", "18:15": "weekday"}
     # without the header the sentence is left to the classifier
     assert masses(text.replace("Msze święte", "Ogłoszenia")) == []
+
+
+def test_a_church_heading_between_a_day_heading_and_its_times_keeps_the_day():
+    text = (
+        "PORZĄDEK NIEDZIELNY:\n\nMsze i nabożeństwa w kościele Świętej Trójcy:\n\n7:15\n\n9:45\n\n"
+        "W tygodniu: 18:15"
+    )
+    assert days(text) == {"07:15": "sunday", "09:45": "sunday", "18:15": "weekday"}

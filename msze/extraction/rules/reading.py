@@ -252,6 +252,8 @@ _MAIN_CHURCH_RE = re.compile(
 )
 # a heading saying a church has no Masses (in some season): "Nie są odprawiane Msze w kaplicy", "brak Mszy"
 _NO_MASS_THERE_RE = re.compile(r"\b(?:nie\s+(?:ma|są|jest|będzie|będą|odprawia\w*)|brak)\b", re.IGNORECASE)
+# what a heading says before the church it names: "i nabożeństwa w", "oraz nabożeństwa w"
+_SERVICES_LEAD_RE = re.compile(r"(?:i|oraz)\s+nabo[żz]e[ńn]stw\w*\s+(?:w|we|na)\s+$", re.IGNORECASE)
 _HEADING_LEAD_RE = re.compile(
     r"^[\s•*·\-–—>]*(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?(?:w|we|na)?\s+",
     re.IGNORECASE,
@@ -332,6 +334,9 @@ def church_heading(line: str) -> str | None:
     if _MAIN_CHURCH_RE.search(line) or _NO_MASS_THERE_RE.search(line):
         return ""  # "Nie są odprawiane Msze św. w kaplicy": that church's times have ended, no name
     name = _HEADING_LEAD_RE.sub("", line).strip(" \t:•*·-–—")
+    word = CHURCH_WORD_RE.search(name)
+    if word is not None and _SERVICES_LEAD_RE.match(name, 0, word.start()):
+        name = name[word.start() :]  # "Msze św. i nabożeństwa w Kościele Bożego Ciała:": the church's name
     return name[:80] or None
 
 

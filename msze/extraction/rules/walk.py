@@ -50,6 +50,7 @@ from msze.extraction.rules.reading import (
     BlockNotes,
     HourFacts,
     Reading,
+    church_heading,
     complement,
     finish,
     inline_church,
@@ -209,7 +210,7 @@ class _Block:
         line_day = day_at(line) if day_matters else None
         if is_head or (cued and size <= HEADER_CHARS and line_day):
             self.heading_day = self.label_day = line_day
-        elif not self._season_note(line, cued, size, line_day):
+        elif not self._keeps_day(line, cued, size, line_day):
             self.heading_day = None
             if line_day or size > LABEL_DAY_LINE_CHARS or cued:
                 self.label_day = None
@@ -223,16 +224,15 @@ class _Block:
         elif size > PROSE_LINE_CHARS:
             self.notes.end()
 
-    def _season_note(self, line: str, cued: bool, size: int, line_day: Days | None) -> bool:
-        """A short season note between a day heading and its times ("NIEDZIELE:", "(wrzesień-czerwiec)",
-        "6:30, 8:00"): the times below are still the day's list."""
-        return (
-            self.heading_day is not None
-            and not cued
-            and line_day is None
-            and size <= LABEL_DAY_LINE_CHARS
-            and season_in(line) is not None
-        )
+    def _keeps_day(self, line: str, cued: bool, size: int, line_day: Days | None) -> bool:
+        """A short season note or church heading between a day heading and its times ("NIEDZIELE:",
+        "(wrzesień-czerwiec)", "6:30, 8:00"; "PLAN NIEDZIELNY:", "Msze w kościele Bożego Ciała:", "7:00"): the
+        times below are still the day's list."""
+        if self.heading_day is None or line_day is not None:
+            return False
+        if not cued and size <= LABEL_DAY_LINE_CHARS and season_in(line) is not None:
+            return True
+        return size <= HEADER_CHARS and bool(church_heading(line))
 
     def read_hour_line(self, cues: LineCues, day_head: str | None, last_hour_end: int) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
