@@ -452,3 +452,8 @@ def test_a_church_heading_between_a_day_heading_and_its_times_keeps_the_day():
         "W tygodniu: 18:15"
     )
     assert days(text) == {"07:15": "sunday", "09:45": "sunday", "18:15": "weekday"}
+
+
+def test_sundays_and_holy_days_abbreviated_with_each_village_s_list():
+    text = "ndz. i św. Zalesie Górne: 7:45, 11:15, 17:45, Borowo: 9:15, 10:45"
+    assert days(text) == {t: "sunday" for t in ("07:45", "11:15", "17:45", "09:15", "10:45")}

@@ -110,6 +110,7 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     # "dni świąteczne", "porządek świąteczny": Sundays and holy days; only the holy days where Sunday has
     # its own times (generic, narrowed like "codziennie")
     (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
+    (r"(?:niedz|ndz|nd)\.\s*i\s+św\.", days_of("sun", "holiday")),  # "ndz. i św.": Sundays and holy days
     (rf"niedziel{_W}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),

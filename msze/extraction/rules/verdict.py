@@ -233,8 +233,9 @@ def _is_listy(c: HourContext) -> bool:
 
 def _is_day_list_item(c: HourContext) -> bool:
     """A list-like time first in its clause under a day heading, and not followed by a description ("10:00
-    Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, and a church
-    ("7:30 – kościół parafialny", "18:00 – kaplica Zalesie") where it is held, no description."""
+    Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, a church ("7:30 –
+    kościół parafialny", "18:00 – kaplica Zalesie") where it is held and a label after a comma the next
+    list's ("18:00, Łysomice: 9:00"), no description."""
     if not (c.line.day_list and c.day is not None and c.clause_start == 0 and _is_listy(c)):
         return False
     after = WORD_AFTER_RE.match(c.line.line, c.e, c.next_start)
@@ -242,4 +243,9 @@ def _is_day_list_item(c: HourContext) -> bool:
         after is None
         or bool(LINE_DAY_HEAD_RE.match(c.line.line, after.start(1)))
         or bool(CHURCH_WORD_RE.match(c.line.line, after.start(1)))
+        or bool(_NEXT_LABEL_RE.match(c.line.line, c.e))
     )
+
+
+# a list's next label after a separator: "7:30, 12:00, 18:00, Łysomice: 9:00" (the place of the next times)
+_NEXT_LABEL_RE = re.compile(r"\s*[,;]\s*[^\W\d][^:\d,;]{0,30}:")
