@@ -41,8 +41,8 @@ _CANDIDATE_RE = re.compile(
     r"|(?P<h3>\d{1,2})-?(?P<ord>tej|ej|stej|ą|tą|ta|mej|ma)\b"
     # 7 00, 18\n00 (superscript flattened with a space): only round minutes
     r"|(?P<h4>\d{1,2})(?:[ \t]|\n)(?P<m4>00|15|30|45)(?!\d)"
-    # 700, 1830 (superscript flattened without a space): only round minutes
-    r"|(?P<h5>[5-9]|1\d|2[0-3])(?P<m5>00|15|30|45)(?!\d)"
+    # 700, 0800, 1830 (superscript flattened without a space): only round minutes
+    r"|(?P<h5>0?[5-9]|1\d|2[0-3])(?P<m5>00|15|30|45)(?!\d)"
     # a bare hour: 7, 18
     r"|(?P<h6>\d{1,2})(?!\d)"
     r")"

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
-from msze.extraction.rules.reading import complement, dates_in, page_year, same_half, with_year
+from msze.extraction.rules.reading import ONE_OFF, complement, dates_in, page_year, same_half, with_year
 from msze.extraction.rules.verdict import NOT_SCHEDULED
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
@@ -32,9 +32,11 @@ _ANNOUNCEMENTS_RE = re.compile(
 _SCHEDULE_RE = re.compile(
     r"msz[aey]|porz[ąa]dek|rozk[łl]ad|nabo[żz]e[ńn]stw|godzin|liturgi|eucharysti|harmonogram", re.IGNORECASE
 )
-# an announcement that repeats the regular order ("porządek Mszy bez zmian", "jak zawsze"), not this week's
+# an announcement that repeats the regular order ("porządek Mszy bez zmian", "jak zawsze", "przywrócony
+# porządek"), not this week's
 _REGULAR_ORDER_RE = re.compile(
-    r"bez\s+zmian|(?:zwyk[łl]y|sta[łl]y|dotychczasowy)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas",
+    r"bez\s+zmian|(?:zwyk[łl]y|sta[łl]y|dotychczasowy)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas"
+    r"|przywr[óo]c\w*\s+(?:zostaje\s+|został\s+)?porz[ąa]d",  # "zostaje przywrócony porządek Mszy"
     re.IGNORECASE,
 )
 # ... or a line stating it: a Mass header naming days in the plural, then its times ("Msze św. w niedziele:
@@ -42,6 +44,16 @@ _REGULAR_ORDER_RE = re.compile(
 _ORDER_LINE_RE = re.compile(
     r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
     r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
+    re.IGNORECASE,
+)
+# ... or a sentence saying, in the present, when the Masses of plural days are ("Msze św. w dni powszednie
+# są odprawiane o godz. 18.00", "Msze w tygodniu są o 7.00"; "Msza w środę będzie o 18.00" is this week's)
+_ORDER_SENTENCE_RE = re.compile(
+    r"\bmsz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?(?:niedziele|dni\s+powszednie|tygodniu|soboty)\s+"
+    r"(?:są\s+(?:(?:odprawiane|sprawowane|celebrowane)\s+)?|(?:odprawiane|sprawowane|celebrowane)\s+są\s+)"
+    r"o\s+(?:godz\.?\s*)?\d"
+    r"|\bmsz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:(?:w|we)\s+(?:tygodniu|dni\s+powszednie)\s+)?codziennie\s+"
+    r"(?:są\s+)?o\s+(?:godz\.?\s*)?\d",  # "Msza św. w tygodniu codziennie o godz. 17.00"
     re.IGNORECASE,
 )
 # ... unless it is tied to this week or a feast
@@ -253,15 +265,19 @@ def _is_listed(p: _Page, hour: Mapping[str, Any]) -> bool:
 
 def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     """An announcement stating the regular order, not this week's: a sentence restating it ("Porządek Mszy
-    bez zmian: w tygodniu 6.45, w niedziele 8.00") or a line of a Mass header naming days in the plural ("Msze
-    św. w niedziele: 7:00, 8:30"); days named, no date, this week or feast in what states it."""
-    if not hour.get("days") or hour.get("kind", "regular") != "regular":
+    bez zmian: w tygodniu 6.45, w niedziele 8.00", "Msze w dni powszednie są o 18.00") or a line of a Mass
+    header naming days in the plural ("Msze św. w niedziele: 7:00, 8:30"); days named, no date, this week or
+    feast in what states it."""
+    if not hour.get("days") or hour.get("kind", "regular") not in ("regular", ONE_OFF):
         return False
     statement = sentence_of(text, hour)
-    if not _REGULAR_ORDER_RE.search(statement):
+    if not (_REGULAR_ORDER_RE.search(statement) or _ORDER_SENTENCE_RE.search(statement)):
         statement = _line_of(text, hour)
         if not _ORDER_LINE_RE.match(statement):
             return False
+    heading_dated = hour.get("date") and not hour.get("sunday_order") and not dates_in(statement)
+    if hour.get("kind") == ONE_OFF and not heading_dated:
+        return False  # a one-off only by the date of the announcements' heading ("17.01.2021 r.") may be
     return not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", statement)) and not _DATE_WORD_RE.search(statement)
 
 
@@ -313,7 +329,11 @@ def _add_one_off(
         entry["evidence"].append(evidence(page, hour))
 
 
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZĄĆĘŁŃÓŚŹŻ0-9])|\n")
+# a full stop and a capital or a digit, not after an abbreviation: "o godz. 6.30 i 17.30", "Msza św. Jana"
+_SENTENCE_END_RE = re.compile(
+    r"(?<=[.!?])(?<!\bgodz\.)(?<!\bg\.)(?<!\bśw\.)(?<!\bks\.)(?<!\bok\.)(?<!\btj\.)(?<!\bnr\.)"
+    r"\s+(?=[A-ZĄĆĘŁŃÓŚŹŻ0-9])|\n"
+)
 
 
 def sentence_of(text: str, hour: Mapping[str, Any]) -> str:

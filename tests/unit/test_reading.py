@@ -54,6 +54,9 @@ def days(text: str) -> list[tuple[str, list[str]]]:
         ("niedziele i święta", ["sun", "holiday"]),
         ("dni powszednie", MON_SAT),
         ("w tygodniu", MON_SAT),
+        ("w tygodniu codziennie", MON_SAT),
+        ("codziennie w dni powszednie", MON_SAT),
+        ("codziennie", ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]),
         ("od poniedziałku do soboty", MON_SAT),
         ("pn.–sob.", MON_SAT),
         ("pn.–pt.", MON_FRI),
@@ -1083,6 +1086,7 @@ def test_times_given_as_the_sunday_order_are_a_one_off_of_no_day():
         ("Niedziele: 8.00, 15.00 (ostatnia niedziela miesiąca)", ["regular", "monthly"]),
         ("Msze św. w niedziele: 8.00; w ostatnią niedzielę miesiąca o 15.00 z udziałem chorych",
          ["regular", "monthly"]),
+        ("Niedziele:\n9.00 (druga niedziela m-ca)\n10.30", ["monthly", "regular"]),
     ],
 )  # fmt: skip
 def test_a_monthly_note_after_a_weekly_time_says_who_some_of_its_days_have(text, kinds):
@@ -1097,3 +1101,37 @@ def test_a_feast_held_in_the_sunday_order_is_a_one_off_by_reference():
         for h, d in zip(hours, decide(text, hours), strict=True)
     ]
     assert got == [("08:00", "one_off", True), ("10:00", "one_off", True), ("17:00", "one_off", True)]
+
+
+def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
+    text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
+    got = [(t, r["days"], r["season"]) for t, r in readings(text)]
+    assert [t for t, _, _ in got] == ["07:00", "09:00", "11:00", "07:30"]
+    assert got[0][1] == ["sun", "holiday"] and got[0][2] is not None
+    assert got[3][1] == MON_SAT
+
+
+def test_a_heading_saying_a_chapel_has_no_masses_is_no_church():
+    text = (
+        "Msze święte\nNiedziele:\n8.00, 10.00\nKaplica w Zalesiu:\n(od września do czerwca)\n9.00\n"
+        "(w lipcu i sierpniu)\nBrak Mszy św. w kaplicy\nDni powszednie:\n7.00, 18.00"
+    )
+    got = [(t, r["church"]) for t, r in readings(text)]
+    chapel = "Kaplica w Zalesiu"
+    assert got == [("08:00", None), ("10:00", None), ("09:00", chapel), ("07:00", None), ("18:00", None)]
+
+
+def test_a_sunday_s_liturgical_name_is_a_date_not_the_day_of_the_lines_below():
+    # an announcements page's title: the notices under it are of the week, not of Sunday
+    text = "IV NIEDZIELA ZWYKŁA\n1. Msza św. o godz. 18.30 z nowenną.\n2. W niedzielę Msze o 9.15."
+    assert days(text) == [("18:30", []), ("09:15", ["sun"])]
+    assert days("Niedziela Palmowa\nMsza św. o godz. 10.45") == [("10:45", [])]
+    assert days("Niedziela\nMsza św. o godz. 10.45") == [("10:45", ["sun"])]
+
+
+def test_a_church_heading_s_name_starts_at_its_church_word():
+    text = "Niedziele:\nMsze św. i nabożeństwa w kaplicy Matki Bożej:\n8.45, 11.15"
+    assert [(t, r["church"]) for t, r in readings(text)] == [
+        ("08:45", "kaplicy Matki Bożej"),
+        ("11:15", "kaplicy Matki Bożej"),
+    ]

@@ -362,3 +362,98 @@ def test_lines_with_overwritten_cues_change_no_decision(text):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(walk, "_cues_overwritten", lambda *_: set())
         assert skipping == decide(text, hours, 2025)
+
+
+def test_a_place_whose_name_starts_like_a_march_is_no_march():
+    # "marsz" is a cue as a word ("Marsz dla Życia o 12.00"), not inside a village's name
+    text = "Msze w niedziele:\n• kościół farny: 8.00, 11.00\n• kościół w Marszewie g. 9.30\n\nPon.–sob.: 7.00"
+    assert masses(text) == ["07:00", "08:00", "09:30", "11:00"]
+    assert masses("Ogłoszenia\nW sobotę Marsz dla Życia o 12.00 spod ratusza.") == []
+
+
+def test_a_street_in_a_closed_parenthesis_is_no_contact():
+    text = "Msze w niedziele:\n- kaplica Miłosierdzia (ul. Polna): 8.00, 10.30\n\nKancelaria: ul. Polna 12"
+    assert masses(text) == ["08:00", "10:30"]
+    # an address left open before the time is still a contact
+    assert masses("Msze w niedziele: 9.00\nDom parafialny ul. Polna 10.30") == ["09:00"]
+
+
+def test_a_mass_word_in_parentheses_keeps_the_list_of_masses_going():
+    # "(suma)" names one of the list's Masses: the list after the note is Masses too; a devotion in
+    # parentheses speaks only of its own hour
+    text = "Niedziela\n7.00, 9.00\n10.30 (suma), 12.00\nPonadto:\n8.15, 16.00"
+    assert masses(text) == ["07:00", "08:15", "09:00", "10:30", "12:00", "16:00"]
+    text = "Niedziela\n7.00, 9.00\n10.30, 12.00 (przed nią różaniec)\nPonadto:\n8.15, 16.00"
+    assert not {"08:15", "16:00"} & set(masses(text))
+
+
+def test_times_given_about_are_no_mass_starts():
+    # Communion given between the Masses, after a hard-wrapped line lost its cue
+    text = "Msze św.\nw niedziele o 8.00, 10.00 i 12.00\nmożna też\nw niedziele (ok. godz. 8.50 i 10.50)"
+    assert masses(text) == ["08:00", "10:00", "12:00"]
+    assert masses("Msze św. w niedziele: 9.00, 11.00; procesja wyrusza około 12.15") == ["09:00", "11:00"]
+
+
+def test_a_line_of_times_ending_with_its_day_after_a_dash():
+    text = "Msze święte\n\n7.30, 09:45, 11:15 – niedziela\n\n17:30 – dni powszednie\n8.15 – sobota"
+    assert days(text) == {
+        "07:30": "sunday",
+        "09:45": "sunday",
+        "11:15": "sunday",
+        "17:30": "weekday",
+        "08:15": "saturday",
+    }
+
+
+def test_services_alone_as_a_header_leave_the_day_lists_below_to_say_what_they_are():
+    text = (
+        "Nabożeństwa\n\nNiedziele i święta: 7.30, 9.45, 11.15\nDni powszednie: 6.45, 17.15\nRóżaniec: 16.45"
+    )
+    assert masses(text) == ["06:45", "07:30", "09:45", "11:15", "17:15"]
+    # a devotion's own header still says its times are no Masses
+    assert masses("Nabożeństwa majowe\n\nDni powszednie: 19.15") == []
+
+
+def test_from_before_a_list_makes_each_time_an_opening_time():
+    text = "Msze św. w dni powszednie: 7.00, 18.00\nSpowiedź przed Mszą, a w Adwencie zawsze od 6.45 i 17.45."
+    assert masses(text) == ["07:00", "18:00"]
+
+
+def test_a_time_in_parentheses_after_the_mass_is_what_follows_it():
+    text = "Msze św. w dni powszednie o 17.30\nBiuro parafialne czynne po Mszy św. (18.15) we wtorki"
+    assert masses(text) == ["17:30"]
+    assert masses("W piątek po Mszy o godz. 18.00 adoracja.") == ["18:00"]
+
+
+def test_a_cue_past_a_table_cell_s_gap_speaks_of_the_next_cell():
+    text = "Msze św. w dni powszednie:   7:15    18:30         Kancelaria:   Wt 16:00 – 17:00"
+    assert masses(text) == ["07:15", "18:30"]
+    assert masses("Msze św. w dni powszednie: 7:15, 18:30 kancelaria") == ["07:15"]
+
+
+def test_two_times_on_bulleted_lines_are_a_list_not_a_range():
+    text = "Msze św. w dni powszednie:\n- 6:45\n- 17:15\nKancelaria:\n16:00 -\n17:00"
+    assert masses(text) == ["06:45", "17:15"]
+
+
+def test_days_given_their_hours_in_a_sentence_under_a_mass_header():
+    text = (
+        "Msze święte\n\nW dni powszednie: w poniedziałek i czwartek o godzinie 7.15, a we wtorek, środę,"
+        " piątek i sobotę o godzinie 18.15, zawsze w kościele."
+    )
+    assert days(text) == {"07:15": "weekday", "18:15": "weekday"}
+    # without the header the sentence is left to the classifier
+    assert masses(text.replace("Msze święte", "Ogłoszenia")) == []
+
+
+def test_a_church_heading_between_a_day_heading_and_its_times_keeps_the_day():
+    text = (
+        "PORZĄDEK NIEDZIELNY:\n\nMsze i nabożeństwa w kościele Świętej Trójcy:\n\n7:15\n\n9:45\n\n"
+        "W tygodniu: 18:15"
+    )
+    assert days(text) == {"07:15": "sunday", "09:45": "sunday", "18:15": "weekday"}
+
+
+def test_sundays_and_holy_days_abbreviated_with_each_village_s_list():
+    text = "ndz. i św. Zalesie Górne: 7:45, 11:15, 17:45, Borowo: 9:15, 10:45"
+    assert days(text) == {t: "sunday" for t in ("07:45", "11:15", "17:45", "09:15", "10:45")}

@@ -521,3 +521,55 @@ def test_a_mass_in_another_language_or_rite_keeps_its_tags():
     result = site(("https://parafia.test/msze-swiete", html))
     tags = {s["time"]: s.get("tags") for s in result["schedule"]}
     assert tags == {"08:00": None, "10:00": None, "12:00": ["en"], "18:00": ["tridentine"]}
+
+
+def test_a_sentence_saying_when_the_masses_of_plural_days_are_is_the_regular_order():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/3",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>1. Msze św. w dni powszednie są odprawiane o godz. 6.30 i"
+            " 17.30. Adoracja w czwartki od 16.00 do 17.00.</p><p>2. Msze święte w niedziele są o 8.30"
+            " i 10.15.</p><p>3. Msza św. w środę będzie o 19.15.</p>"
+            "<p>4. W tym tygodniu Msze w dni powszednie są o 7.45.</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert [(r[0], r[1]) for r in rows(result)] == [
+        ("06:30", weekdays),
+        ("17:30", weekdays),
+        ("08:30", ("sun",)),
+        ("10:15", ("sun",)),
+    ]
+    assert {o["time"] for o in result["one_off"]} == {"19:15", "07:45"}
+
+
+def test_the_daily_order_in_dated_announcements_is_weekly_and_its_saturday_replaces_the_daily_time():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia-parafialne/",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>III NIEDZIELA ZWYKŁA</p><p>24.01.2027 r.</p>"
+            "<p>1. Msza św. w tygodniu codziennie o godz. 17.30, jedynie w sobotę o godz. 8.15.</p>"
+            "<p>2. W piątek 29.01 Msza św. o godz. 19.00.</p>",
+        ),
+    )
+    assert [(r[0], r[1], r[4]) for r in rows(result)] == [
+        ("17:30", ("mon", "tue", "wed", "thu", "fri"), False),
+        ("08:15", ("sat",), False),
+    ]
+    assert [o["time"] for o in result["one_off"]] == ["19:00"]
+
+
+def test_a_restored_order_in_announcements_is_weekly_with_each_village_s_church():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/12",
+            "<h1>Ogłoszenia parafialne</h1><p>2. Od poniedziałku zostaje przywrócony porządek Mszy św. w"
+            " niedziele w kaplicach filialnych w Zalesiu o godz. 8.45 i Borowie o godz. 10.15.</p>"
+            "<p>3. W przyszłą niedzielę w Zalesiu o godz. 12.00 Msza św. odpustowa.</p>",
+        ),
+    )
+    assert [(r[0], r[1], r[2]) for r in rows(result)] == [
+        ("08:45", ("sun",), "kaplicach filialnych w Zalesiu"),
+        ("10:15", ("sun",), "Borowie"),
+    ]
+    assert [o["time"] for o in result["one_off"]] == ["12:00"]

@@ -46,7 +46,7 @@ _OTHER_CUES = (  # noqa: SIM905 (a list literal of 59 raw strings reads worse)
     r"otwart\w* zamknięt\w* zebrani\w* konferencj\w* procesj\w* odwiedz\w* program\w* przyjazd\w* "
     r"wyjazd\w* recepcj\w* agap\w* biblijn\w* schol[ai]\w* chór\w* ministran\w* bierzmowan\w* "
     r"przygotowani\w* kurs\w* wykład\w* dzwon\w* wypomink\w* poświęceni\w* święceni\w*\s+pokarm\w* wizyt\w* "
-    r"odpraw[ay]\s+pokutn\w* godzin[aęy]\s+miłosierdzia marsz\w* "
+    r"odpraw[ay]\s+pokutn\w* godzin[aęy]\s+miłosierdzia marsz(?:u|em|e|ach|ów|y)?\b "
     r"transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
 ).split()
 
@@ -102,7 +102,15 @@ RANGE_SEP_RE = re.compile(r"\s*(?:[-–—]|do|a)\s*(?:godz\.?\s*)?", re.IGNOREC
 UNIT_AFTER_RE = re.compile(r"\s*(?:min|minut|osób|lat|r\.|rok)", re.IGNORECASE)
 # "od", "do", "między", "w godzinach": an opening time or the end of something, not a start
 FROM_TO_BEFORE_RE = re.compile(
-    r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$", re.IGNORECASE
+    r"(?:\bod|\bdo|\bmiędzy|\bw\s+godz(?:\.|inach))\s*(?:godz(?:iny|\.)?\s*|g\.\s*)?$"
+    r"|\bod\s*(?:godz\.?\s*|g\.\s*)?\d{1,2}[.:]\d{2}\s*(?:,|\bi\b|\boraz\b)\s*$",  # "od 6.30 i 17.30": both
+    re.IGNORECASE,
+)
+# "ok. godz. 7.45, 9.15": a time given about, with the list it heads; a Mass starts on its time, so these are
+# of something else (Communion given between the Masses, a procession's arrival)
+APPROXIMATE_BEFORE_RE = re.compile(
+    r"(?:\bok\.|\bokoło)\s*(?:godz(?:\.|iny)?\s*)?(?:\d{1,2}[.:]\d{2}\s*(?:,|\bi\b|\boraz\b)\s*)*$",
+    re.IGNORECASE,
 )
 # a bare number is an hour only when written as one: "o godz. 17", "rano 7"
 HOUR_WORD_BEFORE_RE = re.compile(

@@ -94,7 +94,10 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
         )
     ),
     (
-        rf"(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}"
+        # "w tygodniu codziennie", "codziennie w dni powszednie": the weekdays' every day
+        rf"(?:w\s+tygodniu|(?:w\s+)?dni\s+powszedn{_W})\s+codzienn{_W}"
+        rf"|codzienn{_W}\s+(?:w\s+tygodniu{_R}|w\s+dni\s+powszedn{_W})"
+        rf"|(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}"
         rf"|porząd{_W}\s+zwykł{_W}|dni\s+zwykł{_W}",
         MON_SAT,
     ),
@@ -107,6 +110,7 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     # "dni świąteczne", "porządek świąteczny": Sundays and holy days; only the holy days where Sunday has
     # its own times (generic, narrowed like "codziennie")
     (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
+    (r"(?:niedz|ndz|nd)\.\s*i\s+św\.", days_of("sun", "holiday")),  # "ndz. i św.": Sundays and holy days
     (rf"niedziel{_W}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),
@@ -136,11 +140,16 @@ HEAD_GAP_RE = re.compile(
     r"(?:godz\.?|godzin\w*|g\.)?\s*",
     re.I,
 )
-# the months in the genitive, as dates write them ("21 października")
+# the months in the genitive, as dates write them ("21 października"); after a day, they and a Sunday's
+# liturgical name ("II Niedziela Zwykła", "Niedziela Palmowa", an announcements page's title) make a date
 MONTH_WORDS = (
     r"stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
 )
-_MONTH_AFTER_RE = re.compile(rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocne\w*)\b", re.IGNORECASE)
+_MONTH_AFTER_RE = re.compile(
+    rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocn\w*|zwykł\w*|(?:wielkiego\s+)?postu|palmow\w*|miłosierdzia"
+    r"|zesłania|zmartwychwstania|dobrego\s+pasterza)\b",
+    re.IGNORECASE,
+)
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
 # "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
 # pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)

@@ -130,12 +130,13 @@ def one_off_in(text: str) -> bool:
     )
 
 
-# a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca"
+# a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca", "trzecia
+# niedziela m-ca" (or "mies.")
 # ("I" is the Roman numeral only: "w piątki i soboty" is two weekly days; "ostatniej niedzieli października"
 # is a date)
 MONTHLY_RE = re.compile(
     r"\b(?:(?:(?-i:I)|pierwsz\w+|ostatni\w*)\s+(?:piąt|sobot|czwart|niedziel|środ|poniedzia|wtor)\w*"
-    rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|miesięczn\w*)\b",
+    rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|m-ca|mies(?=\.)|miesięczn\w*)\b",
     re.IGNORECASE,
 )
 # the week and day of a monthly Mass: "w I piątki", "pierwszą sobotę", "w trzecią niedzielę miesiąca",
@@ -249,6 +250,10 @@ _NAME_END_RE = re.compile(
 _MAIN_CHURCH_RE = re.compile(
     r"(?<!\bdomu\s)(?<!\bdom\s)parafialn\w*|^\s*(?:w\s+)?kości(?:ół|ele|oła)\s*$", re.IGNORECASE
 )
+# a heading saying a church has no Masses (in some season): "Nie są odprawiane Msze w kaplicy", "brak Mszy"
+_NO_MASS_THERE_RE = re.compile(r"\b(?:nie\s+(?:ma|są|jest|będzie|będą|odprawia\w*)|brak)\b", re.IGNORECASE)
+# what a heading says before the church it names: "i nabożeństwa w", "oraz nabożeństwa w"
+_SERVICES_LEAD_RE = re.compile(r"(?:i|oraz)\s+nabo[żz]e[ńn]stw\w*\s+(?:w|we|na)\s+$", re.IGNORECASE)
 _HEADING_LEAD_RE = re.compile(
     r"^[\s•*·\-–—>]*(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?(?:w|we|na)?\s+",
     re.IGNORECASE,
@@ -326,9 +331,12 @@ def church_heading(line: str) -> str | None:
     """The church a heading names: "" for the parish church itself, None when it names no church."""
     if not CHURCH_WORD_RE.search(line):
         return None
-    if _MAIN_CHURCH_RE.search(line):
-        return ""
+    if _MAIN_CHURCH_RE.search(line) or _NO_MASS_THERE_RE.search(line):
+        return ""  # "Nie są odprawiane Msze św. w kaplicy": that church's times have ended, no name
     name = _HEADING_LEAD_RE.sub("", line).strip(" \t:•*·-–—")
+    word = CHURCH_WORD_RE.search(name)
+    if word is not None and _SERVICES_LEAD_RE.match(name, 0, word.start()):
+        name = name[word.start() :]  # "Msze św. i nabożeństwa w Kościele Bożego Ciała:": the church's name
     return name[:80] or None
 
 
@@ -476,8 +484,8 @@ def complement(season: str | None) -> str | None:
     # the day after the end ("02-28" ends February) and the day before the start
     after = (m2 % 12 + 1, 1) if d2 >= (28 if m2 == 2 else _MONTH_DAYS[m2 - 1]) else (m2, d2 + 1)
     before = ((m1 - 2) % 12 + 1, _MONTH_DAYS[(m1 - 2) % 12]) if d1 == 1 else (m1, d1 - 1)
-    if after == (m1, d1):
-        return None  # the whole year: no rest
+    if after == (m1, d1) or before == (m2, d2):
+        return None  # the whole year ("02-29..02-28" too: the day before its start is its end): no rest
     return f"{after[0]:02d}-{after[1]:02d}..{before[0]:02d}-{before[1]:02d}"
 
 
@@ -661,34 +669,45 @@ def _weekday(year: int, month: int, day: int) -> str | None:
         return None
 
 
+_Order = tuple[str | None, str]  # church, kind: the times of one order
+
+
+def _order(r: Reading) -> _Order:
+    """The order a time belongs to: the church's regular one, or its one-offs (under an announcements'
+    date, "17.01.2021 / Msza w tygodniu codziennie o 17.00, jedynie w sobotę o 16.00" narrows too)."""
+    return (r.church, r.kind)
+
+
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
     "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
     on its own. A vigil listed under Sunday is not Saturday's own: it takes Saturday out of the weekday time
     it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on Saturday too,
     and 18.00 there is the vigil)."""
-    own_sat: set[str | None] = set()
-    own_sun: set[str | None] = set()
-    own: dict[str | None, set[str]] = {}  # the days a church's schedule names on their own
-    vigils: set[tuple[str | None, str]] = set()
+    own_sat: set[_Order] = set()
+    own_sun: set[_Order] = set()
+    own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
+    vigils: set[tuple[_Order, str]] = set()
     for r, f in zip(readings, facts, strict=True):
-        if f.is_mass and r.days is not None and not r.days.generic and r.kind == REGULAR:
+        if f.is_mass and r.days is not None and not r.days.generic and r.kind != MONTHLY:
+            key = _order(r)
             if r.vigil and r.sunday_heading:
-                vigils.add((r.church, f.time))
+                vigils.add((key, f.time))
             elif "sat" in r.days.days and "fri" not in r.days.days:
-                own_sat.add(r.church)
+                own_sat.add(key)
             if "sun" in r.days.days:
-                own_sun.add(r.church)
+                own_sun.add(key)
             if not (r.vigil and r.sunday_heading):
-                own.setdefault(r.church, set()).update(r.days.days)
+                own.setdefault(key, set()).update(r.days.days)
     for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:
             continue
+        key = _order(r)
         # "we wtorki: 7.00 / pozostałe dni powszednie: 18.00": the other days are those not named above
-        drop = set(own.get(r.church, ())) if r.days.rest and r.days.days - own.get(r.church, set()) else set()
-        if r.church in own_sat or (r.church, f.time) in vigils:
+        drop = set(own.get(key, ())) if r.days.rest and r.days.days - own.get(key, set()) else set()
+        if key in own_sat or (key, f.time) in vigils:
             drop.add("sat")
-        if r.church in own_sun:
+        if key in own_sun:
             drop.add("sun")
         if drop:
             r.days = Days(r.days.days - drop, True)

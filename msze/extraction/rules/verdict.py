@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from msze.extraction.hours import Hour
 from msze.extraction.rules.cues import (
+    APPROXIMATE_BEFORE_RE,
     CONTACT_RE,
     FROM_TO_BEFORE_RE,
     HOUR_WORD_BEFORE_RE,
@@ -120,6 +121,9 @@ def verdict(c: HourContext) -> Verdict:
     return _never_mass(c) or _by_cue(c) or _by_block(c)
 
 
+LIST_LOOKBEHIND = 120  # characters looked at before an hour for the head of its list ("ok. godz. 7.45, ...")
+
+
 def _never_mass(c: HourContext) -> Verdict | None:
     """What is no Mass start whatever the cues say: range ends, odd minutes, "od"/"do", bare numbers,
     phone numbers and accounts."""
@@ -131,25 +135,45 @@ def _never_mass(c: HourContext) -> Verdict | None:
     near = c.before[-LOOKBEHIND:]
     if FROM_TO_BEFORE_RE.search(near):
         return (False, "from/to")
+    if APPROXIMATE_BEFORE_RE.search(c.before[-LIST_LOOKBEHIND:]):
+        return (False, "approximate")  # "(ok. godz. 7.45, 9.15)"
     if is_bare(h) and not (
         c.listed or HOUR_WORD_BEFORE_RE.search(near) or ORDINAL_AFTER_RE.match(c.line.line, c.e)
     ):
         return (False, "bare number")
     contacts = list(CONTACT_RE.finditer(near))
-    if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()):
+    if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()) and not _closed(near, contacts[-1]):
         return (False, "contact")  # "tel. 61 815 30 45", "konto: ..."
     return None
+
+
+def _closed(near: str, contact: re.Match[str]) -> bool:
+    """A contact in a parenthesis that closes before the hour: "kaplica (ul. Polna): 8.00" names a street."""
+    opened = near.rfind("(", 0, contact.start()) > near.rfind(")", 0, contact.start())
+    return opened and ")" in near[contact.end() :]
+
+
+# "po Mszy św. (": a time in parentheses right after a Mass named as a point of reference
+_PAREN_AFTER_MASS_RE = re.compile(r"\s*(?:św\.?|święt\w*)?\s*\(\s*", re.IGNORECASE)
+
+
+# a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
+# of the next cell
+_CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
 
 
 def _by_cue(c: HourContext) -> Verdict | None:
     """The nearest cue in the hour's clause: one right after it ("18.30 Nieszpory") wins when it is closer.
 
-    The look forward stops at the clause's end, the next hour and a semicolon: a cue past them describes
-    another time.
+    The look forward stops at the clause's end, the next hour, a semicolon and a table cell's gap: a cue past
+    them describes another time.
     """
     line, cues = c.line.line, c.line.cues
     semicolon = line.find(";", c.e)
+    gap = _CELL_GAP_RE.search(line, c.e, c.next_start)
     fwd_end = min(c.clause_end, c.next_start, semicolon if semicolon >= 0 else len(line))
+    if gap is not None:
+        fwd_end = min(fwd_end, gap.start())
     back_cue = cues.last_within(c.clause_start, c.s)
     fwd_cue = cues.first_own_from(c.e, fwd_end)
     if fwd_cue is not None and words(line[c.e : fwd_cue.start]) >= FORWARD_WORDS:
@@ -166,6 +190,8 @@ def _by_cue(c: HourContext) -> Verdict | None:
     ):
         return (fwd_cue.mass, "cue after" if fwd_cue.mass else "other cue after")
     if back_cue is not None:
+        if back_cue.reference and _PAREN_AFTER_MASS_RE.fullmatch(line, back_cue.end, c.s):
+            return (False, "after the Mass")  # "czynna po Mszy św. (18.45)": the time of what follows it
         return (back_cue.mass, "cue before" if back_cue.mass else "other cue before")
     return None
 
@@ -184,9 +210,18 @@ def _by_block(c: HourContext) -> Verdict:
         return (False, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
     if section is True and _is_listy(c):
         return (True, "schedule block")
+    if section is True and c.day is not None and _DAY_AT_HOUR_RE.search(c.line.line, c.clause_start, c.s):
+        return (True, "schedule sentence")  # "Eucharystia ... codziennie. / W niedziele o godz. 8.00, 10.30"
     if section is None and _is_day_list_item(c):
         return (True, "day list")
     return (False, UNCUED)
+
+
+# a clause giving days their hours: "W niedziele o godz. 8.00, 10.30", "we wtorek i sobotę o godzinie 17.30"
+_DAY_AT_HOUR_RE = re.compile(
+    rf"(?:{DAY_ANY_RE.pattern})[^.;:\d]{{0,40}}?\bo\s+godz(?:\.|inie)\s*(?:\d{{1,4}}(?:[.:]\d{{2}})?\s*(?:,|i)\s*)*$",
+    re.IGNORECASE,
+)
 
 
 def _is_listy(c: HourContext) -> bool:
@@ -198,8 +233,9 @@ def _is_listy(c: HourContext) -> bool:
 
 def _is_day_list_item(c: HourContext) -> bool:
     """A list-like time first in its clause under a day heading, and not followed by a description ("10:00
-    Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, and a church
-    ("7:30 – kościół parafialny", "18:00 – kaplica Zalesie") where it is held, no description."""
+    Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, a church ("7:30 –
+    kościół parafialny", "18:00 – kaplica Zalesie") where it is held and a label after a comma the next
+    list's ("18:00, Łysomice: 9:00"), no description."""
     if not (c.line.day_list and c.day is not None and c.clause_start == 0 and _is_listy(c)):
         return False
     after = WORD_AFTER_RE.match(c.line.line, c.e, c.next_start)
@@ -207,4 +243,9 @@ def _is_day_list_item(c: HourContext) -> bool:
         after is None
         or bool(LINE_DAY_HEAD_RE.match(c.line.line, after.start(1)))
         or bool(CHURCH_WORD_RE.match(c.line.line, after.start(1)))
+        or bool(_NEXT_LABEL_RE.match(c.line.line, c.e))
     )
+
+
+# a list's next label after a separator: "7:30, 12:00, 18:00, Łysomice: 9:00" (the place of the next times)
+_NEXT_LABEL_RE = re.compile(r"\s*[,;]\s*[^\W\d][^:\d,;]{0,30}:")

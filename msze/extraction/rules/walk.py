@@ -50,6 +50,7 @@ from msze.extraction.rules.reading import (
     BlockNotes,
     HourFacts,
     Reading,
+    church_heading,
     complement,
     finish,
     inline_church,
@@ -92,15 +93,25 @@ def mass_times(text: str, hours: Sequence[Hour]) -> list[str]:
 _DASH_RE = re.compile(r"\s*[-–—]\s*")
 
 
+# "- 7:00\n- 18:00": a dash that starts the next line is its bullet, no range
+_BULLET_RE = re.compile(r"[ \t]*\n\s*[-–—]\s*")
+
+
 def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
     """Which hours are an end of a range ("16:00-18:00", "od 15 do 17"): both ends are never a Mass start.
-    Three or more rising times joined by dashes are a list ("7.30 – 9.00 – 10.30"), a range being two."""
+    Three or more rising times joined by dashes are a list ("7.30 – 9.00 – 10.30"), a range being two; a dash
+    opening a line is a list's bullet."""
     in_range = [False] * len(hours)
     dashed = [False] * len(hours)  # joined to the next hour by a dash, rising
     for i in range(len(hours) - 1):
         a, b = hours[i], hours[i + 1]
         between = text[a.end : b.start]
-        if len(between) <= 12 and RANGE_SEP_RE.fullmatch(between) and not UNIT_AFTER_RE.match(text, b.end):
+        if (
+            len(between) <= 12
+            and RANGE_SEP_RE.fullmatch(between)
+            and not UNIT_AFTER_RE.match(text, b.end)
+            and not _BULLET_RE.fullmatch(between)
+        ):
             in_range[i] = in_range[i + 1] = True
             dashed[i] = a.time < b.time and bool(_DASH_RE.fullmatch(between))
     i = 0
@@ -199,7 +210,7 @@ class _Block:
         line_day = day_at(line) if day_matters else None
         if is_head or (cued and size <= HEADER_CHARS and line_day):
             self.heading_day = self.label_day = line_day
-        else:
+        elif not self._keeps_day(line, cued, size, line_day):
             self.heading_day = None
             if line_day or size > LABEL_DAY_LINE_CHARS or cued:
                 self.label_day = None
@@ -213,12 +224,23 @@ class _Block:
         elif size > PROSE_LINE_CHARS:
             self.notes.end()
 
+    def _keeps_day(self, line: str, cued: bool, size: int, line_day: Days | None) -> bool:
+        """A short season note or church heading between a day heading and its times ("NIEDZIELE:",
+        "(wrzesień-czerwiec)", "6:30, 8:00"; "PLAN NIEDZIELNY:", "Msze w kościele Bożego Ciała:", "7:00"): the
+        times below are still the day's list."""
+        if self.heading_day is None or line_day is not None:
+            return False
+        if not cued and size <= LABEL_DAY_LINE_CHARS and season_in(line) is not None:
+            return True
+        return size <= HEADER_CHARS and bool(church_heading(line))
+
     def read_hour_line(self, cues: LineCues, day_head: str | None, last_hour_end: int) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
         of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below."""
-        # a cue in parentheses speaks of its own hour: "(w Adwencie po Roratach o 16.00 adoracja)"
+        # a cue in parentheses speaks of its own hour: "(w Adwencie po Roratach o 16.00 adoracja)"; a Mass
+        # word there names the list's Mass ("12:15 (suma), 13:30"): the list is of Masses
         parens = [m.span() for m in PARENS_RE.finditer(cues.line)]
-        own = [c for c in cues.own if not any(a <= c.start < b for a, b in parens)]
+        own = [c for c in cues.own if c.mass or not any(a <= c.start < b for a, b in parens)]
         if own:
             # "..., a w piątki na różaniec.": a devotion ending the paragraph after its times opens no block
             trailing = own[-1].start > last_hour_end and _ends_sentence(cues.line)
@@ -245,7 +267,13 @@ def _topic_after(line: str, own: list[Cue], is_head: bool, section: bool | None)
     return None if topic is False and own and _ends_sentence(line) else topic
 
 
+# "Nabożeństwa" alone heads a parish's services, its Masses among them: the lines below say which
+_SERVICES_HEADER_RE = re.compile(r"[\s•*·\-–—]*nabo[żz]e[ńn]stwa[\s:]*", re.IGNORECASE)
+
+
 def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None) -> bool | None:
+    if _SERVICES_HEADER_RE.fullmatch(line):
+        return None
     size = len(line.strip())
     # searched only when one of the branches below asks: with a cue, only a short line's place matters
     asks = size <= PLACE_HEADING_CHARS if own else section is False
@@ -264,6 +292,17 @@ def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None
     if len(line) > PROSE_LINE_CHARS:
         return None
     return section
+
+
+# the words after a line's last time: a dash and a day phrase ending the line ("8.00, 9.30 – niedziela")
+_TRAILING_RE = re.compile(r"\s*[-–—]\s*(?P<d>\D{3,40}?)[\s.;:]*$")
+
+
+def _trailing_day(line: str, last_end: int) -> Days | None:
+    """The day of a line of times that names it at its end: "8.00, 09:30, 11:00 – niedziela", "18:00 – dni
+    powszednie"."""
+    m = _TRAILING_RE.match(line, last_end)
+    return day_at(m["d"]) if m is not None and is_day_heading(m["d"]) else None
 
 
 def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -> bool:
@@ -456,6 +495,7 @@ class _Walk:
         )
         starts = clause_starts(line)
         line_days = LineDays(line)
+        tail = _trailing_day(line, self.hours[idxs[-1]].end - line_start)
         head_days = day_at(line[: head.end()]) if head is not None else None
         over = head_days or block.heading_day or block.label_day
         sunday_heading = over is not None and "sun" in over.days
@@ -467,7 +507,7 @@ class _Walk:
         place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
         confession_listed = False  # the hour before was a Mass with confession before it
         for idx in idxs:
-            c = self._hour_context(ctx, starts, line_days, idx)
+            c = self._hour_context(ctx, starts, line_days, idx, tail)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
             own_start = c.since
             before, after = _own_words(line, own_start, c)
@@ -507,6 +547,10 @@ class _Walk:
                 r.church = self._church_at(named or place)
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
+                sep = _LIST_SEP_RE.match(before) if idx != idxs[0] else None
+                named = place_named(before[sep.end() :]) if sep is not None and sep.end() else None
+                if named is not None and not CHURCH_WORD_RE.search(before):
+                    r.church = named  # "w kościołach w Czerninie o godz. 9.30 i Świelubiu o godz. 11.00"
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
@@ -570,10 +614,10 @@ class _Walk:
         )
 
     def _hour_context(
-        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
+        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int, tail: Days | None
     ) -> HourContext:
         """The hour's span and clause in its line, where the next hour starts, and its day: its own day
-        phrase, else the heading's."""
+        phrase, else the one ending the line after a dash (``tail``), else the heading's."""
         h = self.hours[idx]
         s, e = h.start - ctx.start, h.end - ctx.start
         clause = bisect_right(starts, s)  # starts[0] is 0: clause >= 1
@@ -582,7 +626,7 @@ class _Walk:
         next_start = len(ctx.line)
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
-        day = line_days.day_of(clause_start, s, e) or self.block.heading_day or self.block.label_day
+        day = line_days.day_of(clause_start, s, e) or tail or self.block.heading_day or self.block.label_day
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
             day = Days(day.days - excepted.days, day.generic)
