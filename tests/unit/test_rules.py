@@ -425,6 +425,11 @@ def test_a_time_in_parentheses_after_the_mass_is_what_follows_it():
     assert masses("W piątek po Mszy o godz. 18.00 adoracja.") == ["18:00"]
 
 
+def test_a_time_in_parentheses_after_before_or_during_the_mass_is_that_mass():
+    assert masses("Spowiedź w dni powszednie przed Mszą św. (7.00 i 18.30).") == ["07:00", "18:30"]
+    assert masses("W tygodniu spowiedź podczas Mszy św. (6.45, 17.00).") == ["06:45", "17:00"]
+
+
 def test_a_cue_past_a_table_cell_s_gap_speaks_of_the_next_cell():
     text = "Msze św. w dni powszednie:   7:15    18:30         Kancelaria:   Wt 16:00 – 17:00"
     assert masses(text) == ["07:15", "18:30"]

@@ -153,8 +153,10 @@ def _closed(near: str, contact: re.Match[str]) -> bool:
     return opened and ")" in near[contact.end() :]
 
 
-# "po Mszy św. (": a time in parentheses right after a Mass named as a point of reference
+# "po Mszy św. (": a time in parentheses right after a Mass named as what something follows; after "przed
+# Mszą św. (" or "podczas Mszy (" it is that Mass's own time ("spowiedź przed Mszą św. (7.00 i 18.30)")
 _PAREN_AFTER_MASS_RE = re.compile(r"\s*(?:św\.?|święt\w*)?\s*\(\s*", re.IGNORECASE)
+_AFTER_RE = re.compile(r"\bpo\s+$", re.IGNORECASE)
 
 
 # a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
@@ -190,7 +192,11 @@ def _by_cue(c: HourContext) -> Verdict | None:
     ):
         return (fwd_cue.mass, "cue after" if fwd_cue.mass else "other cue after")
     if back_cue is not None:
-        if back_cue.reference and _PAREN_AFTER_MASS_RE.fullmatch(line, back_cue.end, c.s):
+        if (
+            back_cue.reference
+            and _PAREN_AFTER_MASS_RE.fullmatch(line, back_cue.end, c.s)
+            and _AFTER_RE.search(line, max(0, back_cue.start - 8), back_cue.start)
+        ):
             return (False, "after the Mass")  # "czynna po Mszy św. (18.45)": the time of what follows it
         return (back_cue.mass, "cue before" if back_cue.mass else "other cue before")
     return None
