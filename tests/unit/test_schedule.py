@@ -573,3 +573,35 @@ def test_a_restored_order_in_announcements_is_weekly_with_each_village_s_church(
         ("10:15", ("sun",), "Borowie"),
     ]
     assert [o["time"] for o in result["one_off"]] == ["12:00"]
+
+
+def test_a_mass_said_this_week_is_a_one_off_even_on_the_schedule_page():
+    result = site(
+        (
+            "https://parafia.test/porzadek-mszy",
+            "<h2>Msze święte</h2><p>Niedziela: 9:00, 11:00</p><p>Dni powszednie: 17:30</p>"
+            "<p>W tym tygodniu we wtorek i czwartek Msza św. także o 6.45.</p>",
+        ),
+    )
+    assert "06:45" not in [r[0] for r in rows(result)]
+    assert [(o["time"], o["days"]) for o in result["one_off"]] == [("06:45", ["tue", "thu"])]
+
+
+def test_a_mass_not_held_in_a_season_with_a_rest_of_the_year_is_held_in_that_rest_only():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziela: 7:30, 9:30, 11:30</p><p>Dni powszednie: 6:30, 18:30</p>"
+            "<p>W okresie wakacji Msza św. o 11.30 nie jest odprawiana.</p>"
+            "<p>W okresie zimowym nie ma Mszy o 6.30.</p>",
+        ),
+    )
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    assert set(rows(result)) == {
+        ("07:30", ("sun",), None, None, False),
+        ("09:30", ("sun",), None, None, False),
+        ("11:30", ("sun",), None, "not-summer", False),
+        ("06:30", weekdays, None, WINTER_REST, False),
+        ("18:30", weekdays, None, None, False),
+    }
+    assert result["one_off"] == []

@@ -105,14 +105,16 @@ _TAG_RE = re.compile(
 )
 _TAG_NAMES = [name for _, name in _TAGS]
 
-# an announced single occasion: a funeral, a wedding, a feast, "w przyszłą niedzielę", a dated Mass
+# an announced single occasion: a funeral, a wedding, a feast, "w przyszłą niedzielę", "w tym tygodniu", a
+# dated Mass
 ONE_OFF_RE = re.compile(
     r"\b(?=[^\W\d_])(?:pogrzeb\w*|eksporta\w*|ślub\w*|sakrament\w*\s+małżeństwa|pasterk\w*|rezurekcj\w*"
     r"|cmentarz\w*|odpust\w*|jubileusz\w*|rocznic\w*|(?:i|pierwsz\w+)\s+komuni\w*|bierzmowani\w*"
     r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
     r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
     r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
-    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b|drug\w+\s+(?:dzie\w*|dni\w*)\s+świąt\w*)",
+    r"|w\s+przyszł\w+|w\s+najbliższ\w+|w\s+(?:tym|bieżącym)\s+tygodniu|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b"
+    r"|drug\w+\s+(?:dzie\w*|dni\w*)\s+świąt\w*)",
     re.IGNORECASE,
 )
 # "od Wielkanocy do ...", "w okresie Bożego Narodzenia": a feast that bounds a season, no single occasion;
@@ -210,7 +212,11 @@ def monthly_note(after: str, days: Days | None) -> bool:
 
 CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
 # "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
-NO_MASS_RE = re.compile(r"\b(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|odwołan\w*|zawieszon\w*)\b", re.I)
+NO_MASS_RE = re.compile(
+    r"\b(?:nie\s+ma|nie\s+będzie|nie\s+(?:jest|zostanie)\s+odprawian\w*|nie\s+odbędzie\s+się|nie\s+odprawia\s+się"
+    r"|odwołan\w*|zawieszon\w*)\b",
+    re.I,
+)
 
 _CHURCH_WORDS = (
     r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
@@ -719,9 +725,15 @@ def _dropped_in_season(readings: Sequence[Reading], facts: Sequence[HourFacts]) 
     dropped: dict[str, str] = {}
     negated: set[int] = set()
     for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
-        if NO_MASS_RE.search(f.own) and r.season in ("summer", "not-summer", "holidays"):
+        if not NO_MASS_RE.search(f.own):
+            continue
+        if r.season in ("summer", "not-summer", "holidays"):
             dropped[f.time] = "not-summer" if r.season != "holidays" else "not-holidays"
-            negated.add(i)
+        elif complement(r.season) is not None:  # "zimą nie ma Mszy o 6.30", "od 1 lipca do 31 sierpnia ..."
+            dropped[f.time] = complement(r.season)
+        else:
+            continue
+        negated.add(i)
     for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
         if f.time in dropped and r.kind == REGULAR and (r.season is None or i in negated):
             r.season = dropped[f.time]
