@@ -1135,3 +1135,14 @@ def test_a_church_heading_s_name_starts_at_its_church_word():
         ("08:45", "kaplicy Matki Bożej"),
         ("11:15", "kaplicy Matki Bożej"),
     ]
+
+
+def test_a_mass_sentence_naming_days_gives_them_to_the_times_of_the_next_sentence():
+    assert days("Niedzielne Msze w kaplicy na górze. Godziny: 8.15, 10.45.") == [
+        ("08:15", ["sun"]),
+        ("10:45", ["sun"]),
+    ]
+    assert days("Msze w dni powszednie. Kolejno: 6.45 i 17.45") == [("06:45", MON_SAT), ("17:45", MON_SAT)]
+    # a sentence with a time of its own keeps its day to itself, and no Mass cue gives no days
+    assert days("W sobotę Msza o 7.30. Potem Msze: 8.00") == [("07:30", ["sat"]), ("08:00", [])]
+    assert days("Niedzielny festyn. Msza: 9.00") == [("09:00", [])]

@@ -432,6 +432,17 @@ def _to_next_item(after: str) -> str:
     return after
 
 
+def _said_before(line: str, starts: list[int], clause: int) -> Days | None:
+    """The days of a Mass sentence just before an hour's clause that names days but no time ("Niedzielne
+    Msze w kościele dolnym. Porządek: 7.30, 9.00"): its times follow in the next sentence."""
+    if clause < 2:
+        return None
+    prev = line[starts[clause - 2] : starts[clause - 1]]
+    if any(ch.isdigit() for ch in prev) or not MASS_CUE_RE.search(prev):
+        return None
+    return day_at(prev)
+
+
 class _Walk:
     """One pass over a text's lines: the block state goes from line to line, verdicts go to the hours."""
 
@@ -626,7 +637,13 @@ class _Walk:
         next_start = len(ctx.line)
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
-        day = line_days.day_of(clause_start, s, e) or tail or self.block.heading_day or self.block.label_day
+        day = (
+            line_days.day_of(clause_start, s, e)
+            or tail
+            or _said_before(ctx.line, starts, clause)
+            or self.block.heading_day
+            or self.block.label_day
+        )
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
             day = Days(day.days - excepted.days, day.generic)
