@@ -372,7 +372,28 @@ def schedule_date(text: str, hours: list[Mapping[str, Any]]) -> str | None:
     for _ in range(SCHEDULE_DATE_LINES + 1):
         begin = max(0, text.rfind("\n", 0, max(0, begin - 1)))
     end = text.find("\n", max(b for _, b in spans))
-    return page_date({"text": text[begin : end if end >= 0 else len(text)]})
+    lines = text[begin : end if end >= 0 else len(text)].split("\n")
+    return page_date({"text": "\n".join(line for line in lines if _stamp_line(line))})
+
+
+# a date that dates the schedule: on a short line (a heading: "12.10.2025 r.", "XXIX Niedziela Zwykła 19.10")
+# or beside a word of validity or of the order ("od", "aktualizacja", "obowiązuje", "stan na", "Porządek
+# Mszy"); a history sentence just above the schedule ("Kościół poświęcił ks. biskup Jan Nowak 8.09.2024 r.")
+# gives an event's date, not the schedule's
+_STAMP_WORD_RE = re.compile(
+    r"\b(?:od|aktualiz\w*|obowiązuj\w*|stan\s+na|ważn\w*|zmian\w*|porząd\w*|rozkład\w*|msz\w*|godzin\w*)\b",
+    re.IGNORECASE,
+)
+_DATE_WORDS = {"r", "roku", "dnia", "dn"}  # the words a date alone is written with
+STAMP_LINE_WORDS = 4  # a line with a date and this many other words at most is a stamp by its place
+
+
+def _stamp_line(line: str) -> bool:
+    """Whether a date on ``line`` may date the schedule below it."""
+    if _STAMP_WORD_RE.search(line):
+        return True
+    words = [w for w in re.findall(r"[^\W\d_]+", line) if w.casefold() not in _DATE_WORDS]
+    return len(words) <= STAMP_LINE_WORDS
 
 
 def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Page]:

@@ -605,3 +605,21 @@ def test_a_mass_not_held_in_a_season_with_a_rest_of_the_year_is_held_in_that_res
         ("18:30", weekdays, None, None, False),
     }
     assert result["one_off"] == []
+
+
+def test_an_event_s_date_just_above_the_schedule_is_no_update_stamp():
+    # "Kościół poświęcono ..." is a history sentence's date: the schedule page wins, not the crawl order
+    history = "<p>Kościół poświęcił ks. biskup Jan Nowak 8.09.2024 r.</p>"
+    history += "<p>Msze św.</p><p>Niedziela: 7:00, 9:30</p>"
+    result = site(
+        ("https://parafia.test/historia", history),
+        ("https://parafia.test/porzadek-mszy", "<p>Msze św.</p><p>Niedziela: 8:00, 10:30</p>"),
+    )
+    assert [r[0] for r in rows(result)] == ["08:00", "10:30"]
+    # a date on a line of its own, or beside a word of validity, still dates the schedule below it
+    for stamp in ("<p>8.09.2024 r.</p>", "<p>Stan na dzień 8.09.2024</p>"):
+        result = site(
+            ("https://parafia.test/porzadek-mszy", "<p>Msze św.</p><p>Niedziela: 8:00, 10:30</p>"),
+            ("https://parafia.test/kontakt", f"{stamp}<p>Msze św.</p><p>Niedziela: 7:00, 9:30</p>"),
+        )
+        assert [r[0] for r in rows(result)] == ["07:00", "09:30"], stamp
