@@ -251,7 +251,7 @@ def test_small_numbers_that_are_no_list_of_hours(text):
         ("Msze święte\nNiedziela: 8:00, 10:00", [(True, "schedule block"), (True, "schedule block")]),
         ("w niedzielę: 8:00, 10:00", [(True, "day list"), (True, "day list")]),
         ("w niedzielę: 10:00 Rajd rowerowy", [(False, "no cue")]),
-        ("W sobotę zapraszamy na festyn o 19:00.", [(False, "no cue")]),
+        ("W sobotę zapraszamy na ognisko o 19:00.", [(False, "no cue")]),
     ],
 )
 def test_each_rule_gives_its_reason(text, expected):
@@ -462,3 +462,13 @@ def test_a_church_heading_between_a_day_heading_and_its_times_keeps_the_day():
 def test_sundays_and_holy_days_abbreviated_with_each_village_s_list():
     text = "ndz. i św. Zalesie Górne: 7:45, 11:15, 17:45, Borowo: 9:15, 10:45"
     assert days(text) == {t: "sunday" for t in ("07:45", "11:15", "17:45", "09:15", "10:45")}
+
+
+def test_a_parish_event_under_the_mass_header_is_no_mass():
+    text = (
+        "Msze święte\nNiedziela: 9:00, 11:00\n"
+        "Serdecznie zapraszamy na festyn rodzinny w sobotę o 14.30.\n"
+        "W niedzielę o 13.00 kiermasz misyjny, a o 16.00 loteria fantowa.\n"
+        "Wycieczka dla ministrantów w piątek o 7.15.\n"
+    )
+    assert masses(text) == ["09:00", "11:00"]

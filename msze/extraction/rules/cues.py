@@ -47,7 +47,8 @@ _OTHER_CUES = (  # noqa: SIM905 (a list literal of 59 raw strings reads worse)
     r"wyjazd\w* recepcj\w* agap\w* biblijn\w* schol[ai]\w* chór\w* ministran\w* bierzmowan\w* "
     r"przygotowani\w* kurs\w* wykład\w* dzwon\w* wypomink\w* poświęceni\w* święceni\w*\s+pokarm\w* wizyt\w* "
     r"odpraw[ay]\s+pokutn\w* godzin[aęy]\s+miłosierdzia marsz(?:u|em|e|ach|ów|y)?\b "
-    r"transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*)"
+    r"transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*) festyn\w* piknik\w* kiermasz\w* loteri\w* wycieczk\w* "
+    r"zabaw(?:a|ę|y|ie)\b"
 ).split()
 
 
