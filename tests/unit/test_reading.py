@@ -1146,3 +1146,24 @@ def test_a_mass_sentence_naming_days_gives_them_to_the_times_of_the_next_sentenc
     # a sentence with a time of its own keeps its day to itself, and no Mass cue gives no days
     assert days("W sobotę Msza o 7.30. Potem Msze: 8.00") == [("07:30", ["sat"]), ("08:00", [])]
     assert days("Niedzielny festyn. Msza: 9.00") == [("09:00", [])]
+
+
+def churches(text: str) -> list[tuple[str, str | None]]:
+    return [(t, r["church"]) for t, r in readings(text)]
+
+
+def test_an_hour_s_own_church_words_outrank_the_church_its_clause_named_before():
+    # the parish church named at the second time: no chapel of the clause's start for it
+    assert churches("W niedziele Msze w kaplicy Matki Bożej o godz. 8.30, a w kościele o 10.30") == [
+        ("08:30", "kaplicy Matki Bożej"),
+        ("10:30", None),
+    ]
+    # the church after a time is that time's, not the chapel after the time before it
+    assert churches("Niedziela: 8.00 w kaplicy w Borkach oraz 15.30 w Domu Pomocy Społecznej") == [
+        ("08:00", "kaplicy w Borkach"),
+        ("15:30", "Domu Pomocy Społecznej"),
+    ]
+    assert churches("Msze w kaplicy szpitalnej: 6.30 i 17.00") == [
+        ("06:30", "kaplicy szpitalnej"),
+        ("17:00", "kaplicy szpitalnej"),
+    ]

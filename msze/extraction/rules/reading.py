@@ -356,6 +356,11 @@ def inline_church(text: str) -> str | None:
     return None if not name or _MAIN_CHURCH_RE.search(name) else name
 
 
+def _names_main_church(text: str) -> bool:
+    """An hour's words name the parish church ("..., oraz w kościele o 11.00"): no clause's chapel for it."""
+    return CHURCH_WORD_RE.search(text) is not None and inline_church(text) is None
+
+
 # A church named by its place alone, as diocesan lists write a parish's chapels: "Mączniki godz. 8.00;
 # Bagrowo godz. 10.00", "w Rosnówku o 10.00", "godz. 9.30 (Szołdry)", "godz. 17.00 - Nagradowice". The
 # words around the hour, less its header, days, seasons and "godz.", are one capitalised name or nothing.
@@ -553,7 +558,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     """An hour's reading from its own words, its clause's prefix, its whole clause and the block."""
     p = _clause_notes(prefix, clause)
     r = Reading()
-    r.church = inline_church(own) or p.church or block.church
+    r.church = inline_church(own) or (None if _names_main_church(own) else p.church or block.church)
     r.season = season_in(own) or p.season or block.season
     r.tags = tags_in(own)
     dates = dates_in(own)

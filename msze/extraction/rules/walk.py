@@ -547,6 +547,8 @@ class _Walk:
             # ("Drawsko zima 18.00, lato 19.00", "Wieleń 10:30 (w lipcu także 19:00)")
             new_list = said is not None and not place_seasonal and "(" not in before
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
+            if own_start > c.clause_start and (church_after := inline_church(after)) is not None:
+                r.church = church_after  # "9.00 w kaplicy w Zalesiu oraz 16.00 w DPS": not the chapel before
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 named = place_named(before)
