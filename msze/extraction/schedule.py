@@ -21,7 +21,16 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
-from msze.extraction.rules.reading import ONE_OFF, complement, dates_in, page_year, same_half, with_year
+from msze.extraction.rules.reading import (
+    ONE_OFF,
+    REGULAR_ORDER_RE,
+    THIS_WEEK_RE,
+    complement,
+    dates_in,
+    page_year,
+    same_half,
+    with_year,
+)
 from msze.extraction.rules.verdict import NOT_SCHEDULED
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
@@ -32,15 +41,9 @@ _ANNOUNCEMENTS_RE = re.compile(
 _SCHEDULE_RE = re.compile(
     r"msz[aey]|porz[ąa]dek|rozk[łl]ad|nabo[żz]e[ńn]stw|godzin|liturgi|eucharysti|harmonogram", re.IGNORECASE
 )
-# an announcement that repeats the regular order ("porządek Mszy bez zmian", "jak zawsze", "przywrócony
-# porządek"), not this week's
-_REGULAR_ORDER_RE = re.compile(
-    r"bez\s+zmian|(?:zwyk[łl]y|sta[łl]y|dotychczasowy)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas"
-    r"|przywr[óo]c\w*\s+(?:zostaje\s+|został\s+)?porz[ąa]d",  # "zostaje przywrócony porządek Mszy"
-    re.IGNORECASE,
-)
-# ... or a line stating it: a Mass header naming days in the plural, then its times ("Msze św. w niedziele:
-# 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00"; "w niedzielę" is this Sunday)
+# an announcement stating the regular order: by its words (reading.REGULAR_ORDER_RE: "bez zmian", "jak
+# zawsze"), or a line stating it: a Mass header naming days in the plural, then its times ("Msze św. w
+# niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00"; "w niedzielę" is this Sunday)
 _ORDER_LINE_RE = re.compile(
     r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
     r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
@@ -271,13 +274,16 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     if not hour.get("days") or hour.get("kind", "regular") not in ("regular", ONE_OFF):
         return False
     statement = sentence_of(text, hour)
-    if not (_REGULAR_ORDER_RE.search(statement) or _ORDER_SENTENCE_RE.search(statement)):
+    restated = REGULAR_ORDER_RE.search(statement) is not None
+    if not (restated or _ORDER_SENTENCE_RE.search(statement)):
         statement = _line_of(text, hour)
         if not _ORDER_LINE_RE.match(statement):
             return False
     heading_dated = hour.get("date") and not hour.get("sunday_order") and not dates_in(statement)
     if hour.get("kind") == ONE_OFF and not heading_dated:
         return False  # a one-off only by the date of the announcements' heading ("17.01.2021 r.") may be
+    if restated:  # "w tym tygodniu porządek Mszy bez zmian": this week's order is the usual one
+        statement = THIS_WEEK_RE.sub(" ", statement)
     return not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", statement)) and not _DATE_WORD_RE.search(statement)
 
 

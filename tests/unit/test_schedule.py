@@ -623,3 +623,19 @@ def test_an_event_s_date_just_above_the_schedule_is_no_update_stamp():
             ("https://parafia.test/kontakt", f"{stamp}<p>Msze św.</p><p>Niedziela: 7:00, 9:30</p>"),
         )
         assert [r[0] for r in rows(result)] == ["07:00", "09:30"], stamp
+
+
+def test_this_week_s_order_said_to_be_the_usual_one_is_the_regular_order():
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
+    for said in (
+        "W tym tygodniu Msze św. według zwykłego porządku: w dni powszednie o 6.30 i 17.00, w niedziele o 8.30",
+        "Porządek Mszy w tym tygodniu jak zawsze: w dni powszednie 6.30 i 17.00, w niedziele 8.30",
+    ):
+        for url in ("https://parafia.test/ogloszenia/9", "https://parafia.test/msze"):
+            result = site((url, f"<h2>Ogłoszenia parafialne</h2><p>3. {said}.</p>"))
+            assert set(rows(result)) == {
+                ("06:30", weekdays, None, None, False),
+                ("17:00", weekdays, None, None, False),
+                ("08:30", ("sun",), None, None, False),
+            }, (said, url)
+            assert result["one_off"] == []

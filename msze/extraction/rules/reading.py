@@ -105,15 +105,14 @@ _TAG_RE = re.compile(
 )
 _TAG_NAMES = [name for _, name in _TAGS]
 
-# an announced single occasion: a funeral, a wedding, a feast, "w przyszłą niedzielę", "w tym tygodniu", a
-# dated Mass
+# an announced single occasion: a funeral, a wedding, a feast, "w przyszłą niedzielę", a dated Mass
 ONE_OFF_RE = re.compile(
     r"\b(?=[^\W\d_])(?:pogrzeb\w*|eksporta\w*|ślub\w*|sakrament\w*\s+małżeństwa|pasterk\w*|rezurekcj\w*"
     r"|cmentarz\w*|odpust\w*|jubileusz\w*|rocznic\w*|(?:i|pierwsz\w+)\s+komuni\w*|bierzmowani\w*"
     r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
     r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
     r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
-    r"|w\s+przyszł\w+|w\s+najbliższ\w+|w\s+(?:tym|bieżącym)\s+tygodniu|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b"
+    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b"
     r"|drug\w+\s+(?:dzie\w*|dni\w*)\s+świąt\w*)",
     re.IGNORECASE,
 )
@@ -124,8 +123,21 @@ _SEASON_BOUND_BEFORE_RE = re.compile(
 )
 
 
+# an announcement repeating the regular order ("porządek Mszy bez zmian", "jak zawsze", "według stałego
+# porządku", "przywrócony porządek"): this week's order is the usual one
+REGULAR_ORDER_RE = re.compile(
+    r"bez\s+zmian|(?:zwyk[łl]\w*|sta[łl]\w*|dotychczasow\w*)\s+porz[ąa]d|jak\s+zawsze|jak\s+dotychczas"
+    r"|przywr[óo]c\w*\s+(?:zostaje\s+|został\s+)?porz[ąa]d",  # "zostaje przywrócony porządek Mszy"
+    re.IGNORECASE,
+)
+THIS_WEEK_RE = re.compile(r"\bw\s+(?:tym|bieżącym)\s+tygodniu", re.IGNORECASE)
+
+
 def one_off_in(text: str) -> bool:
-    """Whether ``text`` announces a single occasion (a funeral, a feast, "w przyszłą niedzielę")."""
+    """Whether ``text`` announces a single occasion (a funeral, a feast, "w przyszłą niedzielę"), or this
+    week's Mass ("W tym tygodniu w środę Msza o 18.00"; "w tym tygodniu porządek bez zmian" is the usual)."""
+    if THIS_WEEK_RE.search(text) and not REGULAR_ORDER_RE.search(text):
+        return True
     return any(
         not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 16), m.start())
         for m in ONE_OFF_RE.finditer(text)
@@ -356,7 +368,7 @@ def inline_church(text: str) -> str | None:
     return None if not name or _MAIN_CHURCH_RE.search(name) else name
 
 
-def _names_main_church(text: str) -> bool:
+def names_main_church(text: str) -> bool:
     """An hour's words name the parish church ("..., oraz w kościele o 11.00"): no clause's chapel for it."""
     return CHURCH_WORD_RE.search(text) is not None and inline_church(text) is None
 
@@ -558,7 +570,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     """An hour's reading from its own words, its clause's prefix, its whole clause and the block."""
     p = _clause_notes(prefix, clause)
     r = Reading()
-    r.church = inline_church(own) or (None if _names_main_church(own) else p.church or block.church)
+    r.church = inline_church(own) or (None if names_main_church(own) else p.church or block.church)
     r.season = season_in(own) or p.season or block.season
     r.tags = tags_in(own)
     dates = dates_in(own)
