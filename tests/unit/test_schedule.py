@@ -628,7 +628,7 @@ def test_an_event_s_date_just_above_the_schedule_is_no_update_stamp():
 def test_this_week_s_order_said_to_be_the_usual_one_is_the_regular_order():
     weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     for said in (
-        "W tym tygodniu Msze św. według zwykłego porządku: w dni powszednie o 6.30 i 17.00, w niedziele o 8.30",
+        "W tym tygodniu Msze według zwykłego porządku: w dni powszednie o 6.30 i 17.00, w niedziele o 8.30",
         "Porządek Mszy w tym tygodniu jak zawsze: w dni powszednie 6.30 i 17.00, w niedziele 8.30",
     ):
         for url in ("https://parafia.test/ogloszenia/9", "https://parafia.test/msze"):
