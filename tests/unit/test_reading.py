@@ -1167,3 +1167,22 @@ def test_an_hour_s_own_church_words_outrank_the_church_its_clause_named_before()
         ("06:30", "kaplicy szpitalnej"),
         ("17:00", "kaplicy szpitalnej"),
     ]
+
+
+def test_villages_named_before_the_parish_church_s_own_times_are_its_chapels():
+    # the parish church named by its church word: the village named first is no parish church
+    text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00; kościół parafialny godz. 11.00"
+    assert churches(text) == [
+        ("07:30", "Dębina"),
+        ("09:00", "Łęgi"),
+        ("11:00", None),
+    ]
+    # a list after the parish church is the parish church's, not the village's named before it
+    assert churches("Niedziela: Łęgi 9.00, w kościele parafialnym 10.30 i 12.00") == [
+        ("09:00", "Łęgi"),
+        ("10:30", None),
+        ("12:00", None),
+    ]
+    # with no church word anywhere the first village is the parish's own, as diocesan lists write them
+    text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00"
+    assert churches(text) == [("07:30", None), ("09:00", "Łęgi")]

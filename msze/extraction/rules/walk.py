@@ -55,6 +55,7 @@ from msze.extraction.rules.reading import (
     finish,
     inline_church,
     monthly_note,
+    names_main_church,
     place_after,
     place_named,
     read,
@@ -457,6 +458,7 @@ class _Walk:
         self.owns: list[str] = [""] * len(hours)
         self.block = _Block()
         self.home: str | None = None  # the place named before any Mass: the parish's own church
+        self.at_home: list[tuple[Reading, str]] = []  # the readings that place gave no church, with its name
 
     def run(self) -> list[RuleDecision]:
         """Every non-blank line in order up to the last line with hours (the block state after it decides
@@ -558,6 +560,11 @@ class _Walk:
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
                 r.church = self._church_at(named or place)
+                if r.church is None and (named or place):
+                    self.at_home.append((r, named or place))
+            elif r.church is None and names_main_church(own):
+                place = None  # "Borki 9.30, w kościele parafialnym 11.00 i 18.00": the list is the parish's
+                self._home_is_a_village()
             elif r.church is not None:
                 place = None  # "Filia Pamiątkowo: 9:30": a church word names the church from here on
                 sep = _LIST_SEP_RE.match(before) if idx != idxs[0] else None
@@ -615,6 +622,15 @@ class _Walk:
         if self.home is None and not self.block.notes.main_seen:
             self.home = place.casefold()
         return None if place.casefold() == self.home else place
+
+    def _home_is_a_village(self) -> None:
+        """The parish church named by its church word ("Mączniki 8.00; Bagrowo 10.00; kościół parafialny
+        11.30"): the place named first is a village's chapel, not the parish's own church."""
+        for r, name in self.at_home:
+            r.church = name
+        self.at_home = []
+        if self.home is not None:
+            self.home = ""  # no place is the parish's own from here on
 
     def _saturday_goes_on(self, idxs: list[int], idx: int) -> bool:
         """The hour before on the line is Saturday's and earlier: a Saturday list goes on ("w soboty 17.00
