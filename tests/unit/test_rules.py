@@ -472,3 +472,11 @@ def test_a_parish_event_under_the_mass_header_is_no_mass():
         "Wycieczka dla ministrantów w piątek o 7.15.\n"
     )
     assert masses(text) == ["09:00", "11:00"]
+
+
+def test_a_day_heading_s_times_each_after_its_village_are_a_day_list():
+    text = "Niedziela: Dębina 7.30, Łęgi 9.00, Wola 10.30\nSobota: Łęgi 18.00\n"
+    assert masses(text) == ["07:30", "09:00", "10:30", "18:00"]
+    assert days(text) == {"07:30": "sunday", "09:00": "sunday", "10:30": "sunday", "18:00": "saturday"}
+    # a description after the time is still a programme, not a village
+    assert masses("Niedziela: 10:00 Rajd rowerowy, 12:00 Ognisko") == []

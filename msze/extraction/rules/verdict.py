@@ -25,7 +25,7 @@ from msze.extraction.rules.cues import (
 )
 from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
 from msze.extraction.rules.lines import words
-from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading
+from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading, place_named
 
 NEGATED = "negated"  # a Mass said not to be held at the hour: the page's Mass time, no Mass of the schedule
 AT_MASS = "confession at mass"  # "Spowiedź przed Mszą o 7.30": the page's Mass time, confession then
@@ -241,7 +241,8 @@ def _is_day_list_item(c: HourContext) -> bool:
     """A list-like time first in its clause under a day heading, and not followed by a description ("10:00
     Przyjazd pielgrzymów": a programme); a day name after the hour is the next list item, a church ("7:30 –
     kościół parafialny", "18:00 – kaplica Zalesie") where it is held and a label after a comma the next
-    list's ("18:00, Łysomice: 9:00"), no description."""
+    list's ("18:00, Łysomice: 9:00"), and so is a place after a comma before the next time ("Zalesie 8.00,
+    Borki 9.30"), no description."""
     if not (c.line.day_list and c.day is not None and c.clause_start == 0 and _is_listy(c)):
         return False
     after = WORD_AFTER_RE.match(c.line.line, c.e, c.next_start)
@@ -250,7 +251,13 @@ def _is_day_list_item(c: HourContext) -> bool:
         or bool(LINE_DAY_HEAD_RE.match(c.line.line, after.start(1)))
         or bool(CHURCH_WORD_RE.match(c.line.line, after.start(1)))
         or bool(_NEXT_LABEL_RE.match(c.line.line, c.e))
+        or _next_place(c.line.line[c.e : c.next_start])
     )
+
+
+def _next_place(between: str) -> bool:
+    """What follows an hour up to the next is a separator and a place named alone: ", Borki "."""
+    return between.lstrip()[:1] in (",", ";") and place_named(between) is not None
 
 
 # a list's next label after a separator: "7:30, 12:00, 18:00, Łysomice: 9:00" (the place of the next times)

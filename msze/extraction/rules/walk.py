@@ -317,8 +317,10 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     if not timed:
         return False
     gap = DAY_ANY_RE.sub("", line[head_end : timed[0].start - line_start])  # "Pon., śr., pt.: 7:00"
-    return bool(HEAD_GAP_RE.fullmatch(gap)) or (
-        len(timed) >= 2 and words(gap) <= 3 and not any(ch.isdigit() for ch in gap)
+    return (
+        bool(HEAD_GAP_RE.fullmatch(gap))
+        or (len(timed) >= 2 and words(gap) <= 3 and not any(ch.isdigit() for ch in gap))
+        or place_named(gap) is not None  # "Sobota: Zalesie 18.00": the place of the day's times
     )
 
 
