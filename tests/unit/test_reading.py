@@ -1097,3 +1097,43 @@ def test_a_feast_held_in_the_sunday_order_is_a_one_off_by_reference():
         for h, d in zip(hours, decide(text, hours), strict=True)
     ]
     assert got == [("08:00", "one_off", True), ("10:00", "one_off", True), ("17:00", "one_off", True)]
+
+
+# --- months listed by Roman numerals (issue 25, diocesan rows) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("w m-cu VII i VIII o godz. 19.30", "summer"),
+        ("(z wyj. VII i VIII)", "not-summer"),
+        ("(oprócz VII, VIII)", "not-summer"),
+        ("m-ce XI, XII, I - godz. 16.00", "11-01..01-31"),
+        ("IV,V,VI godz. 18.30", "04-01..06-30"),
+        ("(poza I, II)", "03-01..12-31"),
+        ("z wyjątkiem II, VII, VIII", None),  # the rest of the year is no single run
+        ("w I i III niedzielę miesiąca", None),  # ordinals of a day
+        ("dla klas II i III", None),
+        ("II, IV, VI", None),
+    ],
+)
+def test_months_listed_by_roman_numerals_are_a_season(text, expected):
+    assert season_in(text) == expected
+
+
+def test_each_list_of_roman_months_heads_its_own_time_and_names_no_church():
+    got = readings("Msze św. w tygodniu: m-ce XI,XII - godz. 16.30, I,II,III godz. 17.00, IV, V godz. 18.00")
+    assert [(t, r["season"], r["church"]) for t, r in got] == [
+        ("16:30", "11-01..12-31", None),
+        ("17:00", "01-01..03-31", None),
+        ("18:00", "04-01..05-31", None),
+    ]
+
+
+def test_a_time_except_roman_summer_months_is_held_the_rest_of_the_year():
+    got = readings("Msze św. w niedziele: 7.30 (z wyj. VII i VIII), 10.00, w m-cu VII i VIII godz. 12.15")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:30", "not-summer"),
+        ("10:00", None),
+        ("12:15", "summer"),
+    ]

@@ -54,7 +54,10 @@ _RANGE_RE = re.compile(
 )
 
 # "oprócz", "poza", "za wyjątkiem": the season named next is the one the time is not held in
-_EXCEPT = r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyłączeniem|wyjąwszy|bez)\s+(?:okres\w*\s+|czas\w*\s+)?"
+_EXCEPT = (
+    r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy|bez)\s+"
+    r"(?:okres\w*\s+|czas\w*\s+)?"
+)
 _SEASONS: list[tuple[str, str]] = [
     # order matters: "poza wakacjami" before "wakacje", "poza feriami" before "poza wakacjami"
     (rf"{_EXCEPT}(?:wakac\w*\s+i\s+)?feri\w*", "not-holidays"),
@@ -366,6 +369,9 @@ _PLACE_AFTER_RE = re.compile(
 )
 
 
+_ROMAN_WORDS_RE = re.compile(r"[IVX]+(?:\s+(?:i\s+)?[IVX]+)*")
+
+
 def place_named(words_near: str) -> str | None:
     """The place a time's words name by its name alone ("Bagrowo godz.", "w Rosnówku o"), else None."""
     rest = _PLACE_HEADER_RE.sub(" ", words_near)
@@ -373,7 +379,8 @@ def place_named(words_near: str) -> str | None:
         return None
     rest = _SEASON_RE.sub(" ", _MONTH_RANGE_RE.sub(" ", DAY_ANY_RE.sub(" ", rest)))
     rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split())
-    return rest if _PLACE_NAME_RE.fullmatch(rest) else None
+    # "VIII", "XI,XII": months or ordinals, no place
+    return rest if _PLACE_NAME_RE.fullmatch(rest) and not _ROMAN_WORDS_RE.fullmatch(rest) else None
 
 
 def place_after(words_after: str, line_end: bool) -> str | None:
@@ -391,12 +398,12 @@ _MONTH_NAME = (
     r"|sierp(?:ień|nia)|wrze(?:sień|śnia)|październik[a]?|listopad[a]?|grud(?:zień|nia)"
 )
 _MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
-_ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
+ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
 _ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
 # "od IX do VI", "od września do czerwca", "(IX-VI)", "wrzesień–czerwiec": whole months
 _MONTH_RANGE_RE = re.compile(
-    rf"\bod\s+(?:(?P<r1>{_ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:(?P<r2>{_ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
-    rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{_ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
+    rf"\bod\s+(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
+    rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
     r"\b(?![.,]?\d|\s*klas)",
     re.IGNORECASE,
 )
@@ -426,6 +433,32 @@ def _month_of(roman: str | None, word: str | None) -> int:
     return _MONTH_PREFIXES.index(word.lower()[:3]) + 1  # type: ignore[union-attr]
 
 
+# "w m-cu VII i VIII", "(z wyj. VII i VIII)", "m-ce I, II": months listed by their Roman numerals (upper
+# case: "i" is the conjunction), not ordinals of a day ("w I i III niedzielę") nor school classes
+_ROMAN_LIST_RE = re.compile(
+    rf"(?P<neg>\b{_EXCEPT})?(?P<school>\bkl(?:as\w*|\.)\s*)?(?<![\w.])(?-i:(?P<months>(?:{ROMAN_MONTH})(?:\s*(?:,|\bi\b|\boraz\b)\s*(?:{ROMAN_MONTH}))+))"
+    r"(?![\w.])(?!\s*(?:niedziel|sobot|piąt|czwart|środ|wtor|poniedz|dni|dzie|tydz|klas))",
+    re.IGNORECASE,
+)
+
+
+def _listed_months(listed: re.Match[str]) -> str | None:
+    """The season of whole months listed ("VII i VIII" -> summer, "z wyj. VII i VIII" -> not-summer, "I, II"
+    -> "01-01..02-29"); None when the months (or the rest of the year) are no single run."""
+    months = {_ROMAN[r] for r in re.findall(ROMAN_MONTH, listed["months"])}
+    if listed["neg"]:
+        months = set(range(1, 13)) - months
+    starts = [m for m in months if (m - 2) % 12 + 1 not in months]
+    if len(starts) != 1:
+        return None
+    if months == {7, 8}:
+        return "summer"
+    if months == set(range(1, 13)) - {7, 8}:
+        return "not-summer"
+    end = (starts[0] + len(months) - 2) % 12 + 1
+    return f"{starts[0]:02d}-01..{end:02d}-{_MONTH_DAYS[end - 1]:02d}"
+
+
 def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
     months = _MONTH_RANGE_RE.search(text)
@@ -435,6 +468,9 @@ def season_in(text: str) -> str | None:
         dashed = months["r1"] is None and months["w1"] is None
         if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
             return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+    listed = _ROMAN_LIST_RE.search(text)
+    if listed is not None and not listed["school"] and (season := _listed_months(listed)) is not None:
+        return season
     r = _RANGE_RE.search(text)
     if r is not None:
         m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]

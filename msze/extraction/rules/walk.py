@@ -46,6 +46,7 @@ from msze.extraction.rules.reading import (
     CONFESSION_RE,
     MONTHLY,
     REGULAR,
+    ROMAN_MONTH,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
@@ -310,13 +311,22 @@ _NEXT_PHRASE_RE = re.compile(
 )
 
 
+# a comma that ends the previous hour's item, not one inside a list of months ("17.00, III,IV,V godz. 18.00")
+_ITEM_COMMA_RE = re.compile(
+    rf",(?!\s*(?-i:{ROMAN_MONTH})\b(?!\s+(?:niedziel|sobot|piąt|czwart|środ|wtor|poniedz)))",
+    re.I,
+)
+
+
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     """The words of the line that belong to this hour: since the previous hour (past a list separator,
     as "(dla dzieci), " speaks of the hour before), and up to the next (not into a parenthesis that holds
     it: "18:00 (lato 19:00)", nor into a phrase that turns to the next hour: ", zaś w I piątki")."""
     before = line[own_start : c.s]
     if own_start > c.clause_start:
-        cut = max(before.rfind(","), before.rfind(";"), before.rfind(")"))
+        cut = max(
+            [before.rfind(";"), before.rfind(")")] + [m.start() for m in _ITEM_COMMA_RE.finditer(before)]
+        )
         before = before[cut + 1 :]
     after = line[c.e : min(c.next_start, c.clause_end)]
     if c.next_start < c.clause_end:
