@@ -1137,3 +1137,37 @@ def test_a_time_except_roman_summer_months_is_held_the_rest_of_the_year():
         ("10:00", None),
         ("12:15", "summer"),
     ]
+
+
+def test_a_mass_dropped_in_the_summer_under_the_weekdays_leaves_sundays_same_time_all_year():
+    text = "Msze w niedziele: 6.30, 9.00, 11.00\nMsze w tygodniu: 6.30, 18.00; latem nie ma Mszy o 6.30"
+    got = [(t, r["days"], r["season"]) for t, r in readings(text)]
+    assert ("06:30", ["sun"], None) in got
+    assert ("06:30", MON_SAT, "not-summer") in got
+
+
+def test_a_month_range_to_the_end_of_a_month_is_a_season():
+    assert season_in("(od czerwca do końca sierpnia)") == "06-01..08-31"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(01.11-28.02)", "11-01..02-28"),
+        ("od 15.06 – 31.08", "06-15..08-31"),
+        ("godz. 18.00-19.00", None),  # a range of times
+    ],
+)
+def test_two_dates_joined_by_a_dash_are_a_season(text, expected):
+    assert season_in(text) == expected
+
+
+def test_dates_joined_by_a_dash_bound_the_season_of_their_item_and_date_no_mass():
+    text = "Msze w tygodniu: pora zimowa (01.11-28.02) 16.30; pora letnia (01.03-31.10) 18.30"
+    got = [(t, r["kind"], r["season"]) for t, r in readings(text)]
+    assert got == [("16:30", "regular", "11-01..02-28"), ("18:30", "regular", "03-01..10-31")]
+
+
+def test_days_after_a_dash_behind_the_time_are_that_times():
+    text = "Msze w dni powszednie: 6.45 - wtorek, czwartek; 17.30 - poniedziałek, środa, piątek; 8.00 - sob."
+    assert days(text) == [("06:45", ["tue", "thu"]), ("17:30", ["mon", "wed", "fri"]), ("08:00", ["sat"])]

@@ -168,10 +168,10 @@ _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.�
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 PARENS_RE = re.compile(r"\([^()\n]*\)")
 # days written after a list of times, up to the clause's end: "godz. 18.00 od poniedziałku do piątku; godz.
-# 17.00 w sobotę", "Msze o 6.45 i 16.00 w dni powszednie."
+# 17.00 w sobotę", "Msze o 6.45 i 16.00 w dni powszednie.", "17.00 - poniedziałek, środa; 7.00 - czwartek"
 _DAYS_TRAIL_RE = re.compile(
     r"(?:\s*(?:,|i|oraz)\s*(?:o\s+)?(?:godz\.?\s*)?\d{1,2}[.:]\d\d)*"
-    r"\s+((?:w|we|od)\s+[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
+    r"\s*(?:[-–—]\s*|\s(?=(?:w|we|od)\s))((?:(?:w|we|od)\s+)?[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
     re.IGNORECASE,
 )
 # "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday

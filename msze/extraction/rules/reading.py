@@ -52,6 +52,10 @@ _RANGE_RE = re.compile(
     rf"\s+do\s+(?:dnia\s+)?(?P<d2>[0-3]?\d)(?:\.(?P<m2>0?[1-9]|1[0-2])\.?|\s+(?P<w2>{_MONTH_WORDS}))",
     re.IGNORECASE,
 )
+# "(01.10-31.03)": two dates joined by a dash bound a season, the first as the second does
+_DASHED_DATES_RE = re.compile(
+    r"(?<![\d.:])(?P<d1>[0-3]?\d)\.(?P<m1>0?[1-9]|1[0-2])\.?\s*[-–]\s*(?P<d2>[0-3]?\d)\.(?P<m2>0?[1-9]|1[0-2])\b(?![.:]\d)"
+)
 
 # "oprócz", "poza", "za wyjątkiem": the season named next is the one the time is not held in
 _EXCEPT = (
@@ -400,9 +404,9 @@ _MONTH_NAME = (
 _MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
 ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
 _ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
-# "od IX do VI", "od września do czerwca", "(IX-VI)", "wrzesień–czerwiec": whole months
+# "od IX do VI", "od maja do (końca) września", "(IX-VI)", "wrzesień–czerwiec": whole months
 _MONTH_RANGE_RE = re.compile(
-    rf"\bod\s+(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
+    rf"\bod\s+(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:końca\s+)?(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
     rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
     r"\b(?![.,]?\d|\s*klas)",
     re.IGNORECASE,
@@ -471,7 +475,7 @@ def season_in(text: str) -> str | None:
     listed = _ROMAN_LIST_RE.search(text)
     if listed is not None and not listed["school"] and (season := _listed_months(listed)) is not None:
         return season
-    r = _RANGE_RE.search(text)
+    r = _RANGE_RE.search(text) or _DASHED_DATES_RE.search(text)
     if r is not None:
         m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
         m2 = int(r["m2"]) if r["m2"] else _MONTH_NUMBER[r["w2"].lower()]
@@ -559,7 +563,10 @@ def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int 
             day, month, year = int(m["d3"]), _ROMAN[m["mr"].upper()], m["y3"]
         if not possible_date(int(year) if year else None, month, day):
             continue  # "30.02.2026", "31.11": not a date (an hour next to it is still read, undated)
-        if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()):
+        if not bounds and (
+            _BOUND_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
+            or _DASHED_DATES_RE.match(text, m.start())
+        ):
             continue
         out.append((m.start(), m.end(), (int(year) if year else None, month, day)))
     return out
@@ -732,13 +739,31 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
 
 def _dropped_in_season(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "w wakacje nie ma Mszy o 6:30": the 6:30 of the schedule (and of that sentence) is not held in that
-    season."""
-    dropped: dict[str, str] = {}
+    season; said of the weekdays that have a 7.00 ("Msze w dni powszednie: 7.00, 18.30; w wakacje nie ma Mszy
+    o 7.00"), it leaves Sunday's 7.00 all year."""
+    dropped: dict[str, tuple[str, frozenset[str] | None]] = {}
     negated: set[int] = set()
     for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
         if NO_MASS_RE.search(f.own) and r.season in ("summer", "not-summer", "holidays"):
-            dropped[f.time] = "not-summer" if r.season != "holidays" else "not-holidays"
+            season = "not-summer" if r.season != "holidays" else "not-holidays"
+            dropped[f.time] = (season, r.days.days if r.days else None)
             negated.add(i)
-    for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
-        if f.time in dropped and r.kind == REGULAR and (r.season is None or i in negated):
-            r.season = dropped[f.time]
+    held = [
+        i
+        for i, (r, f) in enumerate(zip(readings, facts, strict=True))
+        if f.time in dropped and r.kind == REGULAR and (r.season is None or i in negated)
+    ]
+    # the time on the days the sentence speaks of when the schedule has it then, else the time on any day
+    on_days = {
+        facts[i].time
+        for i in held
+        if i not in negated and _shares_days(readings[i], dropped[facts[i].time][1])
+    }
+    for i in held:
+        season, days = dropped[facts[i].time]
+        if facts[i].time not in on_days or _shares_days(readings[i], days):
+            readings[i].season = season
+
+
+def _shares_days(r: Reading, days: frozenset[str] | None) -> bool:
+    return days is None or r.days is None or bool(days & r.days.days)

@@ -320,13 +320,15 @@ _ITEM_COMMA_RE = re.compile(
 
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     """The words of the line that belong to this hour: since the previous hour (past a list separator,
-    as "(dla dzieci), " speaks of the hour before), and up to the next (not into a parenthesis that holds
-    it: "18:00 (lato 19:00)", nor into a phrase that turns to the next hour: ", zaś w I piątki")."""
+    as "(dla dzieci), " and "(dla dzieci) " speak of the hour before), and up to the next (not into a
+    parenthesis that holds it: "18:00 (lato 19:00)", nor into a phrase that turns to the next hour: ", zaś w
+    I piątki")."""
     before = line[own_start : c.s]
     if own_start > c.clause_start:
-        cut = max(
-            [before.rfind(";"), before.rfind(")")] + [m.start() for m in _ITEM_COMMA_RE.finditer(before)]
-        )
+        cut = max([before.rfind(";")] + [m.start() for m in _ITEM_COMMA_RE.finditer(before)])
+        # "; czas letni (IV-IX) 18.00": a parenthesis after the separator opens this hour's item
+        if cut < 0 or before.rfind("(") < cut:
+            cut = max(cut, before.rfind(")"))
         before = before[cut + 1 :]
     after = line[c.e : min(c.next_start, c.clause_end)]
     if c.next_start < c.clause_end:
