@@ -1171,3 +1171,27 @@ def test_dates_joined_by_a_dash_bound_the_season_of_their_item_and_date_no_mass(
 def test_days_after_a_dash_behind_the_time_are_that_times():
     text = "Msze w dni powszednie: 6.45 - wtorek, czwartek; 17.30 - poniedziałek, środa, piątek; 8.00 - sob."
     assert days(text) == [("06:45", ["tue", "thu"]), ("17:30", ["mon", "wed", "fri"]), ("08:00", ["sat"])]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(w czerwcu)", "06-01..06-30"),
+        ("(oprócz czerwca)", "07-01..05-31"),
+        ("poza grudniem", "01-01..11-30"),
+        ("w czerwcu i lipcu", None),  # two months: not June alone
+        ("do 30 czerwca", None),  # a date's month
+        ("(oprócz Adwentu)", None),  # the rest of the year but Advent has no name: the year's order
+        ("w niedziele (poza niedzielami Wielkiego Postu)", None),
+    ],
+)
+def test_one_month_named_or_excepted_and_a_liturgical_season_excepted(text, expected):
+    assert season_in(text) == expected
+
+
+def test_a_time_not_held_on_a_feast_is_weekly():
+    text = "Msze św. w niedziele: 7.30 (oprócz Wielkanocy i Bożego Narodzenia), 10.00"
+    got = [(t, r["kind"], r["days"]) for t, r in readings(text)]
+    assert got == [("07:30", "regular", ["sun"]), ("10:00", "regular", ["sun"])]
+    got = readings("Msze św. w niedziele: 7.30, 10.00; w dzień Bożego Narodzenia 7.30")
+    assert got[-1][1]["kind"] == "one_off"

@@ -129,10 +129,15 @@ _SEASON_BOUND_BEFORE_RE = re.compile(
 )
 
 
+# "(z wyjątkiem I dnia świąt Bożego Narodzenia)": the feast is the day a weekly Mass is not held
+_EXCEPTED_FEAST_RE = re.compile(r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.)\s[^\d()]{0,50}$", re.I)
+
+
 def one_off_in(text: str) -> bool:
     """Whether ``text`` announces a single occasion (a funeral, a feast, "w przyszłą niedzielę")."""
     return any(
         not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 16), m.start())
+        and not _EXCEPTED_FEAST_RE.search(text, max(0, m.start() - 64), m.start())
         for m in ONE_OFF_RE.finditer(text)
     )
 
@@ -482,8 +487,30 @@ def season_in(text: str) -> str | None:
         d1, d2 = int(r["d1"]), int(r["d2"])
         if possible_date(None, m1, d1) and possible_date(None, m2, d2):  # "od 31.11 do 5.12" is no range
             return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
-    m = _SEASON_RE.search(text)
-    return _SEASON_NAMES[int(m.lastgroup[1:])] if m else None  # type: ignore[index]
+    m = _SEASON_RE.search(_EXCEPT_LITURGICAL_RE.sub(" ", text))
+    if m is not None:
+        return _SEASON_NAMES[int(m.lastgroup[1:])]  # type: ignore[index]
+    one = _ONE_MONTH_RE.search(text)
+    if one is None:
+        return None
+    month = _MONTH_PREFIXES.index(one["month"].lower()[:3]) + 1
+    bounds = f"{month:02d}-01..{month:02d}-{_MONTH_DAYS[month - 1]:02d}"
+    return complement(bounds) if one["neg"] else bounds
+
+
+# "oprócz niedziel w Wielkim Poście": held all year but Lent, which the calendar has no season for; the
+# year's order is the time's
+_EXCEPT_LITURGICAL_RE = re.compile(
+    rf"\b{_EXCEPT}(?:\w+\s+)?(?:w\s+)?(?:wielk\w+\s+po(?:st|ści)\w*|adwen\w*)", re.IGNORECASE
+)
+# one month, not a date's ("26 lipca") nor one of two ("w lipcu i sierpniu" is the summer): "(w lipcu)",
+# "(oprócz lipca)"
+_ONE_MONTH_RE = re.compile(
+    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+)(?P<month>"
+    r"stycz(?:niu|nia|niem)|lut(?:ym|ego)|mar(?:cu|ca|cem)|kwie(?:tniu|tnia|tniem)|czerw(?:cu|ca|cem)"
+    r"|lip(?:cu|ca|cem)|sierp(?:niu|nia|niem)|wrze(?:śniu|śnia|śniem)|listopad(?:zie|a|em)|grud(?:niu|nia|niem))\b(?!\s+(?:i|oraz|[-–—])\s)",
+    re.IGNORECASE,
+)
 
 
 # the rest of the year of a season that has one: what an all-year time becomes where that season has times
