@@ -521,3 +521,11 @@ def test_a_mass_in_another_language_or_rite_keeps_its_tags():
     result = site(("https://parafia.test/msze-swiete", html))
     tags = {s["time"]: s.get("tags") for s in result["schedule"]}
     assert tags == {"08:00": None, "10:00": None, "12:00": ["en"], "18:00": ["tridentine"]}
+
+
+def test_a_time_excepted_from_one_month_leaves_the_other_times_all_year():
+    result = site(("https://parafia.test/msze", "<p>Msze św. w niedziele: 9:30, 12:00 (oprócz sierpnia)</p>"))
+    assert set(rows(result)) == {
+        ("09:30", ("sun",), None, None, False),
+        ("12:00", ("sun",), None, "09-01..07-31", False),
+    }

@@ -129,8 +129,15 @@ _SEASON_BOUND_BEFORE_RE = re.compile(
 )
 
 
+_EXCEPT_WORD = r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy)\s"
 # "(z wyjątkiem I dnia świąt Bożego Narodzenia)": the feast is the day a weekly Mass is not held
-_EXCEPTED_FEAST_RE = re.compile(r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.)\s[^\d()]{0,50}$", re.I)
+_EXCEPTED_FEAST_RE = re.compile(rf"{_EXCEPT_WORD}[^\d()]{{0,50}}$", re.I)
+_EXCEPT_WORD_RE = re.compile(_EXCEPT_WORD, re.I)
+
+
+def excepts(text: str) -> bool:
+    """Whether ``text`` takes something out ("13:00 (oprócz lipca)"): its season is no order of its own."""
+    return _EXCEPT_WORD_RE.search(text) is not None
 
 
 def one_off_in(text: str) -> bool:

@@ -52,6 +52,7 @@ from msze.extraction.rules.reading import (
     HourFacts,
     Reading,
     complement,
+    excepts,
     finish,
     inline_church,
     monthly_note,
@@ -535,6 +536,8 @@ class _Walk:
             one_time = varied is not None and not _WHOLE_ORDER_RE.search(variant["s"])
             aside_next = one_time and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
             r.aside = aside or aside_next  # "18:00 (zimą 17:00)": neither time completes the others
+            # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
+            r.aside |= r.season is not None and excepts(own)
             r.days = c.day
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
