@@ -1195,3 +1195,24 @@ def test_a_time_not_held_on_a_feast_is_weekly():
     assert got == [("07:30", "regular", ["sun"]), ("10:00", "regular", ["sun"])]
     got = readings("Msze św. w niedziele: 7.30, 10.00; w dzień Bożego Narodzenia 7.30")
     assert got[-1][1]["kind"] == "one_off"
+
+
+def test_a_label_glued_after_a_time_heads_the_next_list_not_that_time():
+    got = readings("Msze św. w niedziele: 8.00, 10.30, 19.00w czerwcu: 8.00, 20.00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("08:00", None),
+        ("10:30", None),
+        ("19:00", None),
+        ("08:00", "06-01..06-30"),
+        ("20:00", "06-01..06-30"),
+    ]
+
+
+def test_a_mass_header_typed_without_polish_letters_heads_its_days_and_vigil():
+    got = readings("Msze sw. w niedziele: 8.00, 11.00, sobota 18.00\nMsze sw. w dni powszednie: 18.00")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("08:00", ["sun"], False),
+        ("11:00", ["sun"], False),
+        ("18:00", ["sat"], True),
+        ("18:00", MON_FRI, False),  # the vigil is Saturday's Mass at that time
+    ]

@@ -123,9 +123,10 @@ _DAY_VALUES = [days for _, days in _DAY_PATTERNS]
 _DAY_SCAN_RE = re.compile(
     _L + "(?:" + "|".join(f"(?P<d{i}>{p})" for i, (p, _) in enumerate(_DAY_PATTERNS)) + ")", re.IGNORECASE
 )
-# a line that starts with a day phrase: "w niedzielę: ...", "• Dni powszednie – ...", "NIEDZIELA 8:00"
+# a line that starts with a day phrase: "w niedzielę: ...", "• Dni powszednie – ...", "NIEDZIELA 8:00",
+# "Msze sw. w niedziele:" (typed without Polish letters)
 LINE_DAY_HEAD_RE = re.compile(
-    r"[\s•*·\-–—]*(?:(?:w|we|od|co|i|dni|dzień|każd[aąy]|msz[ae]\s+św\.?)\s+){0,3}(?:"
+    r"[\s•*·\-–—]*(?:(?:w|we|od|co|i|dni|dzień|każd[aąy]|msz[ae]\s+(?:św|sw|święte)\.?)\s+){0,3}(?:"
     + DAY_ANY_RE.pattern
     + ")",
     re.IGNORECASE,

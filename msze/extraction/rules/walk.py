@@ -340,7 +340,14 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
         if turn is not None:
             after = after[: turn.start()]
         after = _to_next_item(after)
+        label = _NEXT_LABEL_RE.search(after)
+        if label is not None:  # "18.00w lipcu: 7.00, 9.00": the label heads the next list
+            after = after[: label.start()]
     return before, after
+
+
+# a label that ends in a colon right before the next hour: "w lipcu: ", "Kaplica w Zalesiu: "
+_NEXT_LABEL_RE = re.compile(r"(?<![^\W\d_])[^\W\d_][^,;()\d]*:\s*$")
 
 
 # what stands between two times of one list: "7:30, 9:30", "godz. 8.00, godz. 11.00", "9 i 11"
