@@ -1216,3 +1216,13 @@ def test_a_mass_header_typed_without_polish_letters_heads_its_days_and_vigil():
         ("18:00", ["sat"], True),
         ("18:00", MON_FRI, False),  # the vigil is Saturday's Mass at that time
     ]
+
+
+def test_a_mass_header_run_into_the_line_ends_the_words_of_the_time_before():
+    got = readings("Msze św. w niedziele: 8.00, 11.00 (Zalesie) Msze św. w tygodniu: latem 19.00, zimą 18.00")
+    assert [(t, r["days"], r["church"], r["season"]) for t, r in got] == [
+        ("08:00", ["sun"], None, None),
+        ("11:00", ["sun"], "Zalesie", None),
+        ("19:00", MON_SAT, None, "summer"),
+        ("18:00", MON_SAT, None, "winter"),
+    ]

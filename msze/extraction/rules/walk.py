@@ -340,7 +340,7 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
         if turn is not None:
             after = after[: turn.start()]
         after = _to_next_item(after)
-        label = _NEXT_LABEL_RE.search(after)
+        label = _NEXT_LABEL_RE.search(after) or _MASS_HEADER_RE.search(after)
         if label is not None:  # "18.00w lipcu: 7.00, 9.00": the label heads the next list
             after = after[: label.start()]
     return before, after
@@ -348,6 +348,9 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
 
 # a label that ends in a colon right before the next hour: "w lipcu: ", "Kaplica w Zalesiu: "
 _NEXT_LABEL_RE = re.compile(r"(?<![^\W\d_])[^\W\d_][^,;()\d]*:\s*$")
+# a Mass header inside a line, as a page run into one line writes it: "13.00 Msze św. w dni powszednie: zimą
+# 17.00": what follows is the next header's
+_MASS_HEADER_RE = re.compile(r"\bmsz[aey]?\b[^:\d()]{0,40}:", re.IGNORECASE)
 
 
 # what stands between two times of one list: "7:30, 9:30", "godz. 8.00, godz. 11.00", "9 i 11"
