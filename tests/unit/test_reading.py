@@ -1226,3 +1226,19 @@ def test_a_mass_header_run_into_the_line_ends_the_words_of_the_time_before():
         ("19:00", MON_SAT, None, "summer"),
         ("18:00", MON_SAT, None, "winter"),
     ]
+
+
+def test_a_variant_in_parentheses_after_a_comma_is_still_the_time_befores():
+    got = readings("Msze św. w tygodniu: godz. 6.30, godz. 17.00, (zimą 16.00)")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("06:30", None),
+        ("17:00", WINTER_REST),
+        ("16:00", "winter"),
+    ]
+
+
+def test_an_event_named_as_a_masss_exception_is_no_topic_of_the_times_after():
+    text = "Msze św. w tygodniu: 7:00, 17:00 (poza czasem wizyt duszpasterskich), 18:30"
+    assert [t for t, _ in readings(text)] == ["07:00", "17:00", "18:30"]
+    text = "Msze św. w tygodniu: 7:00, 17:00; wizyty duszpasterskie od 16:00"
+    assert [t for t, _ in readings(text)] == ["07:00", "17:00"]

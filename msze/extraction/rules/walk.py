@@ -284,9 +284,9 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
-# "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)": a seasonal variant in
-# parentheses that hold the next hour
-_VARIANT_RE = re.compile(r"\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$", re.I)
+# "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)", "18:00, (latem 18:30)": a
+# seasonal variant in parentheses that hold the next hour
+_VARIANT_RE = re.compile(r"\s*,?\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$", re.I)
 _CLOSING_RE = re.compile(r"\s*\)")
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
 _WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
