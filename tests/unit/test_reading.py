@@ -1242,3 +1242,23 @@ def test_an_event_named_as_a_masss_exception_is_no_topic_of_the_times_after():
     assert [t for t, _ in readings(text)] == ["07:00", "17:00", "18:30"]
     text = "Msze św. w tygodniu: 7:00, 17:00; wizyty duszpasterskie od 16:00"
     assert [t for t, _ in readings(text)] == ["07:00", "17:00"]
+
+
+def test_the_rest_of_the_year_is_the_complement_of_the_season_named_before_it_on_the_line():
+    text = "Msze św. w niedziele: od czerwca do sierpnia 8:00, 10:30; pozostała część roku: 8:00, 9:30, 11:00"
+    assert [(t, r["days"], r["season"]) for t, r in readings(text)] == [
+        ("08:00", ["sun"], "06-01..08-31"),
+        ("10:30", ["sun"], "06-01..08-31"),
+        ("08:00", ["sun"], "09-01..05-31"),
+        ("09:30", ["sun"], "09-01..05-31"),
+        ("11:00", ["sun"], "09-01..05-31"),
+    ]
+    text = "Msze św. w tygodniu: 7:00 (w pozostałe dni 18:00)"  # the other days, not the rest of the year
+    assert [r["season"] for _, r in readings(text)] == [None, None]
+
+
+def test_a_lines_day_label_holds_past_a_full_stop_unless_another_day_is_named():
+    text = "Msze św. w niedziele: 7.00, 9.00. Dla dzieci: 10.30. Suma: 12.00"
+    assert days(text) == [("07:00", ["sun"]), ("09:00", ["sun"]), ("10:30", ["sun"]), ("12:00", ["sun"])]
+    text = "We wtorek przypada wspomnienie zmarłych. Msze o 8.00 i 10.00."  # a sentence, no label
+    assert days(text) == [("08:00", []), ("10:00", [])]

@@ -284,6 +284,24 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
+_LABEL_COLON_RE = re.compile(r"[^\W\d]*\s*:")
+
+
+def _only_heading(line_days: LineDays, head_days: Days | None, s: int) -> Days | None:
+    """The line's day heading for an hour past its clause ("Msze w niedziele: 8.00. Suma: 11.00."), when no
+    other day is named on the line before the hour."""
+    if head_days is None:
+        return None
+    named = [d for start, _, d in line_days.days if start < s]
+    return head_days if all(d.days <= head_days.days for d in named) else None
+
+
+# "pozostała część roku", "pozostałe miesiące", "w pozostałym okresie", "przez resztę roku": the rest of the
+# year of the season named before (not "w pozostałe dni", the other days)
+_REST_OF_YEAR_RE = re.compile(
+    r"\b(?:pozostał\w*\s+(?:(?:część|miesiąc\w*|okres\w*|czas\w*)(?:\s+roku)?|roku)|reszt\w+\s+roku)\b",
+    re.IGNORECASE,
+)
 # "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)", "18:00, (latem 18:30)": a
 # seasonal variant in parentheses that hold the next hour
 _VARIANT_RE = re.compile(r"\s*,?\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$", re.I)
@@ -480,17 +498,20 @@ class _Walk:
         starts = clause_starts(line)
         line_days = LineDays(line)
         head_days = day_at(line[: head.end()]) if head is not None else None
+        # "Msze św. w niedziele: ...": a day heading that labels the line, not a sentence's "We wtorek ..."
+        labelled = head_days if head is not None and _LABEL_COLON_RE.match(line, head.end()) else None
         over = head_days or block.heading_day or block.label_day
         sunday_heading = over is not None and "sun" in over.days
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
+        named_season: str | None = None  # the season this line named last, for "the rest of the year"
         aside_next = False  # the next hour is one time's seasonal variant: "18:00 (w wakacje 20:00)"
         listed_church: str | None = None  # the church heading this line's list: "kaplica Sióstr: 8:00, 10:00"
         place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
         confession_listed = False  # the hour before was a Mass with confession before it
         for idx in idxs:
-            c = self._hour_context(ctx, starts, line_days, idx)
+            c = self._hour_context(ctx, starts, line_days, idx, labelled)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
             own_start = c.since
             before, after = _own_words(line, own_start, c)
@@ -541,6 +562,10 @@ class _Walk:
                 r.season = season_in(opening) if opening is not None else None
             gap, inside = line[own_start : c.s], _in_parens(line, c.s)
             listed_season = _listed_season(listed_season, gap, before, own, r, inside)
+            if _REST_OF_YEAR_RE.search(before) and complement(named_season) is not None:
+                r.season = listed_season = complement(named_season)  # "pozostałe miesiące: 7.30, 11.00"
+            elif season_in(own) is not None:
+                named_season = r.season
             aside = paired or aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
             # one time's variant, not "(latem tylko 18:00)"
             one_time = varied is not None and not _WHOLE_ORDER_RE.search(variant["s"])
@@ -595,10 +620,11 @@ class _Walk:
         )
 
     def _hour_context(
-        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int
+        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int, head_days: Days | None
     ) -> HourContext:
         """The hour's span and clause in its line, where the next hour starts, and its day: its own day
-        phrase, else the heading's."""
+        phrase, else the line's day heading's ("Msze w niedziele: 8.00. Suma: 11.00." past the full stop),
+        else the heading's above."""
         h = self.hours[idx]
         s, e = h.start - ctx.start, h.end - ctx.start
         clause = bisect_right(starts, s)  # starts[0] is 0: clause >= 1
@@ -607,7 +633,8 @@ class _Walk:
         next_start = len(ctx.line)
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
-        day = line_days.day_of(clause_start, s, e) or self.block.heading_day or self.block.label_day
+        day = line_days.day_of(clause_start, s, e) or _only_heading(line_days, head_days, s)
+        day = day or self.block.heading_day or self.block.label_day
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
             day = Days(day.days - excepted.days, day.generic)
