@@ -1262,3 +1262,12 @@ def test_a_lines_day_label_holds_past_a_full_stop_unless_another_day_is_named():
     assert days(text) == [("07:00", ["sun"]), ("09:00", ["sun"]), ("10:30", ["sun"]), ("12:00", ["sun"])]
     text = "We wtorek przypada wspomnienie zmarłych. Msze o 8.00 i 10.00."  # a sentence, no label
     assert days(text) == [("08:00", []), ("10:00", [])]
+
+
+def test_a_saturday_season_pair_under_sunday_is_two_vigils():
+    got = readings("Msze św. w niedziele: 10.00; sobota: latem 18.00, zimą 17.00")
+    assert [(t, r["days"], r["season"], r["vigil"]) for t, r in got] == [
+        ("10:00", ["sun"], None, False),
+        ("18:00", ["sat"], "summer", True),
+        ("17:00", ["sat"], "winter", True),
+    ]

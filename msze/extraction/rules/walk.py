@@ -521,7 +521,7 @@ class _Walk:
                 and c.day.days == {"sat"}
                 and own_start > 0
                 and not DAY_ANY_RE.search(line, own_start, min(c.next_start, c.clause_end))
-                and not self._saturday_goes_on(idxs, idx)
+                and not self._saturday_goes_on(idxs, idx, before)
             ):
                 # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again; a later time goes on with
                 # Saturday's list ("w soboty 17.00 i 18.00")
@@ -609,15 +609,17 @@ class _Walk:
             self.home = place.casefold()
         return None if place.casefold() == self.home else place
 
-    def _saturday_goes_on(self, idxs: list[int], idx: int) -> bool:
+    def _saturday_goes_on(self, idxs: list[int], idx: int, words: str) -> bool:
         """The hour before on the line is Saturday's and earlier: a Saturday list goes on ("w soboty 17.00
-        i 18.00"); an earlier time starts Sunday's list again."""
+        i 18.00"); an earlier time starts Sunday's list again, unless the two are a season's pair ("sobota:
+        latem 17.30, zimą 16.30")."""
         if idx == idxs[0]:
             return False
-        before = self.readings[idx - 1].days
-        return (
-            before is not None and before.days == {"sat"} and self.hours[idx - 1].time < self.hours[idx].time
-        )
+        previous = self.readings[idx - 1]
+        if previous.days is None or previous.days.days != {"sat"}:
+            return False
+        paired = previous.season is not None and season_in(words) is not None
+        return paired or self.hours[idx - 1].time < self.hours[idx].time
 
     def _hour_context(
         self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int, head_days: Days | None
