@@ -1271,3 +1271,18 @@ def test_a_saturday_season_pair_under_sunday_is_two_vigils():
         ("18:00", ["sat"], "summer", True),
         ("17:00", ["sat"], "winter", True),
     ]
+
+
+def test_a_day_abbreviation_before_a_place_ends_no_clause():
+    text = "Msze św. w tygodniu: pn. 18.00, wt. 7.00, sb. Kaplica Zalesie 16.00"
+    assert days(text) == [("18:00", ["mon"]), ("07:00", ["tue"]), ("16:00", ["sat"])]
+
+
+def test_a_day_in_parentheses_after_a_place_is_the_next_times():
+    got = readings("Msze św. w niedziele: 9.00, 11.00; Zalesie (sobota) godz. 17.00; 12.30 (sobota)")
+    assert [(t, r["days"]) for t, r in got] == [
+        ("09:00", ["sun"]),
+        ("11:00", ["sun"]),
+        ("17:00", ["sat"]),
+        ("12:30", ["sat"]),
+    ]
