@@ -1286,3 +1286,11 @@ def test_a_day_in_parentheses_after_a_place_is_the_next_times():
         ("17:00", ["sat"]),
         ("12:30", ["sat"]),
     ]
+
+
+def test_a_place_before_a_list_of_days_is_the_next_times_church():
+    got = readings("Msze św. w tygodniu: Zalesie wtorek 17:00; Borowo poniedziałek, środa, sobota 18:00")
+    assert [(t, r["days"], r["church"]) for t, r in got] == [
+        ("17:00", ["tue"], None),  # the first place named: the parish's own
+        ("18:00", ["mon", "wed", "sat"], "Borowo"),
+    ]

@@ -337,6 +337,10 @@ _ITEM_COMMA_RE = re.compile(
 )
 
 
+# a comma inside a list of days ("Lipno poniedziałek, środa, piątek 18.00"): the place before is the hour's
+_DAY_LIST_COMMA_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern})\.?\s*(,)\s*(?=(?:{DAY_ANY_RE.pattern}))", re.I)
+
+
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     """The words of the line that belong to this hour: since the previous hour (past a list separator,
     as "(dla dzieci), " and "(dla dzieci) " speak of the hour before), and up to the next (not into a
@@ -344,7 +348,9 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     I piątki")."""
     before = line[own_start : c.s]
     if own_start > c.clause_start:
-        cut = max([before.rfind(";")] + [m.start() for m in _ITEM_COMMA_RE.finditer(before)])
+        in_days = {m.start(1) for m in _DAY_LIST_COMMA_RE.finditer(before)}
+        commas = [m.start() for m in _ITEM_COMMA_RE.finditer(before) if m.start() not in in_days]
+        cut = max([before.rfind(";"), *commas])
         # "; czas letni (IV-IX) 18.00": a parenthesis after the separator opens this hour's item
         if cut < 0 or before.rfind("(") < cut:
             cut = max(cut, before.rfind(")"))
