@@ -1294,3 +1294,10 @@ def test_a_place_before_a_list_of_days_is_the_next_times_church():
         ("17:00", ["tue"], None),  # the first place named: the parish's own
         ("18:00", ["mon", "wed", "sat"], "Borowo"),
     ]
+
+
+def test_an_hour_without_minutes_after_a_noted_time_of_the_list_is_an_hour():
+    got = readings("Msze św. w niedziele: 8:00, 9:30 (dla dzieci), 11, 18:00")
+    assert [t for t, _ in got] == ["08:00", "09:30", "11:00", "18:00"]
+    got = readings("Kancelaria czynna: pon. 9:00 (tel. 61 123 45 67), 11")  # no list of Masses
+    assert [t for t, _ in got] == []

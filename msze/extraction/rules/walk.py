@@ -125,13 +125,20 @@ _LIST_HEAD_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern}|{MASS_CUE_RE.pattern})[^\d
 LIST_FIRST_HOUR = "05:00"  # a headed list of bare numbers from this hour on, rising, is a list of hours
 
 
+_NOTE_GAP = 60  # characters between two hours of a list, with a note in parentheses
+
+
 def _in_lists(text: str, hours: Sequence[Hour]) -> list[bool]:
     """Which bare numbers are hours of a list: continuing one that an hour starts ("o godz. 7, 9, 11 i 18",
-    "o 9 i 11"), or rising numbers right after a day heading or Mass header ("niedziele: 8, 10, 12, 18")."""
+    "o 9 i 11", "9:30 (dla dzieci), 11"), or rising numbers right after a day heading or Mass header
+    ("niedziele: 8, 10, 12, 18")."""
     listed = [False] * len(hours)
     for i in range(1, len(hours)):
         a, b = hours[i - 1], hours[i]
-        if not is_bare(b) or b.start - a.end > 8 or not _LIST_SEP_RE.fullmatch(text, a.end, b.start):
+        if not is_bare(b) or b.start - a.end > _NOTE_GAP:
+            continue
+        gap = PARENS_RE.sub("", text[a.end : b.start])  # "12:30 (poza wakacjami), 12 (w wakacje)"
+        if len(gap) > 8 or not _LIST_SEP_RE.fullmatch(gap):
             continue
         before = text[max(0, a.start - LOOKBEHIND) : a.start]
         headed = LIST_FIRST_HOUR <= a.time < b.time and bool(_LIST_HEAD_RE.search(before))
