@@ -1301,3 +1301,8 @@ def test_an_hour_without_minutes_after_a_noted_time_of_the_list_is_an_hour():
     assert [t for t, _ in got] == ["08:00", "09:30", "11:00", "18:00"]
     got = readings("Kancelaria czynna: pon. 9:00 (tel. 61 123 45 67), 11")  # no list of Masses
     assert [t for t, _ in got] == []
+
+
+def test_a_seasonal_time_added_in_parentheses_leaves_the_time_before_all_year():
+    got = readings("Msze św. w niedziele: 8:00, 10:00 (w wakacje również o 20:00)")
+    assert [(t, r["season"]) for t, r in got] == [("08:00", None), ("10:00", None), ("20:00", "summer")]

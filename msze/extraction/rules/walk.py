@@ -567,8 +567,9 @@ class _Walk:
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
-            if r.season is None and varied is not None:
-                r.season = complement(varied)  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
+            if r.season is None and varied is not None and not AS_WELL_RE.search(variant["s"]):
+                # "18:00 (lato 19:00)": the 18:00 is the rest of the year's; "(latem także 19:00)" adds one
+                r.season = complement(varied)
             paired = self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
