@@ -1306,3 +1306,10 @@ def test_an_hour_without_minutes_after_a_noted_time_of_the_list_is_an_hour():
 def test_a_seasonal_time_added_in_parentheses_leaves_the_time_before_all_year():
     got = readings("Msze św. w niedziele: 8:00, 10:00 (w wakacje również o 20:00)")
     assert [(t, r["season"]) for t, r in got] == [("08:00", None), ("10:00", None), ("20:00", "summer")]
+
+
+def test_codziennie_under_a_weekday_label_is_every_weekday():
+    text = "Msze św. w niedziele: w kaplicy: 9:00\nMsze św. w dni powszednie: w kościele codziennie o 7:00"
+    assert days(text) == [("09:00", ["sun"]), ("07:00", MON_SAT)]
+    text = "W niedziele: 9:00, 11:00, w dni powszednie: codziennie oprócz piątku 18:00"  # a Sunday label
+    assert days(text)[-1] == ("18:00", ["mon", "tue", "wed", "thu", "sat"])

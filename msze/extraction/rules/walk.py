@@ -291,6 +291,11 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
+def _weekdays_label(label: Days, day: Days) -> bool:
+    """A line labelled with the weekdays ("Msze św. w dni powszednie:") narrows an every-day phrase."""
+    return label.generic and "sun" not in label.days and label.days < day.days
+
+
 _LABEL_COLON_RE = re.compile(r"[^\W\d]*\s*:")
 
 
@@ -650,6 +655,8 @@ class _Walk:
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
         day = line_days.day_of(clause_start, s, e) or _only_heading(line_days, head_days, s)
+        if day is not None and head_days is not None and day.generic and _weekdays_label(head_days, day):
+            day = head_days  # "Msze w dni powszednie: codziennie o 18:00": every weekday
         day = day or self.block.heading_day or self.block.label_day
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
