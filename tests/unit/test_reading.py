@@ -1313,3 +1313,8 @@ def test_codziennie_under_a_weekday_label_is_every_weekday():
     assert days(text) == [("09:00", ["sun"]), ("07:00", MON_SAT)]
     text = "W niedziele: 9:00, 11:00, w dni powszednie: codziennie oprócz piątku 18:00"  # a Sunday label
     assert days(text)[-1] == ("18:00", ["mon", "tue", "wed", "thu", "sat"])
+
+
+def test_a_day_in_the_note_after_a_time_is_that_times_only():
+    text = "Msze św. w tygodniu: 6.30 - we wtorki w kaplicy szpitalnej, 7.00, 18.00"
+    assert days(text) == [("06:30", ["tue"]), ("07:00", MON_SAT), ("18:00", MON_SAT)]
