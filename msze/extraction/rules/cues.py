@@ -151,10 +151,10 @@ def held_with(line: str, pos: int) -> bool:
     return bool(_WITH_BEFORE_RE.search(line, lo, pos))
 
 
+# the words that take something out of a Mass's times: "oprócz", "poza", "z wyjątkiem", "z wyj."
+EXCEPT_WORD = r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy)\s"
 # "17:30 (oprócz czasu wizyt duszpasterskich)": the event is when the Mass is not held, no topic of its own
-_EXCEPTED_BEFORE_RE = re.compile(
-    r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.)\s+(?:[^\W\d]+\s+){0,2}$", re.IGNORECASE
-)
+_EXCEPTED_BEFORE_RE = re.compile(rf"{EXCEPT_WORD}\s*(?:[^\W\d]+\s+){{0,2}}$", re.IGNORECASE)
 
 
 def excepted(line: str, pos: int) -> bool:

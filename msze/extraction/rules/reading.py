@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from msze.extraction.rules.cues import MASS_CUE_RE, OTHER_CUE_RE
+from msze.extraction.rules.cues import EXCEPT_WORD, MASS_CUE_RE, OTHER_CUE_RE
 from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, WEEK, Days, days_of
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
 from msze.utils.vocabulary import season_range
@@ -129,10 +129,9 @@ _SEASON_BOUND_BEFORE_RE = re.compile(
 )
 
 
-_EXCEPT_WORD = r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy)\s"
 # "(z wyjątkiem I dnia świąt Bożego Narodzenia)": the feast is the day a weekly Mass is not held
-_EXCEPTED_FEAST_RE = re.compile(rf"{_EXCEPT_WORD}[^\d()]{{0,50}}$", re.I)
-_EXCEPT_WORD_RE = re.compile(_EXCEPT_WORD, re.I)
+_EXCEPTED_FEAST_RE = re.compile(rf"{EXCEPT_WORD}[^\d()]{{0,50}}$", re.I)
+_EXCEPT_WORD_RE = re.compile(EXCEPT_WORD, re.I)
 
 
 def excepts(text: str) -> bool:

@@ -641,7 +641,7 @@ class _Walk:
         return paired or self.hours[idx - 1].time < self.hours[idx].time
 
     def _hour_context(
-        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int, head_days: Days | None
+        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int, label: Days | None
     ) -> HourContext:
         """The hour's span and clause in its line, where the next hour starts, and its day: its own day
         phrase, else the line's day heading's ("Msze w niedziele: 8.00. Suma: 11.00." past the full stop),
@@ -654,9 +654,9 @@ class _Walk:
         next_start = len(ctx.line)
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
-        day = line_days.day_of(clause_start, s, e) or _only_heading(line_days, head_days, s)
-        if day is not None and head_days is not None and day.generic and _weekdays_label(head_days, day):
-            day = head_days  # "Msze w dni powszednie: codziennie o 18:00": every weekday
+        day = line_days.day_of(clause_start, s, e) or _only_heading(line_days, label, s)
+        if day is not None and label is not None and day.generic and _weekdays_label(label, day):
+            day = label  # "Msze w dni powszednie: codziennie o 18:00": every weekday
         day = day or self.block.heading_day or self.block.label_day
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
