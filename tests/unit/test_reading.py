@@ -1177,6 +1177,7 @@ def test_days_after_a_dash_behind_the_time_are_that_times():
     ("text", "expected"),
     [
         ("(w czerwcu)", "06-01..06-30"),
+        ("lipiec sierpień kościół parafialny", "summer"),  # two months written without a joining word
         ("(oprócz czerwca)", "07-01..05-31"),
         ("poza grudniem", "01-01..11-30"),
         ("w czerwcu i lipcu", None),  # two months: not June alone

@@ -71,7 +71,7 @@ _SEASONS: list[tuple[str, str]] = [
         "not-summer",
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
-    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]\s*sierpień", "summer"),
+    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
     (r"zim[aąię]\b|zimow\w*", "winter"),
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
