@@ -573,3 +573,11 @@ def test_a_restored_order_in_announcements_is_weekly_with_each_village_s_church(
         ("10:15", ("sun",), "Borowie"),
     ]
     assert [o["time"] for o in result["one_off"]] == ["12:00"]
+
+
+def test_a_time_excepted_from_one_month_leaves_the_other_times_all_year():
+    result = site(("https://parafia.test/msze", "<p>Msze św. w niedziele: 9:30, 12:00 (oprócz sierpnia)</p>"))
+    assert set(rows(result)) == {
+        ("09:30", ("sun",), None, None, False),
+        ("12:00", ("sun",), None, "09-01..07-31", False),
+    }
