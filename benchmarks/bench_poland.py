@@ -2,6 +2,7 @@
 250, 500 and 1 000 realistic fake sites, and the wall time and memory projected to 5 600 sites.
 
     .venv/bin/python benchmarks/bench_poland.py --sizes 250,500,1000 --work /tmp/poland
+    .venv/bin/python benchmarks/bench_poland.py --jobs 2     # two processes over halves of each list
 
 The fake web is benchmarks/fakeweb.py's realistic mode (latency, timeouts, dropped connections, robots.txt,
 gzip, archive-sized sites; its distributions are in `fakeweb.realistic_spec`), served once for the largest
@@ -43,27 +44,50 @@ TARGET_SECONDS = 2 * 3600
 TARGET_MB = 1024
 
 
-def crawl(sites: int, env: dict[str, str], work: Path, extra: list[str]) -> dict:
-    """One `scrapy crawl parishes` child over the first `sites` realistic sites: its figures."""
+def crawl(sites: int, env: dict[str, str], work: Path, extra: list[str], jobs: int = 1) -> dict:
+    """`jobs` `scrapy crawl parishes` children at once over the first `sites` realistic sites, split round
+    robin (as `split -n r/2 urls.txt` and GNU parallel would): their figures summed, the wall time to the
+    last one's end."""
     out = work / f"sites-{sites}"
     out.mkdir(parents=True)
     urls = out / "urls.txt"
     fakeweb.write_urls(str(urls), sites)
-    stats_file = out / "stats.json"
-    cmd = [PY, "-m", "scrapy", "crawl", "parishes", "-a", f"urls={urls}", "-s", f"PAGES_DIR={out / 'pages'}",
-           "-s", f"STATS_FILE={stats_file}", *extra]  # fmt: skip
+    lines = urls.read_text().splitlines()
+    parts = [out / f"part-{j}" for j in range(jobs)] if jobs > 1 else [out]
     started, cpu_before = time.monotonic(), children_cpu_seconds()
-    with open(out / "crawl.log", "w") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        with MemorySampler(proc.pid, interval=1.0) as sampler:
+    procs, logs = [], []
+    for j, part in enumerate(parts):
+        part.mkdir(exist_ok=True)
+        part_urls = part / "urls.txt"
+        if jobs > 1:
+            part_urls.write_text("".join(f"{u}\n" for u in lines[j::jobs]))
+        cmd = [PY, "-m", "scrapy", "crawl", "parishes", "-a", f"urls={part_urls}",
+               "-s", f"PAGES_DIR={part / 'pages'}",
+               "-s", f"STATS_FILE={part / 'stats.json'}", *extra]  # fmt: skip
+        logs.append(open(part / "crawl.log", "w"))  # noqa: SIM115 - closed below, after the children
+        procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logs[-1], stderr=subprocess.STDOUT))
+    # this process's tree without itself and the fake web: the crawl children and their Tesseract children
+    skip = ("fakeweb.py", "bench_poland.py")
+    sampler = MemorySampler(os.getpid(), interval=1.0, exclude=lambda cmd: any(n in cmd for n in skip))
+    with sampler:
+        for proc in procs:
             proc.wait()
     wall = time.monotonic() - started
     cpu = children_cpu_seconds() - cpu_before
-    if proc.returncode != 0:
-        print(f"  ! exit status {proc.returncode}; see {out / 'crawl.log'}", file=sys.stderr)
-    stats = json.loads(stats_file.read_text()) if stats_file.exists() else {}
-    steady = steady_rate((out / "crawl.log").read_text(errors="replace"))
-    return figures(sites, wall, cpu, sampler.peak.total_kb, stats) | {"steady_pages_per_s": round(steady, 1)}
+    for log in logs:
+        log.close()
+    stats: dict = {}
+    steady = 0.0
+    for part, proc in zip(parts, procs, strict=True):
+        if proc.returncode != 0:
+            print(f"  ! exit status {proc.returncode}; see {part / 'crawl.log'}", file=sys.stderr)
+        stats_file = part / "stats.json"
+        for key, value in (json.loads(stats_file.read_text()) if stats_file.exists() else {}).items():
+            if isinstance(value, int | float):
+                stats[key] = stats.get(key, 0) + value
+        steady += steady_rate((part / "crawl.log").read_text(errors="replace"))
+    row = figures(sites, wall, cpu, sampler.peak.total_kb, stats)
+    return row | {"jobs": jobs, "steady_pages_per_s": round(steady, 1)}
 
 
 def figures(sites: int, wall: float, cpu: float, peak_kb: int, stats: dict) -> dict:
@@ -162,7 +186,8 @@ def print_table(rows: list[dict], proj: dict) -> None:
     print(
         f"projected for {p['target_sites']} sites: {p['wall_s']} s = {p['wall_h']} h "
         f"({'meets' if p['meets_time'] else 'MISSES'} < 2 h), {p['rss_mb']} MB "
-        f"({'meets' if p['meets_memory'] else 'MISSES'} < 1 GB), one process on {os.cpu_count()} cores"
+        f"({'meets' if p['meets_memory'] else 'MISSES'} < 1 GB), "
+        f"{rows[-1]['jobs']} crawl process(es) on {os.cpu_count()} cores"
     )
 
 
@@ -177,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", help="keep outputs, logs and bench_poland.json here (default: a temp dir)")
     parser.add_argument("-s", dest="settings", action="append", default=[], help="extra Scrapy setting")
     parser.add_argument("--media", action="store_true", help="10 %% of sites a PDF schedule, 5 %% an image")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="crawl processes at once over each size's sites (default 1)"
+    )
     args = parser.parse_args(argv)
     sizes = sorted(int(x) for x in args.sizes.split(","))
     work = Path(args.work or tempfile.mkdtemp(prefix="bench-poland-"))
@@ -194,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for sites in sizes:
             print(f"crawling {sites} sites ... (load average {os.getloadavg()})", flush=True)
-            rows.append(crawl(sites, env, work, extra))
+            rows.append(crawl(sites, env, work, extra, args.jobs))
             print(f"  {rows[-1]}", flush=True)
     finally:
         web.terminate()

@@ -1186,3 +1186,225 @@ def test_villages_named_before_the_parish_church_s_own_times_are_its_chapels():
     # with no church word anywhere the first village is the parish's own, as diocesan lists write them
     text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00"
     assert churches(text) == [("07:30", None), ("09:00", "Łęgi")]
+
+
+# --- months listed by Roman numerals (issue 25, diocesan rows) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("w m-cu VII i VIII o godz. 19.30", "summer"),
+        ("(z wyj. VII i VIII)", "not-summer"),
+        ("(oprócz VII, VIII)", "not-summer"),
+        ("m-ce XI, XII, I - godz. 16.00", "11-01..01-31"),
+        ("IV,V,VI godz. 18.30", "04-01..06-30"),
+        ("(poza I, II)", "03-01..12-31"),
+        ("z wyjątkiem II, VII, VIII", None),  # the rest of the year is no single run
+        ("w I i III niedzielę miesiąca", None),  # ordinals of a day
+        ("dla klas II i III", None),
+        ("II, IV, VI", None),
+    ],
+)
+def test_months_listed_by_roman_numerals_are_a_season(text, expected):
+    assert season_in(text) == expected
+
+
+def test_each_list_of_roman_months_heads_its_own_time_and_names_no_church():
+    got = readings("Msze św. w tygodniu: m-ce XI,XII - godz. 16.30, I,II,III godz. 17.00, IV, V godz. 18.00")
+    assert [(t, r["season"], r["church"]) for t, r in got] == [
+        ("16:30", "11-01..12-31", None),
+        ("17:00", "01-01..03-31", None),
+        ("18:00", "04-01..05-31", None),
+    ]
+
+
+def test_a_time_except_roman_summer_months_is_held_the_rest_of_the_year():
+    got = readings("Msze św. w niedziele: 7.30 (z wyj. VII i VIII), 10.00, w m-cu VII i VIII godz. 12.15")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:30", "not-summer"),
+        ("10:00", None),
+        ("12:15", "summer"),
+    ]
+
+
+def test_a_mass_dropped_in_the_summer_under_the_weekdays_leaves_sundays_same_time_all_year():
+    text = "Msze w niedziele: 6.30, 9.00, 11.00\nMsze w tygodniu: 6.30, 18.00; latem nie ma Mszy o 6.30"
+    got = [(t, r["days"], r["season"]) for t, r in readings(text)]
+    assert ("06:30", ["sun"], None) in got
+    assert ("06:30", MON_SAT, "not-summer") in got
+
+
+def test_a_month_range_to_the_end_of_a_month_is_a_season():
+    assert season_in("(od czerwca do końca sierpnia)") == "06-01..08-31"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(01.11-28.02)", "11-01..02-28"),
+        ("od 15.06 – 31.08", "06-15..08-31"),
+        ("godz. 18.00-19.00", None),  # a range of times
+    ],
+)
+def test_two_dates_joined_by_a_dash_are_a_season(text, expected):
+    assert season_in(text) == expected
+
+
+def test_dates_joined_by_a_dash_bound_the_season_of_their_item_and_date_no_mass():
+    text = "Msze w tygodniu: pora zimowa (01.11-28.02) 16.30; pora letnia (01.03-31.10) 18.30"
+    got = [(t, r["kind"], r["season"]) for t, r in readings(text)]
+    assert got == [("16:30", "regular", "11-01..02-28"), ("18:30", "regular", "03-01..10-31")]
+
+
+def test_days_after_a_dash_behind_the_time_are_that_times():
+    text = "Msze w dni powszednie: 6.45 - wtorek, czwartek; 17.30 - poniedziałek, środa, piątek; 8.00 - sob."
+    assert days(text) == [("06:45", ["tue", "thu"]), ("17:30", ["mon", "wed", "fri"]), ("08:00", ["sat"])]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(w czerwcu)", "06-01..06-30"),
+        ("lipiec sierpień kościół parafialny", "summer"),  # two months written without a joining word
+        ("(oprócz czerwca)", "07-01..05-31"),
+        ("poza grudniem", "01-01..11-30"),
+        ("w czerwcu i lipcu", None),  # two months: not June alone
+        ("do 30 czerwca", None),  # a date's month
+        ("(oprócz Adwentu)", None),  # the rest of the year but Advent has no name: the year's order
+        ("w niedziele (poza niedzielami Wielkiego Postu)", None),
+    ],
+)
+def test_one_month_named_or_excepted_and_a_liturgical_season_excepted(text, expected):
+    assert season_in(text) == expected
+
+
+def test_a_time_not_held_on_a_feast_is_weekly():
+    text = "Msze św. w niedziele: 7.30 (oprócz Wielkanocy i Bożego Narodzenia), 10.00"
+    got = [(t, r["kind"], r["days"]) for t, r in readings(text)]
+    assert got == [("07:30", "regular", ["sun"]), ("10:00", "regular", ["sun"])]
+    got = readings("Msze św. w niedziele: 7.30, 10.00; w dzień Bożego Narodzenia 7.30")
+    assert got[-1][1]["kind"] == "one_off"
+
+
+def test_a_label_glued_after_a_time_heads_the_next_list_not_that_time():
+    got = readings("Msze św. w niedziele: 8.00, 10.30, 19.00w czerwcu: 8.00, 20.00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("08:00", None),
+        ("10:30", None),
+        ("19:00", None),
+        ("08:00", "06-01..06-30"),
+        ("20:00", "06-01..06-30"),
+    ]
+
+
+def test_a_mass_header_typed_without_polish_letters_heads_its_days_and_vigil():
+    got = readings("Msze sw. w niedziele: 8.00, 11.00, sobota 18.00\nMsze sw. w dni powszednie: 18.00")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("08:00", ["sun"], False),
+        ("11:00", ["sun"], False),
+        ("18:00", ["sat"], True),
+        ("18:00", MON_FRI, False),  # the vigil is Saturday's Mass at that time
+    ]
+
+
+def test_a_mass_header_run_into_the_line_ends_the_words_of_the_time_before():
+    got = readings("Msze św. w niedziele: 8.00, 11.00 (Zalesie) Msze św. w tygodniu: latem 19.00, zimą 18.00")
+    assert [(t, r["days"], r["church"], r["season"]) for t, r in got] == [
+        ("08:00", ["sun"], None, None),
+        ("11:00", ["sun"], "Zalesie", None),
+        ("19:00", MON_SAT, None, "summer"),
+        ("18:00", MON_SAT, None, "winter"),
+    ]
+
+
+def test_a_variant_in_parentheses_after_a_comma_is_still_the_time_befores():
+    got = readings("Msze św. w tygodniu: godz. 6.30, godz. 17.00, (zimą 16.00)")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("06:30", None),
+        ("17:00", WINTER_REST),
+        ("16:00", "winter"),
+    ]
+
+
+def test_an_event_named_as_a_masss_exception_is_no_topic_of_the_times_after():
+    text = "Msze św. w tygodniu: 7:00, 17:00 (poza czasem wizyt duszpasterskich), 18:30"
+    assert [t for t, _ in readings(text)] == ["07:00", "17:00", "18:30"]
+    text = "Msze św. w tygodniu: 7:00, 17:00; wizyty duszpasterskie od 16:00"
+    assert [t for t, _ in readings(text)] == ["07:00", "17:00"]
+
+
+def test_the_rest_of_the_year_is_the_complement_of_the_season_named_before_it_on_the_line():
+    text = "Msze św. w niedziele: od czerwca do sierpnia 8:00, 10:30; pozostała część roku: 8:00, 9:30, 11:00"
+    assert [(t, r["days"], r["season"]) for t, r in readings(text)] == [
+        ("08:00", ["sun"], "06-01..08-31"),
+        ("10:30", ["sun"], "06-01..08-31"),
+        ("08:00", ["sun"], "09-01..05-31"),
+        ("09:30", ["sun"], "09-01..05-31"),
+        ("11:00", ["sun"], "09-01..05-31"),
+    ]
+    text = "Msze św. w tygodniu: 7:00 (w pozostałe dni 18:00)"  # the other days, not the rest of the year
+    assert [r["season"] for _, r in readings(text)] == [None, None]
+
+
+def test_a_lines_day_label_holds_past_a_full_stop_unless_another_day_is_named():
+    text = "Msze św. w niedziele: 7.00, 9.00. Dla dzieci: 10.30. Suma: 12.00"
+    assert days(text) == [("07:00", ["sun"]), ("09:00", ["sun"]), ("10:30", ["sun"]), ("12:00", ["sun"])]
+    text = "We wtorek przypada wspomnienie zmarłych. Msze o 8.00 i 10.00."  # a sentence, no label
+    assert days(text) == [("08:00", []), ("10:00", [])]
+
+
+def test_a_saturday_season_pair_under_sunday_is_two_vigils():
+    got = readings("Msze św. w niedziele: 10.00; sobota: latem 18.00, zimą 17.00")
+    assert [(t, r["days"], r["season"], r["vigil"]) for t, r in got] == [
+        ("10:00", ["sun"], None, False),
+        ("18:00", ["sat"], "summer", True),
+        ("17:00", ["sat"], "winter", True),
+    ]
+
+
+def test_a_day_abbreviation_before_a_place_ends_no_clause():
+    text = "Msze św. w tygodniu: pn. 18.00, wt. 7.00, sb. Kaplica Zalesie 16.00"
+    assert days(text) == [("18:00", ["mon"]), ("07:00", ["tue"]), ("16:00", ["sat"])]
+
+
+def test_a_day_in_parentheses_after_a_place_is_the_next_times():
+    got = readings("Msze św. w niedziele: 9.00, 11.00; Zalesie (sobota) godz. 17.00; 12.30 (sobota)")
+    assert [(t, r["days"]) for t, r in got] == [
+        ("09:00", ["sun"]),
+        ("11:00", ["sun"]),
+        ("17:00", ["sat"]),
+        ("12:30", ["sat"]),
+    ]
+
+
+def test_a_place_before_a_list_of_days_is_the_next_times_church():
+    got = readings("Msze św. w tygodniu: Zalesie wtorek 17:00; Borowo poniedziałek, środa, sobota 18:00")
+    assert [(t, r["days"], r["church"]) for t, r in got] == [
+        ("17:00", ["tue"], None),  # the first place named: the parish's own
+        ("18:00", ["mon", "wed", "sat"], "Borowo"),
+    ]
+
+
+def test_an_hour_without_minutes_after_a_noted_time_of_the_list_is_an_hour():
+    got = readings("Msze św. w niedziele: 8:00, 9:30 (dla dzieci), 11, 18:00")
+    assert [t for t, _ in got] == ["08:00", "09:30", "11:00", "18:00"]
+    got = readings("Kancelaria czynna: pon. 9:00 (tel. 61 123 45 67), 11")  # no list of Masses
+    assert [t for t, _ in got] == []
+
+
+def test_a_seasonal_time_added_in_parentheses_leaves_the_time_before_all_year():
+    got = readings("Msze św. w niedziele: 8:00, 10:00 (w wakacje również o 20:00)")
+    assert [(t, r["season"]) for t, r in got] == [("08:00", None), ("10:00", None), ("20:00", "summer")]
+
+
+def test_codziennie_under_a_weekday_label_is_every_weekday():
+    text = "Msze św. w niedziele: w kaplicy: 9:00\nMsze św. w dni powszednie: w kościele codziennie o 7:00"
+    assert days(text) == [("09:00", ["sun"]), ("07:00", MON_SAT)]
+    text = "W niedziele: 9:00, 11:00, w dni powszednie: codziennie oprócz piątku 18:00"  # a Sunday label
+    assert days(text)[-1] == ("18:00", ["mon", "tue", "wed", "thu", "sat"])
+
+
+def test_a_day_in_the_note_after_a_time_is_that_times_only():
+    text = "Msze św. w tygodniu: 6.30 - we wtorki w kaplicy szpitalnej, 7.00, 18.00"
+    assert days(text) == [("06:30", ["tue"]), ("07:00", MON_SAT), ("18:00", MON_SAT)]

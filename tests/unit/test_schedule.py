@@ -639,3 +639,11 @@ def test_this_week_s_order_said_to_be_the_usual_one_is_the_regular_order():
                 ("08:30", ("sun",), None, None, False),
             }, (said, url)
             assert result["one_off"] == []
+
+
+def test_a_time_excepted_from_one_month_leaves_the_other_times_all_year():
+    result = site(("https://parafia.test/msze", "<p>Msze św. w niedziele: 9:30, 12:00 (oprócz sierpnia)</p>"))
+    assert set(rows(result)) == {
+        ("09:30", ("sun",), None, None, False),
+        ("12:00", ("sun",), None, "09-01..07-31", False),
+    }

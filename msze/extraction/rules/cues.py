@@ -160,6 +160,17 @@ def held_with(line: str, pos: int) -> bool:
     return bool(_WITH_BEFORE_RE.search(line, lo, pos))
 
 
+# the words that take something out of a Mass's times: "oprócz", "poza", "z wyjątkiem", "z wyj."
+EXCEPT_WORD = r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy)\s"
+# "17:30 (oprócz czasu wizyt duszpasterskich)": the event is when the Mass is not held, no topic of its own
+_EXCEPTED_BEFORE_RE = re.compile(rf"{EXCEPT_WORD}\s*(?:[^\W\d]+\s+){{0,2}}$", re.IGNORECASE)
+
+
+def excepted(line: str, pos: int) -> bool:
+    """A cue at ``pos`` named as the exception of a Mass: "oprócz czasu kolędy", "poza rekolekcjami"."""
+    return bool(_EXCEPTED_BEFORE_RE.search(line, max(0, pos - LOOKBEHIND), pos))
+
+
 @dataclass(slots=True)  # not frozen: a page has hundreds of cues, and frozen is slower to build
 class Cue:
     """A cue's span in its line, and what it says."""
@@ -214,7 +225,7 @@ class _OtherCueFilter:
         if self.taken and _overlaps(self.taken, self.starts, start, end):
             return False  # "rozkład nabożeństw" is a Mass header, not a devotion
         # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
-        return not held_with(self.line, start)
+        return not held_with(self.line, start) and not excepted(self.line, start)
 
 
 def _cues(line: str) -> list[Cue]:

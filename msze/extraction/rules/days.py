@@ -127,9 +127,10 @@ _DAY_VALUES = [days for _, days in _DAY_PATTERNS]
 _DAY_SCAN_RE = re.compile(
     _L + "(?:" + "|".join(f"(?P<d{i}>{p})" for i, (p, _) in enumerate(_DAY_PATTERNS)) + ")", re.IGNORECASE
 )
-# a line that starts with a day phrase: "w niedzielę: ...", "• Dni powszednie – ...", "NIEDZIELA 8:00"
+# a line that starts with a day phrase: "w niedzielę: ...", "• Dni powszednie – ...", "NIEDZIELA 8:00",
+# "Msze sw. w niedziele:" (typed without Polish letters)
 LINE_DAY_HEAD_RE = re.compile(
-    r"[\s•*·\-–—]*(?:(?:w|we|od|co|i|dni|dzień|każd[aąy]|msz[ae]\s+św\.?)\s+){0,3}(?:"
+    r"[\s•*·\-–—]*(?:(?:w|we|od|co|i|dni|dzień|każd[aąy]|msz[ae]\s+(?:św|sw|święte)\.?)\s+){0,3}(?:"
     + DAY_ANY_RE.pattern
     + ")",
     re.IGNORECASE,
@@ -176,11 +177,14 @@ _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.�
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 PARENS_RE = re.compile(r"\([^()\n]*\)")
+# "7.00 - w poniedziałki w kaplicy, 8.30": a day in the note after a time is that time's, not the next ones
+_NOTE_OF_TIME_RE = re.compile(r"\d[.:]\d\d\s*[-–—]\s*(?:w|we)?\s*$", re.IGNORECASE)
+_AFTER_NAME_RE = re.compile(r"[^\W\d_]{3}\s*$")  # a parenthesis right after a word, not after a time
 # days written after a list of times, up to the clause's end: "godz. 18.00 od poniedziałku do piątku; godz.
-# 17.00 w sobotę", "Msze o 6.45 i 16.00 w dni powszednie."
+# 17.00 w sobotę", "Msze o 6.45 i 16.00 w dni powszednie.", "17.00 - poniedziałek, środa; 7.00 - czwartek"
 _DAYS_TRAIL_RE = re.compile(
     r"(?:\s*(?:,|i|oraz)\s*(?:o\s+)?(?:godz\.?\s*)?\d{1,2}[.:]\d\d)*"
-    r"\s+((?:w|we|od)\s+[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
+    r"\s*(?:[-–—]\s*|\s(?=(?:w|we|od)\s))((?:(?:w|we|od)\s+)?[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
     re.IGNORECASE,
 )
 # "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday
@@ -343,13 +347,20 @@ class LineDays:
                 return day
         lo = max(clause_start, s - DAY_LOOKBEHIND)
         window = self.days[bisect_left(self.day_starts, lo) : bisect_left(self.day_starts, s)]
-        # "(sobota)" belongs to the hour before it, not to the ones after
+        # "18.00 (sobota)" belongs to the hour before it, not to the ones after; "Zalesie (sobota) 18.00" to
+        # the hour after the place it follows
         parens = [
             (a, b)
             for a, b in self.parens[bisect_left(self.paren_starts, lo) : bisect_left(self.paren_starts, s)]
-            if b <= s
+            if b <= s and not _AFTER_NAME_RE.search(line, max(0, a - 8), a)
         ]
-        found = [d for d in window if d[1] <= s and not any(a <= d[0] and d[1] <= b for a, b in parens)]
+        found = [
+            d
+            for d in window
+            if d[1] <= s
+            and not any(a <= d[0] and d[1] <= b for a, b in parens)
+            and not _NOTE_OF_TIME_RE.search(line, max(0, d[0] - 12), d[0])
+        ]
         if found and _SCOPE_TURN_RE.search(line, found[-1][1], s):
             wider = found[: len(found) - len(_joined(line, found, len(found) - 1, -1))]
             if wider and wider[-1][2].generic:

@@ -46,6 +46,8 @@ _ABBREVIATIONS = frozenset(
         "bł",
         "o.o",
         "ks.",
+        # the days' abbreviations: "sb. Filia Gola 17.00" is one clause
+        *("pn", "pon", "wt", "wtr", "śr", "czw", "pt", "sb", "sob", "nd", "ndz", "niedz"),
     ]
 )
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from msze.extraction.rules.cues import MASS_CUE_RE, OTHER_CUE_RE
+from msze.extraction.rules.cues import EXCEPT_WORD, MASS_CUE_RE, OTHER_CUE_RE
 from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, WEEK, Days, days_of
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
 from msze.utils.vocabulary import season_range
@@ -52,9 +52,16 @@ _RANGE_RE = re.compile(
     rf"\s+do\s+(?:dnia\s+)?(?P<d2>[0-3]?\d)(?:\.(?P<m2>0?[1-9]|1[0-2])\.?|\s+(?P<w2>{_MONTH_WORDS}))",
     re.IGNORECASE,
 )
+# "(01.10-31.03)": two dates joined by a dash bound a season, the first as the second does
+_DASHED_DATES_RE = re.compile(
+    r"(?<![\d.:])(?P<d1>[0-3]?\d)\.(?P<m1>0?[1-9]|1[0-2])\.?\s*[-–]\s*(?P<d2>[0-3]?\d)\.(?P<m2>0?[1-9]|1[0-2])\b(?![.:]\d)"
+)
 
 # "oprócz", "poza", "za wyjątkiem": the season named next is the one the time is not held in
-_EXCEPT = r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyłączeniem|wyjąwszy|bez)\s+(?:okres\w*\s+|czas\w*\s+)?"
+_EXCEPT = (
+    r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy|bez)\s+"
+    r"(?:okres\w*\s+|czas\w*\s+)?"
+)
 _SEASONS: list[tuple[str, str]] = [
     # order matters: "poza wakacjami" before "wakacje", "poza feriami" before "poza wakacjami"
     (rf"{_EXCEPT}(?:wakac\w*\s+i\s+)?feri\w*", "not-holidays"),
@@ -64,7 +71,7 @@ _SEASONS: list[tuple[str, str]] = [
         "not-summer",
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
-    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]\s*sierpień", "summer"),
+    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
     (r"zim[aąię]\b|zimow\w*", "winter"),
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
@@ -132,6 +139,16 @@ REGULAR_ORDER_RE = re.compile(
 THIS_WEEK_RE = re.compile(r"\bw\s+(?:tym|bieżącym)\s+tygodniu", re.IGNORECASE)
 
 
+# "(z wyjątkiem I dnia świąt Bożego Narodzenia)": the feast is the day a weekly Mass is not held
+_EXCEPTED_FEAST_RE = re.compile(rf"{EXCEPT_WORD}[^\d()]{{0,50}}$", re.I)
+_EXCEPT_WORD_RE = re.compile(EXCEPT_WORD, re.I)
+
+
+def excepts(text: str) -> bool:
+    """Whether ``text`` takes something out ("13:00 (oprócz lipca)"): its season is no order of its own."""
+    return _EXCEPT_WORD_RE.search(text) is not None
+
+
 def one_off_in(text: str) -> bool:
     """Whether ``text`` announces a single occasion (a funeral, a feast, "w przyszłą niedzielę"), or this
     week's Mass ("W tym tygodniu w środę Msza o 18.00"; "w tym tygodniu porządek bez zmian" is the usual)."""
@@ -139,6 +156,7 @@ def one_off_in(text: str) -> bool:
         return True
     return any(
         not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 16), m.start())
+        and not _EXCEPTED_FEAST_RE.search(text, max(0, m.start() - 64), m.start())
         for m in ONE_OFF_RE.finditer(text)
     )
 
@@ -396,6 +414,9 @@ _PLACE_AFTER_RE = re.compile(
 )
 
 
+_ROMAN_WORDS_RE = re.compile(r"[IVX]+(?:\s+(?:i\s+)?[IVX]+)*")
+
+
 def place_named(words_near: str) -> str | None:
     """The place a time's words name by its name alone ("Bagrowo godz.", "w Rosnówku o"), else None."""
     rest = _PLACE_HEADER_RE.sub(" ", words_near)
@@ -403,7 +424,8 @@ def place_named(words_near: str) -> str | None:
         return None
     rest = _SEASON_RE.sub(" ", _MONTH_RANGE_RE.sub(" ", DAY_ANY_RE.sub(" ", rest)))
     rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split())
-    return rest if _PLACE_NAME_RE.fullmatch(rest) else None
+    # "VIII", "XI,XII": months or ordinals, no place
+    return rest if _PLACE_NAME_RE.fullmatch(rest) and not _ROMAN_WORDS_RE.fullmatch(rest) else None
 
 
 def place_after(words_after: str, line_end: bool) -> str | None:
@@ -421,12 +443,12 @@ _MONTH_NAME = (
     r"|sierp(?:ień|nia)|wrze(?:sień|śnia)|październik[a]?|listopad[a]?|grud(?:zień|nia)"
 )
 _MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
-_ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
+ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
 _ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
-# "od IX do VI", "od września do czerwca", "(IX-VI)", "wrzesień–czerwiec": whole months
+# "od IX do VI", "od maja do (końca) września", "(IX-VI)", "wrzesień–czerwiec": whole months
 _MONTH_RANGE_RE = re.compile(
-    rf"\bod\s+(?:(?P<r1>{_ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:(?P<r2>{_ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
-    rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{_ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
+    rf"\bod\s+(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:końca\s+)?(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
+    rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
     r"\b(?![.,]?\d|\s*klas)",
     re.IGNORECASE,
 )
@@ -456,6 +478,32 @@ def _month_of(roman: str | None, word: str | None) -> int:
     return _MONTH_PREFIXES.index(word.lower()[:3]) + 1  # type: ignore[union-attr]
 
 
+# "w m-cu VII i VIII", "(z wyj. VII i VIII)", "m-ce I, II": months listed by their Roman numerals (upper
+# case: "i" is the conjunction), not ordinals of a day ("w I i III niedzielę") nor school classes
+_ROMAN_LIST_RE = re.compile(
+    rf"(?P<neg>\b{_EXCEPT})?(?P<school>\bkl(?:as\w*|\.)\s*)?(?<![\w.])(?-i:(?P<months>(?:{ROMAN_MONTH})(?:\s*(?:,|\bi\b|\boraz\b)\s*(?:{ROMAN_MONTH}))+))"
+    r"(?![\w.])(?!\s*(?:niedziel|sobot|piąt|czwart|środ|wtor|poniedz|dni|dzie|tydz|klas))",
+    re.IGNORECASE,
+)
+
+
+def _listed_months(listed: re.Match[str]) -> str | None:
+    """The season of whole months listed ("VII i VIII" -> summer, "z wyj. VII i VIII" -> not-summer, "I, II"
+    -> "01-01..02-29"); None when the months (or the rest of the year) are no single run."""
+    months = {_ROMAN[r] for r in re.findall(ROMAN_MONTH, listed["months"])}
+    if listed["neg"]:
+        months = set(range(1, 13)) - months
+    starts = [m for m in months if (m - 2) % 12 + 1 not in months]
+    if len(starts) != 1:
+        return None
+    if months == {7, 8}:
+        return "summer"
+    if months == set(range(1, 13)) - {7, 8}:
+        return "not-summer"
+    end = (starts[0] + len(months) - 2) % 12 + 1
+    return f"{starts[0]:02d}-01..{end:02d}-{_MONTH_DAYS[end - 1]:02d}"
+
+
 def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
     months = _MONTH_RANGE_RE.search(text)
@@ -465,15 +513,40 @@ def season_in(text: str) -> str | None:
         dashed = months["r1"] is None and months["w1"] is None
         if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
             return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
-    r = _RANGE_RE.search(text)
+    listed = _ROMAN_LIST_RE.search(text)
+    if listed is not None and not listed["school"] and (season := _listed_months(listed)) is not None:
+        return season
+    r = _RANGE_RE.search(text) or _DASHED_DATES_RE.search(text)
     if r is not None:
         m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
         m2 = int(r["m2"]) if r["m2"] else _MONTH_NUMBER[r["w2"].lower()]
         d1, d2 = int(r["d1"]), int(r["d2"])
         if possible_date(None, m1, d1) and possible_date(None, m2, d2):  # "od 31.11 do 5.12" is no range
             return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
-    m = _SEASON_RE.search(text)
-    return _SEASON_NAMES[int(m.lastgroup[1:])] if m else None  # type: ignore[index]
+    m = _SEASON_RE.search(_EXCEPT_LITURGICAL_RE.sub(" ", text))
+    if m is not None:
+        return _SEASON_NAMES[int(m.lastgroup[1:])]  # type: ignore[index]
+    one = _ONE_MONTH_RE.search(text)
+    if one is None:
+        return None
+    month = _MONTH_PREFIXES.index(one["month"].lower()[:3]) + 1
+    bounds = f"{month:02d}-01..{month:02d}-{_MONTH_DAYS[month - 1]:02d}"
+    return complement(bounds) if one["neg"] else bounds
+
+
+# "oprócz niedziel w Wielkim Poście": held all year but Lent, which the calendar has no season for; the
+# year's order is the time's
+_EXCEPT_LITURGICAL_RE = re.compile(
+    rf"\b{_EXCEPT}(?:\w+\s+)?(?:w\s+)?(?:wielk\w+\s+po(?:st|ści)\w*|adwen\w*)", re.IGNORECASE
+)
+# one month, not a date's ("26 lipca") nor one of two ("w lipcu i sierpniu" is the summer): "(w lipcu)",
+# "(oprócz lipca)"
+_ONE_MONTH_RE = re.compile(
+    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+)(?P<month>"
+    r"stycz(?:niu|nia|niem)|lut(?:ym|ego)|mar(?:cu|ca|cem)|kwie(?:tniu|tnia|tniem)|czerw(?:cu|ca|cem)"
+    r"|lip(?:cu|ca|cem)|sierp(?:niu|nia|niem)|wrze(?:śniu|śnia|śniem)|listopad(?:zie|a|em)|grud(?:niu|nia|niem))\b(?!\s+(?:i|oraz|[-–—])\s)",
+    re.IGNORECASE,
+)
 
 
 # the rest of the year of a season that has one: what an all-year time becomes where that season has times
@@ -553,7 +626,10 @@ def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int 
             day, month, year = int(m["d3"]), _ROMAN[m["mr"].upper()], m["y3"]
         if not possible_date(int(year) if year else None, month, day):
             continue  # "30.02.2026", "31.11": not a date (an hour next to it is still read, undated)
-        if not bounds and _BOUND_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()):
+        if not bounds and (
+            _BOUND_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
+            or _DASHED_DATES_RE.match(text, m.start())
+        ):
             continue
         out.append((m.start(), m.end(), (int(year) if year else None, month, day)))
     return out
@@ -737,19 +813,37 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
 
 def _dropped_in_season(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "w wakacje nie ma Mszy o 6:30": the 6:30 of the schedule (and of that sentence) is not held in that
-    season."""
-    dropped: dict[str, str] = {}
+    season; said of the weekdays that have a 7.00 ("Msze w dni powszednie: 7.00, 18.30; w wakacje nie ma Mszy
+    o 7.00"), it leaves Sunday's 7.00 all year."""
+    dropped: dict[str, tuple[str, frozenset[str] | None]] = {}
     negated: set[int] = set()
     for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
         if not NO_MASS_RE.search(f.own):
             continue
         if r.season in ("summer", "not-summer", "holidays"):
-            dropped[f.time] = "not-summer" if r.season != "holidays" else "not-holidays"
+            season = "not-summer" if r.season != "holidays" else "not-holidays"
         elif complement(r.season) is not None:  # "zimą nie ma Mszy o 6.30", "od 1 lipca do 31 sierpnia ..."
-            dropped[f.time] = complement(r.season)
+            season = complement(r.season)
         else:
             continue
+        dropped[f.time] = (season, r.days.days if r.days else None)
         negated.add(i)
-    for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
-        if f.time in dropped and r.kind == REGULAR and (r.season is None or i in negated):
-            r.season = dropped[f.time]
+    held = [
+        i
+        for i, (r, f) in enumerate(zip(readings, facts, strict=True))
+        if f.time in dropped and r.kind == REGULAR and (r.season is None or i in negated)
+    ]
+    # the time on the days the sentence speaks of when the schedule has it then, else the time on any day
+    on_days = {
+        facts[i].time
+        for i in held
+        if i not in negated and _shares_days(readings[i], dropped[facts[i].time][1])
+    }
+    for i in held:
+        season, days = dropped[facts[i].time]
+        if facts[i].time not in on_days or _shares_days(readings[i], days):
+            readings[i].season = season
+
+
+def _shares_days(r: Reading, days: frozenset[str] | None) -> bool:
+    return days is None or r.days is None or bool(days & r.days.days)

@@ -46,12 +46,14 @@ from msze.extraction.rules.reading import (
     CONFESSION_RE,
     MONTHLY,
     REGULAR,
+    ROMAN_MONTH,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
     Reading,
     church_heading,
     complement,
+    excepts,
     finish,
     inline_church,
     monthly_note,
@@ -135,13 +137,20 @@ _LIST_HEAD_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern}|{MASS_CUE_RE.pattern})[^\d
 LIST_FIRST_HOUR = "05:00"  # a headed list of bare numbers from this hour on, rising, is a list of hours
 
 
+_NOTE_GAP = 60  # characters between two hours of a list, with a note in parentheses
+
+
 def _in_lists(text: str, hours: Sequence[Hour]) -> list[bool]:
     """Which bare numbers are hours of a list: continuing one that an hour starts ("o godz. 7, 9, 11 i 18",
-    "o 9 i 11"), or rising numbers right after a day heading or Mass header ("niedziele: 8, 10, 12, 18")."""
+    "o 9 i 11", "9:30 (dla dzieci), 11"), or rising numbers right after a day heading or Mass header
+    ("niedziele: 8, 10, 12, 18")."""
     listed = [False] * len(hours)
     for i in range(1, len(hours)):
         a, b = hours[i - 1], hours[i]
-        if not is_bare(b) or b.start - a.end > 8 or not _LIST_SEP_RE.fullmatch(text, a.end, b.start):
+        if not is_bare(b) or b.start - a.end > _NOTE_GAP:
+            continue
+        gap = PARENS_RE.sub("", text[a.end : b.start])  # "12:30 (poza wakacjami), 12 (w wakacje)"
+        if len(gap) > 8 or not _LIST_SEP_RE.fullmatch(gap):
             continue
         before = text[max(0, a.start - LOOKBEHIND) : a.start]
         headed = LIST_FIRST_HOUR <= a.time < b.time and bool(_LIST_HEAD_RE.search(before))
@@ -324,9 +333,32 @@ def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -
     )
 
 
-# "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)": a seasonal variant in
-# parentheses that hold the next hour
-_VARIANT_RE = re.compile(r"\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$", re.I)
+def _weekdays_label(label: Days, day: Days) -> bool:
+    """A line labelled with the weekdays ("Msze św. w dni powszednie:") narrows an every-day phrase."""
+    return label.generic and "sun" not in label.days and label.days < day.days
+
+
+_LABEL_COLON_RE = re.compile(r"[^\W\d]*\s*:")
+
+
+def _only_heading(line_days: LineDays, head_days: Days | None, s: int) -> Days | None:
+    """The line's day heading for an hour past its clause ("Msze w niedziele: 8.00. Suma: 11.00."), when no
+    other day is named on the line before the hour."""
+    if head_days is None:
+        return None
+    named = [d for start, _, d in line_days.days if start < s]
+    return head_days if all(d.days <= head_days.days for d in named) else None
+
+
+# "pozostała część roku", "pozostałe miesiące", "w pozostałym okresie", "przez resztę roku": the rest of the
+# year of the season named before (not "w pozostałe dni", the other days)
+_REST_OF_YEAR_RE = re.compile(
+    r"\b(?:pozostał\w*\s+(?:(?:część|miesiąc\w*|okres\w*|czas\w*)(?:\s+roku)?|roku)|reszt\w+\s+roku)\b",
+    re.IGNORECASE,
+)
+# "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)", "18:00, (latem 18:30)": a
+# seasonal variant in parentheses that hold the next hour
+_VARIANT_RE = re.compile(r"\s*,?\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$", re.I)
 _CLOSING_RE = re.compile(r"\s*\)")
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
 _WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
@@ -352,13 +384,30 @@ _NEXT_PHRASE_RE = re.compile(
 )
 
 
+# a comma that ends the previous hour's item, not one inside a list of months ("17.00, III,IV,V godz. 18.00")
+_ITEM_COMMA_RE = re.compile(
+    rf",(?!\s*(?-i:{ROMAN_MONTH})\b(?!\s+(?:niedziel|sobot|piąt|czwart|środ|wtor|poniedz)))",
+    re.I,
+)
+
+
+# a comma inside a list of days ("Lipno poniedziałek, środa, piątek 18.00"): the place before is the hour's
+_DAY_LIST_COMMA_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern})\.?\s*(,)\s*(?=(?:{DAY_ANY_RE.pattern}))", re.I)
+
+
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     """The words of the line that belong to this hour: since the previous hour (past a list separator,
-    as "(dla dzieci), " speaks of the hour before), and up to the next (not into a parenthesis that holds
-    it: "18:00 (lato 19:00)", nor into a phrase that turns to the next hour: ", zaś w I piątki")."""
+    as "(dla dzieci), " and "(dla dzieci) " speak of the hour before), and up to the next (not into a
+    parenthesis that holds it: "18:00 (lato 19:00)", nor into a phrase that turns to the next hour: ", zaś w
+    I piątki")."""
     before = line[own_start : c.s]
     if own_start > c.clause_start:
-        cut = max(before.rfind(","), before.rfind(";"), before.rfind(")"))
+        in_days = {m.start(1) for m in _DAY_LIST_COMMA_RE.finditer(before)}
+        commas = [m.start() for m in _ITEM_COMMA_RE.finditer(before) if m.start() not in in_days]
+        cut = max([before.rfind(";"), *commas])
+        # "; czas letni (IV-IX) 18.00": a parenthesis after the separator opens this hour's item
+        if cut < 0 or before.rfind("(") < cut:
+            cut = max(cut, before.rfind(")"))
         before = before[cut + 1 :]
     after = line[c.e : min(c.next_start, c.clause_end)]
     if c.next_start < c.clause_end:
@@ -369,7 +418,17 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
         if turn is not None:
             after = after[: turn.start()]
         after = _to_next_item(after)
+        label = _NEXT_LABEL_RE.search(after) or _MASS_HEADER_RE.search(after)
+        if label is not None:  # "18.00w lipcu: 7.00, 9.00": the label heads the next list
+            after = after[: label.start()]
     return before, after
+
+
+# a label that ends in a colon right before the next hour: "w lipcu: ", "Kaplica w Zalesiu: "
+_NEXT_LABEL_RE = re.compile(r"(?<![^\W\d_])[^\W\d_][^,;()\d]*:\s*$")
+# a Mass header inside a line, as a page run into one line writes it: "13.00 Msze św. w dni powszednie: zimą
+# 17.00": what follows is the next header's
+_MASS_HEADER_RE = re.compile(r"\bmsz[aey]?\b[^:\d()]{0,40}:", re.IGNORECASE)
 
 
 # what stands between two times of one list: "7:30, 9:30", "godz. 8.00, godz. 11.00", "9 i 11"
@@ -512,17 +571,20 @@ class _Walk:
         line_days = LineDays(line)
         tail = _trailing_day(line, self.hours[idxs[-1]].end - line_start)
         head_days = day_at(line[: head.end()]) if head is not None else None
+        # "Msze św. w niedziele: ...": a day heading that labels the line, not a sentence's "We wtorek ..."
+        labelled = head_days if head is not None and _LABEL_COLON_RE.match(line, head.end()) else None
         over = head_days or block.heading_day or block.label_day
         sunday_heading = over is not None and "sun" in over.days
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
+        named_season: str | None = None  # the season this line named last, for "the rest of the year"
         aside_next = False  # the next hour is one time's seasonal variant: "18:00 (w wakacje 20:00)"
         listed_church: str | None = None  # the church heading this line's list: "kaplica Sióstr: 8:00, 10:00"
         place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
         confession_listed = False  # the hour before was a Mass with confession before it
         for idx in idxs:
-            c = self._hour_context(ctx, starts, line_days, idx, tail)
+            c = self._hour_context(ctx, starts, line_days, idx, tail, labelled)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
             own_start = c.since
             before, after = _own_words(line, own_start, c)
@@ -532,7 +594,7 @@ class _Walk:
                 and c.day.days == {"sat"}
                 and own_start > 0
                 and not DAY_ANY_RE.search(line, own_start, min(c.next_start, c.clause_end))
-                and not self._saturday_goes_on(idxs, idx)
+                and not self._saturday_goes_on(idxs, idx, before)
             ):
                 # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again; a later time goes on with
                 # Saturday's list ("w soboty 17.00 i 18.00")
@@ -576,19 +638,26 @@ class _Walk:
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
-            if r.season is None and varied is not None:
-                r.season = complement(varied)  # "18:00 (lato 19:00)": the 18:00 is the rest of the year's
+            if r.season is None and varied is not None and not AS_WELL_RE.search(variant["s"]):
+                # "18:00 (lato 19:00)": the 18:00 is the rest of the year's; "(latem także 19:00)" adds one
+                r.season = complement(varied)
             paired = self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
             gap, inside = line[own_start : c.s], _in_parens(line, c.s)
             listed_season = _listed_season(listed_season, gap, before, own, r, inside)
+            if _REST_OF_YEAR_RE.search(before) and complement(named_season) is not None:
+                r.season = listed_season = complement(named_season)  # "pozostałe miesiące: 7.30, 11.00"
+            elif season_in(own) is not None:
+                named_season = r.season
             aside = paired or aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
             # one time's variant, not "(latem tylko 18:00)"
             one_time = varied is not None and not _WHOLE_ORDER_RE.search(variant["s"])
             aside_next = one_time and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
             r.aside = aside or aside_next  # "18:00 (zimą 17:00)": neither time completes the others
+            # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
+            r.aside |= r.season is not None and excepts(own)
             r.days = c.day
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
@@ -634,21 +703,30 @@ class _Walk:
         if self.home is not None:
             self.home = ""  # no place is the parish's own from here on
 
-    def _saturday_goes_on(self, idxs: list[int], idx: int) -> bool:
+    def _saturday_goes_on(self, idxs: list[int], idx: int, words: str) -> bool:
         """The hour before on the line is Saturday's and earlier: a Saturday list goes on ("w soboty 17.00
-        i 18.00"); an earlier time starts Sunday's list again."""
+        i 18.00"); an earlier time starts Sunday's list again, unless the two are a season's pair ("sobota:
+        latem 17.30, zimą 16.30")."""
         if idx == idxs[0]:
             return False
-        before = self.readings[idx - 1].days
-        return (
-            before is not None and before.days == {"sat"} and self.hours[idx - 1].time < self.hours[idx].time
-        )
+        previous = self.readings[idx - 1]
+        if previous.days is None or previous.days.days != {"sat"}:
+            return False
+        paired = previous.season is not None and season_in(words) is not None
+        return paired or self.hours[idx - 1].time < self.hours[idx].time
 
     def _hour_context(
-        self, ctx: LineContext, starts: list[int], line_days: LineDays, idx: int, tail: Days | None
+        self,
+        ctx: LineContext,
+        starts: list[int],
+        line_days: LineDays,
+        idx: int,
+        tail: Days | None,
+        label: Days | None,
     ) -> HourContext:
         """The hour's span and clause in its line, where the next hour starts, and its day: its own day
-        phrase, else the one ending the line after a dash (``tail``), else the heading's."""
+        phrase, else the one ending the line after a dash (``tail``), else the line's day heading's ("Msze w
+        niedziele: 8.00. Suma: 11.00." past the full stop), else the heading's above."""
         h = self.hours[idx]
         s, e = h.start - ctx.start, h.end - ctx.start
         clause = bisect_right(starts, s)  # starts[0] is 0: clause >= 1
@@ -657,13 +735,10 @@ class _Walk:
         next_start = len(ctx.line)
         if idx + 1 < len(self.hours) and self.hours[idx + 1].start - ctx.start < len(ctx.line):
             next_start = self.hours[idx + 1].start - ctx.start
-        day = (
-            line_days.day_of(clause_start, s, e)
-            or tail
-            or _said_before(ctx.line, starts, clause)
-            or self.block.heading_day
-            or self.block.label_day
-        )
+        day = line_days.day_of(clause_start, s, e) or tail or _only_heading(line_days, label, s)
+        if day is not None and label is not None and day.generic and _weekdays_label(label, day):
+            day = label  # "Msze w dni powszednie: codziennie o 18:00": every weekday
+        day = day or _said_before(ctx.line, starts, clause) or self.block.heading_day or self.block.label_day
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
             day = Days(day.days - excepted.days, day.generic)
