@@ -33,6 +33,11 @@ MAX_PIXELS = 40_000_000
 OMP_THREADS = "1"
 
 
+def ocr_workers(concurrency: int) -> int:
+    """Tesseract children to run at once for OCR_CONCURRENCY: the number given, or one a core for 0."""
+    return concurrency if concurrency > 0 else os.cpu_count() or 1
+
+
 @dataclass(frozen=True)
 class OcrText:
     """An image's text (lines as Tesseract found them, a blank line between its blocks), the mean word

@@ -42,7 +42,7 @@ from msze.crawling.links import (
 )
 from msze.crawling.sniff import HEAD_SIZE, is_pdf
 from msze.extraction.jsshell import is_js_shell
-from msze.extraction.ocr import clean_ocr_times, ocr_image, ocr_pdf_pages
+from msze.extraction.ocr import clean_ocr_times, ocr_image, ocr_pdf_pages, ocr_workers
 from msze.extraction.pdf import NO_TEXT, OK, PDF_CONTENT_TYPE, PdfText, pdf_to_text
 from msze.items import PageItem
 from msze.middlewares import DISABLE_META_KEY, PDF_META
@@ -109,7 +109,7 @@ class ParishSpider(scrapy.Spider):
         spider.ocr_max_per_site = settings.getint("OCR_MAX_PER_SITE")
         spider.ocr_max_images_per_page = settings.getint("OCR_MAX_IMAGES_PER_PAGE")
         # OCR_CONCURRENCY Tesseract children at once (settings.py says why)
-        spider.ocr_slots = asyncio.Semaphore(settings.getint("OCR_CONCURRENCY") or os.cpu_count() or 1)
+        spider.ocr_slots = asyncio.Semaphore(ocr_workers(settings.getint("OCR_CONCURRENCY")))
         # site start URL -> {image URL: (site, page URL, words)}; sites whose pages gave a Sunday Mass
         spider.ocr_candidates: dict[str, dict[str, tuple[Site, str, str]]] = {}
         spider.sunday_sites: set[str] = set()

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from msze.extraction.ocr import BROKEN, NO_TEXT, OK, clean_ocr_times, ocr_image
+from msze.extraction.ocr import BROKEN, NO_TEXT, OK, clean_ocr_times, ocr_image, ocr_workers
 from msze.extraction.page import extract
 from msze.testing.schedule_image import FONTS, Schedule, Style, plain_image, render_schedule, varied_samples
 
@@ -80,3 +80,10 @@ def test_tesseract_runs_with_one_openmp_thread_unless_told(tesseract: None, monk
     monkeypatch.setenv("OMP_THREAD_LIMIT", "2")
     ocr_image(image)
     assert os.environ["OMP_THREAD_LIMIT"] == "2"
+
+
+def test_ocr_concurrency_zero_is_one_child_a_core(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
+    assert ocr_workers(0) == 6 and ocr_workers(2) == 2
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert ocr_workers(0) == 1
