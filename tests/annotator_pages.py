@@ -126,8 +126,8 @@ PARISH_LINES = [
     "W tygodniu o 7:00 i 18:00",
     "Kancelaria parafialna czynna we wtorki 16:00–17:30.",
     "Różaniec codziennie o 17:15",
-    "Festyn parafialny w sobotę o 15:00 w ogrodzie.",
-    "Zapraszamy na kiermasz o 10:00 i 12:00 przed kościołem.",
+    "Ognisko parafialne w sobotę o 15:00 w ogrodzie.",
+    "Zapraszamy na ognisko o 10:00 i 12:00 przed kościołem.",
     "Autokar na pielgrzymkę odjeżdża o 6:45.",
 ]
 PARISH_HOURS = [

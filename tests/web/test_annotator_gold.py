@@ -29,6 +29,7 @@ def _certain(line: str, hour: str, nth: int = 0) -> bool:
         ("Różaniec w październiku codziennie o 17:30", "17:30", 0, True),
         ("Próba scholi w środę o 19:00 w salce", "19:00", 0, True),
         ("Adoracja Najświętszego Sakramentu: 15:00 – 18:00", "18:00", 0, True),
+        ("Zapraszamy na festyn o 15:00 w ogrodzie", "15:00", 0, True),  # a parish event the rules know
         # A Mass on the line: the rules may be right, but not certain enough to judge volunteers by.
         ("Różaniec o 17:30, po nim Msza św. o 18:00", "17:30", 0, False),
         ("Spowiedź św. codziennie od 17:30 do rozpoczęcia Mszy wieczornej.", "17:30", 0, False),
@@ -37,7 +38,7 @@ def _certain(line: str, hour: str, nth: int = 0) -> bool:
         ("Transmisja radiowa o 9:00, zaprasza chór", "9:00", 0, False),
         # No word for something else: a schedule written with dashes, an event the rules do not know.
         ("Niedziela: 7:00 - 9:00 - 11:00", "9:00", 0, False),
-        ("Zapraszamy na festyn o 15:00 w ogrodzie", "15:00", 0, False),
+        ("Zapraszamy na ognisko o 15:00 w ogrodzie", "15:00", 0, False),
         # Prose.
         (
             "Spotkanie o 19:00. " + "Bardzo prosimy o liczne przybycie wszystkich chętnych parafian. " * 4,
