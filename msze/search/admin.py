@@ -28,11 +28,11 @@ from flask import (
     url_for,
 )
 from flask_login import LoginManager, UserMixin, current_user, login_required, login_user, logout_user
-from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
 from msze.search import accounts, query, schedule_form, verified
 from msze.search.corrections import client_hash
+from msze.search.db import run_transaction
 from msze.search.reports import correction_rows, training_labels
 from msze.search.web import conn, now
 
@@ -83,18 +83,9 @@ def _client() -> str:
 
 
 def _transaction(work: Callable[..., object], *args) -> object:
-    """`work(connection, *args)` in one transaction of the request's connection. When another request
-    committed the same unique key meanwhile (two first saves of one parish's schedule, two accepts of one
-    invite), the work is rolled back and run once more on what that one committed, as if it came second."""
-    connection = conn()
-    connection.commit()  # end any read of this request: the change is a transaction of its own
-    try:
-        with connection.begin():
-            return work(connection, *args)
-    except IntegrityError as error:
-        log.info("%s met a concurrent write (%s): run again", work.__name__, type(error.orig).__name__)
-    with connection.begin():
-        return work(connection, *args)
+    """`work(connection, *args)` in one transaction of the request's connection (db.run_transaction: a
+    concurrent first write of the same key runs it once more)."""
+    return run_transaction(conn(), work, *args)
 
 
 def _start_session(account: accounts.Account) -> None:

@@ -7,12 +7,16 @@ in `*_key` columns, so a search for "lodz" finds "Łódź" with a plain indexed 
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import (
     Boolean,
     Column,
+    Connection,
     DateTime,
     Engine,
     Float,
@@ -34,6 +38,10 @@ from sqlalchemy import (
 from sqlalchemy import (
     text as sql_text,
 )
+from sqlalchemy.exc import IntegrityError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat", "holiday")
 """Days of a Mass time (results.jsonl's `schedule`), in the order a schedule is shown; "unknown" for none."""
@@ -385,6 +393,20 @@ def make_engine(url: str | Path) -> Engine:
             cursor.close()
 
     return engine
+
+
+def run_transaction(connection: Connection, work: Callable[..., T], *args: object) -> T:
+    """`work(connection, *args)` in one transaction. When another connection committed the same unique key
+    meanwhile (two first saves of one parish's schedule, two accepts of one invite), the work is rolled back
+    and run once more on what that one committed, as if it came second."""
+    connection.commit()  # end any read of this request: the change is a transaction of its own
+    try:
+        with connection.begin():
+            return work(connection, *args)
+    except IntegrityError as error:
+        log.info("%s met a concurrent write (%s): run again", work.__name__, type(error.orig).__name__)
+    with connection.begin():
+        return work(connection, *args)
 
 
 def create_schema(engine: Engine) -> None:

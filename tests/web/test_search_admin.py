@@ -535,7 +535,7 @@ def test_a_first_save_that_meets_another_is_run_again_as_an_edit_of_it(
         return real(conn, parish_id)
 
     monkeypatch.setattr(verified, "verified_row", read_before_the_other_committed)
-    with caplog.at_level(logging.INFO, logger="msze.search.admin"):
+    with caplog.at_level(logging.INFO, logger="msze.search.db"):
         assert post(moderator, page, {"m0_day": "sun", "m0_time": "12:00"}, page=page).status_code == 303
     assert stale == [pid] and "save met a concurrent write" in caplog.text
     assert jozef_times(moderator, pid) == ["sun 12:00"]
