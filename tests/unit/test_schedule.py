@@ -7,6 +7,7 @@ from msze.archive.reprocess import page_steps
 from msze.extraction.rules.reading import WINTER_REST
 from msze.extraction.schedule import consolidate, page_date, page_role, starts_on
 
+MON_SAT = ("mon", "tue", "wed", "thu", "fri", "sat")  # "dni powszednie" / "w tygodniu"
 SIDEBAR = "<aside><h3>Msze święte</h3><p>Niedziela: 8:00, 10:00</p><p>Dni powszednie: 18:00</p></aside>"
 
 
@@ -73,13 +74,12 @@ def test_a_line_stating_the_regular_order_on_an_announcements_page_is_weekly():
             "<p>Msze św. w niedziele 10 listopada: 16:50, 17:50</p>",
         ),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert set(rows(result)) == {
         ("07:15", ("sun",), None, None, False),
         ("09:45", ("sun",), None, None, False),
         ("12:15", ("sun",), None, None, False),
-        ("06:45", weekdays, None, None, False),
-        ("18:15", weekdays, None, None, False),
+        ("06:45", MON_SAT, None, None, False),
+        ("18:15", MON_SAT, None, None, False),
     }
     assert {o["time"] for o in result["one_off"]} == {"08:40", "10:40", "07:20", "19:20", "16:50", "17:50"}
 
@@ -110,14 +110,13 @@ def test_two_churches_and_a_summer_schedule():
             "<h3>Kaplica w Zalesiu</h3><p>Niedziela: 9:00</p>",
         ),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert set(rows(result)) == {
         ("08:00", ("sun",), None, None, False),
         ("10:00", ("sun",), None, None, False),
         ("12:00", ("sun",), None, None, False),
-        ("07:00", weekdays, None, None, False),
-        ("18:00", weekdays, None, "not-summer", False),
-        ("19:00", weekdays, None, "summer", False),
+        ("07:00", MON_SAT, None, None, False),
+        ("18:00", MON_SAT, None, "not-summer", False),
+        ("19:00", MON_SAT, None, "summer", False),
         ("09:00", ("sun",), "Kaplica w Zalesiu", None, False),
     }
 
@@ -130,15 +129,14 @@ def test_a_summer_time_said_of_one_time_or_added_leaves_the_other_times_all_year
             "<p>Msze św. w dni powszednie: godz. 7.15, godz. 18.45; latem dodatkowo o godz. 20.45</p>",
         ),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert set(rows(result)) == {
         ("07:45", ("sun",), None, None, False),
         ("10:15", ("sun",), None, None, False),
         ("17:45", ("sun",), None, "not-summer", False),
         ("20:15", ("sun",), None, "summer", False),
-        ("07:15", weekdays, None, None, False),
-        ("18:45", weekdays, None, None, False),
-        ("20:45", weekdays, None, "summer", False),
+        ("07:15", MON_SAT, None, None, False),
+        ("18:45", MON_SAT, None, None, False),
+        ("20:45", MON_SAT, None, "summer", False),
     }
 
 
@@ -281,11 +279,10 @@ def test_a_winter_variant_gives_the_rest_of_the_year_to_its_time_only():
     result = site(
         ("https://parafia.test/msze", "<h2>Msze święte</h2><p>Dni powszednie: 6:45, 18:30 (zimą 17:30)</p>"),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert set(rows(result)) == {
-        ("06:45", weekdays, None, None, False),
-        ("18:30", weekdays, None, WINTER_REST, False),
-        ("17:30", weekdays, None, "winter", False),
+        ("06:45", MON_SAT, None, None, False),
+        ("18:30", MON_SAT, None, WINTER_REST, False),
+        ("17:30", MON_SAT, None, "winter", False),
     }
 
 
@@ -297,10 +294,9 @@ def test_a_variant_saying_only_is_the_season_s_whole_order():
             "<h2>Msze święte</h2><p>Msze św. w dni powszednie: 7:10 i 18:10 (latem tylko 18:10)</p>",
         ),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert set(rows(result)) == {
-        ("07:10", weekdays, None, "not-summer", False),
-        ("18:10", weekdays, None, None, False),
+        ("07:10", MON_SAT, None, "not-summer", False),
+        ("18:10", MON_SAT, None, None, False),
     }
 
 
@@ -349,13 +345,12 @@ def test_a_mass_said_not_to_be_held_is_never_a_new_one():
             "<p>W święta zniesione Msze jak w niedzielę, bez Mszy o 20.15.</p>",
         ),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert set(rows(result)) == {
         ("08:00", ("sun",), None, None, False),
         ("10:00", ("sun",), None, None, False),
         ("12:30", ("sun",), None, "not-summer", False),
-        ("07:00", weekdays, None, None, False),
-        ("18:00", weekdays, None, None, False),
+        ("07:00", MON_SAT, None, None, False),
+        ("18:00", MON_SAT, None, None, False),
     }
     assert result["one_off"] == []
 
@@ -533,10 +528,9 @@ def test_a_sentence_saying_when_the_masses_of_plural_days_are_is_the_regular_ord
             "<p>4. W tym tygodniu Msze w dni powszednie są o 7.45.</p>",
         ),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert [(r[0], r[1]) for r in rows(result)] == [
-        ("06:30", weekdays),
-        ("17:30", weekdays),
+        ("06:30", MON_SAT),
+        ("17:30", MON_SAT),
         ("08:30", ("sun",)),
         ("10:15", ("sun",)),
     ]
@@ -596,13 +590,12 @@ def test_a_mass_not_held_in_a_season_with_a_rest_of_the_year_is_held_in_that_res
             "<p>W okresie zimowym nie ma Mszy o 6.30.</p>",
         ),
     )
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     assert set(rows(result)) == {
         ("07:30", ("sun",), None, None, False),
         ("09:30", ("sun",), None, None, False),
         ("11:30", ("sun",), None, "not-summer", False),
-        ("06:30", weekdays, None, WINTER_REST, False),
-        ("18:30", weekdays, None, None, False),
+        ("06:30", MON_SAT, None, WINTER_REST, False),
+        ("18:30", MON_SAT, None, None, False),
     }
     assert result["one_off"] == []
 
@@ -626,7 +619,6 @@ def test_an_event_s_date_just_above_the_schedule_is_no_update_stamp():
 
 
 def test_this_week_s_order_said_to_be_the_usual_one_is_the_regular_order():
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat")
     for said in (
         "W tym tygodniu Msze według zwykłego porządku: w dni powszednie o 6.30 i 17.00, w niedziele o 8.30",
         "Porządek Mszy w tym tygodniu jak zawsze: w dni powszednie 6.30 i 17.00, w niedziele 8.30",
@@ -634,8 +626,8 @@ def test_this_week_s_order_said_to_be_the_usual_one_is_the_regular_order():
         for url in ("https://parafia.test/ogloszenia/9", "https://parafia.test/msze"):
             result = site((url, f"<h2>Ogłoszenia parafialne</h2><p>3. {said}.</p>"))
             assert set(rows(result)) == {
-                ("06:30", weekdays, None, None, False),
-                ("17:00", weekdays, None, None, False),
+                ("06:30", MON_SAT, None, None, False),
+                ("17:00", MON_SAT, None, None, False),
                 ("08:30", ("sun",), None, None, False),
             }, (said, url)
             assert result["one_off"] == []
