@@ -39,6 +39,7 @@ def guarded_table(baseline: dict[str, Any]) -> str:
             f"weekly P {f['weekly_precision']:.3f} R {f['weekly_recall']:.3f} F1 {f['weekly_f1']:.3f}; "
             f"Sunday exact {f['sunday_exact']:.3f}; seasons {f['seasons']:.3f}; "
             f"other churches {f['churches']:.3f}"
+            + (f"; confession {f['confession']:.3f}" if f.get("confession") is not None else "")
         )
 
     return (

@@ -13,7 +13,11 @@ over parishes (micro-averaged):
   church;
 - one-offs kept apart: gold one-off times (on their weekday when dated) not among the reported weekly pairs
   that no regular Mass accounts for: a Zaduszki Mass at 9:00 is not "inside" for a parish whose Sunday
-  9:00 Mass was rightly reported.
+  9:00 Mass was rightly reported;
+- confession found: gold ``confession`` rows whose start time a reported ``confession`` entry gives on one of
+  the row's days (any day when the row names none); the end, church and season are not compared, and a
+  confession ``at_mass`` counts at its Mass's time, which is how such rows are labelled ("w czasie Mszy o
+  18.00": start 18:00).
 """
 
 from __future__ import annotations
@@ -77,6 +81,14 @@ def _sunday(rows: Iterable[dict[str, Any]]) -> set[str]:
     return out
 
 
+def confession_found(row: dict[str, Any], reported: Iterable[dict[str, Any]]) -> bool:
+    """A gold confession row is found when a reported confession starts at its start on one of its days."""
+    days = set(row.get("days") or ())
+    return any(
+        c.get("start") == row["start"] and (not days or days & set(c.get("days") or ())) for c in reported
+    )
+
+
 def _weekday(date: str | None) -> str | None:
     try:
         return WEEK[datetime.date.fromisoformat(date).weekday()] if date and len(date) == 10 else None
@@ -94,6 +106,7 @@ class SiteScore:
     seasonal: list[int] = field(default_factory=lambda: [0, 0])  # [attributed, gold rows]
     churches: list[int] = field(default_factory=lambda: [0, 0])
     one_offs: list[int] = field(default_factory=lambda: [0, 0])  # [kept apart, gold one-offs]
+    confession: list[int] = field(default_factory=lambda: [0, 0])  # [found, gold confession rows]
 
     def add(self, gold: dict[str, Any], got: dict[str, Any]) -> None:
         schedule, masses = got["schedule"], gold["masses"]
@@ -115,6 +128,9 @@ class SiteScore:
             inside = (day, o["time"]) in unexplained if day else any(t == o["time"] for _, t in unexplained)
             self.one_offs[1] += 1
             self.one_offs[0] += not inside
+        for c in gold.get("confession") or ():
+            self.confession[1] += 1
+            self.confession[0] += confession_found(c, got.get("confession") or ())
 
     def as_dict(self) -> dict[str, Any]:
         def share(pair: list[int]) -> dict[str, Any]:
@@ -131,6 +147,7 @@ class SiteScore:
             "seasons_attributed": share(self.seasonal),
             "churches_attributed": share(self.churches),
             "one_offs_kept_apart": share(self.one_offs),
+            "confession_found": share(self.confession),
         }
 
 
@@ -153,6 +170,7 @@ def report(figures: dict[str, Any]) -> None:
         ("seasons_attributed", "seasonal rows reported with a season"),
         ("churches_attributed", "rows at another church reported with it"),
         ("one_offs_kept_apart", "one-off Masses kept out of the weekly schedule"),
+        ("confession_found", "confession rows found (start time on one of their days)"),
     ):
         f = figures[key]
         share = "-" if f["share"] is None else f"{f['share']:.3f}"

@@ -21,7 +21,15 @@ from msze.labels.sets import join_diocesan, join_pages, join_sites, label_files
 from msze.labels.texts import DATA_DIR, JoinReport, TextStore
 
 TOLERANCE = 0.005  # a figure may fall by this much (one page of 200) before the guard fails
-SITE_FIGURES = ("weekly_precision", "weekly_recall", "weekly_f1", "sunday_exact", "seasons", "churches")
+SITE_FIGURES = (
+    "weekly_precision",
+    "weekly_recall",
+    "weekly_f1",
+    "sunday_exact",
+    "seasons",
+    "churches",
+    "confession",
+)
 PAGE_FIGURES = ("precision", "recall", "f1", "pair_recall", "day_precision")
 
 
@@ -70,7 +78,7 @@ def page_figures(pages: list[dict[str, Any]], classifier: HourScorer | None) -> 
 
 def site_figures(parishes: list[dict[str, Any]], classifier: HourScorer | None) -> dict[str, Any]:
     """Consolidated schedules against the true ones (cli.evaluate_sites), per parish too."""
-    from msze.cli.evaluate_sites import SiteScore, _pairs, _sunday, parish_schedule
+    from msze.cli.evaluate_sites import SiteScore, _pairs, _sunday, confession_found, parish_schedule
 
     total = SiteScore()
     items = {}
@@ -83,6 +91,11 @@ def site_figures(parishes: list[dict[str, Any]], classifier: HourScorer | None) 
             "sunday_exact": _sunday(got["schedule"]) == _sunday(parish["masses"]),
             "missed": sorted(" ".join(pair) for pair in gold - reported),
             "false": sorted(" ".join(pair) for pair in reported - _pairs(parish["masses"])),
+            "confession_missed": sorted(
+                f"{','.join(c.get('days') or ())} {c['start']}"
+                for c in parish.get("confession") or ()
+                if not confession_found(c, got["confession"])
+            ),
         }
     f = total.as_dict()
     figures = {
@@ -93,6 +106,7 @@ def site_figures(parishes: list[dict[str, Any]], classifier: HourScorer | None) 
         "sunday_exact": f["sunday_exact"]["share"],
         "seasons": f["seasons_attributed"]["share"],
         "churches": f["churches_attributed"]["share"],
+        "confession": f["confession_found"]["share"],  # None where no row has a confession label
     }
     return {"figures": figures, "items": items}
 
@@ -163,8 +177,12 @@ def _worse_items(name: str, old: dict[str, Any], new: dict[str, Any]) -> list[st
         worse = (
             ["Sunday no longer exact"] if before.get("sunday_exact") and not now.get("sunday_exact") else []
         )
-        for key, label in (("missed", "now missed"), ("false", "now false")):
-            added = sorted(set(now[key]) - set(before[key]))
+        for key, label in (
+            ("missed", "now missed"),
+            ("false", "now false"),
+            ("confession_missed", "confession now missed"),
+        ):
+            added = sorted(set(now.get(key) or ()) - set(before.get(key) or ()))  # a baseline may predate one
             if added:
                 worse.append(f"{label} {', '.join(added)}")
         if worse:

@@ -7,6 +7,9 @@ import pytest
 from msze.cli import evaluate as ev
 from msze.cli import main
 
+MON_FRI = ("mon", "tue", "wed", "thu", "fri")
+MON_SAT = (*MON_FRI, "sat")
+
 
 def gold_page(pid: str, text: str, labels: dict[str, str]) -> dict:
     """A gold record: every token text in `labels` is located in `text` (first occurrence after the last)."""
@@ -101,7 +104,11 @@ def test_bad_gold_file(tmp_path, capsys):
 
 
 def parish(
-    pid: str, pages: list[tuple[str, str]], masses: list[dict], one_off: list[dict] | None = None
+    pid: str,
+    pages: list[tuple[str, str]],
+    masses: list[dict],
+    one_off: list[dict] | None = None,
+    confession: list[dict] | None = None,
 ) -> dict:
     return {
         "id": pid,
@@ -110,7 +117,7 @@ def parish(
         "pages": [{"url": url, "text": text} for url, text in pages],
         "masses": masses,
         "one_off": one_off or [],
-        "confession": [],
+        "confession": confession or [],
         "notes": "",
     }
 
@@ -163,6 +170,50 @@ def test_sites_score_the_consolidated_schedule_per_parish(tmp_path, capsys):
     assert got["one_offs_kept_apart"] == {"found": 2, "total": 3, "share": 0.6667}
     assert main(["evaluate", "--sites", str(path)]) == 0
     assert "Sunday times (with the vigil) exactly right: 0.500 (1/2)" in capsys.readouterr().out
+
+
+def shrift(start, days, end=None):
+    return {"days": days, "start": start, "end": end, "church": None, "season": None}
+
+
+def test_a_confession_row_is_found_by_its_start_on_one_of_its_days():
+    from msze.cli.evaluate_sites import confession_found
+
+    reported = [shrift("17:00", ["sat"], "18:00"), {**shrift("18:00", list(MON_FRI)), "at_mass": True}]
+    assert confession_found(shrift("17:00", ["fri", "sat"]), reported)  # the end need not be labelled alike
+    assert confession_found(shrift("18:00", ["wed"]), reported)  # during the 18:00 Mass
+    assert not confession_found(shrift("17:00", ["sun"]), reported)  # another day
+    assert not confession_found(shrift("17:30", ["sat"]), reported)  # another time
+    assert confession_found(shrift("17:00", []), reported)  # no day labelled: the time alone
+    assert not confession_found(shrift("17:00", ["sat"]), [])
+
+
+def test_sites_count_the_confession_rows_found(tmp_path, capsys):
+    text = (
+        "Msze święte\nNiedziele: 8:00, 11:00\nDni powszednie: 7:00, 18:00\n\n"
+        "Spowiedź\nsobota 17:00–18:00\nw dni powszednie w czasie Mszy o 18:00\n"
+    )
+    masses = [mass("08:00", ["sun"]), mass("11:00", ["sun"])] + [
+        mass(t, list(MON_SAT)) for t in ("07:00", "18:00")
+    ]
+    confession = [shrift("17:00", ["sat"], "18:00"), shrift("18:00", list(MON_FRI)), shrift("06:30", ["sun"])]
+    path = tmp_path / "sites.jsonl"
+    site = parish("C", [("http://c.test/msze", text)], masses, confession=confession)
+    path.write_text(json.dumps(site, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert main(["evaluate", "--sites", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["confession_found"] == {
+        "found": 2,
+        "total": 3,
+        "share": 0.6667,
+    }
+    assert main(["evaluate", "--sites", str(path)]) == 0
+    assert "confession rows found (start time on one of their days): 0.667 (2/3)" in capsys.readouterr().out
+
+    from msze.cli.quality import site_figures
+
+    got = site_figures([site], None)
+    assert got["figures"]["confession"] == 0.6667
+    assert got["items"]["C"]["confession_missed"] == ["sun 06:30"]
 
 
 def test_a_broken_sites_file_is_one_line(tmp_path, capsys):

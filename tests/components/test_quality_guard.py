@@ -76,3 +76,22 @@ def test_a_diocesan_row_is_read_under_its_columns_headings() -> None:
     headed = ("Msze św. w niedziele: godz. 9.00", "Msze św. w dni powszednie: godz. 18.00")
     assert diocesan_page(*headed) == "\n".join(headed)
     assert diocesan_page("9.00", "") == "Msze św. w niedziele: 9.00\n"
+
+
+def test_a_fallen_confession_figure_names_the_rows_now_missed() -> None:
+    def sites(share: float, missed: list[str]) -> dict:
+        figures = dict.fromkeys(quality.SITE_FIGURES, 1.0) | {"confession": share}
+        return {"figures": figures, "items": {"P1": {"missed": [], "false": [], "confession_missed": missed}}}
+
+    old = {"tolerance": 0.005, "realsites": sites(1.0, [])}
+    assert quality.regressions(old, {"realsites": sites(1.0, [])}) == []
+    assert quality.regressions(old, {"realsites": sites(0.5, ["sat 17:00"])}) == [
+        "realsites confession: 1.0 -> 0.5",
+        "  realsites P1: confession now missed sat 17:00",
+    ]
+    # a baseline written before the figure existed holds nothing against it
+    before = {
+        "tolerance": 0.005,
+        "realsites": {"figures": {"weekly_f1": 1.0}, "items": {"P1": {"missed": [], "false": []}}},
+    }
+    assert quality.regressions(before, {"realsites": sites(0.5, ["sat 17:00"])}) == []
