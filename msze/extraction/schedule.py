@@ -221,7 +221,9 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                     by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
         if p.role != ANNOUNCEMENTS:
             p.date = schedule_date(text, [w.hour for w in weekly if w.said is p])
-        for c in page.get("confessions") or () if p.role != ANNOUNCEMENTS else ():  # this week's, not regular
+        for c in page.get("confessions") or ():
+            if p.role == ANNOUNCEMENTS and not _standing_confession(text, page.get("hours") or (), c):
+                continue  # this week's, not the regular times
             key = (tuple(c.get("days") or ()), c.get("start"), c.get("end"), c.get("church"), c.get("season"))
             entry = confession.setdefault(key, {**c, "evidence": []})
             if len(entry["evidence"]) < EVIDENCE_KEPT:
@@ -284,7 +286,30 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
         return False  # a one-off only by the date of the announcements' heading ("17.01.2021 r.") may be
     if restated:  # "w tym tygodniu porządek Mszy bez zmian": this week's order is the usual one
         statement = THIS_WEEK_RE.sub(" ", statement)
+    return _undated(statement)
+
+
+def _undated(statement: str) -> bool:
+    """No date, this week or feast in what states an order: it holds every week."""
     return not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", statement)) and not _DATE_WORD_RE.search(statement)
+
+
+# an announcement restating the standing confession times, not this week's ("Przypominamy, że spowiedź jest
+# zawsze od 6.30 i 17.30", "stale przed każdą Mszą")
+_STANDING_RE = re.compile(r"\bzawsze\b|\bstale\b|\bregularnie\b|\bna\s+sta[łl]e\b", re.IGNORECASE)
+
+
+def _standing_confession(
+    text: str, hours: Iterable[Mapping[str, Any]], confession: Mapping[str, Any]
+) -> bool:
+    """A confession time of an announcement that holds every week: its sentence says so ("zawsze", "bez
+    zmian") and names no date, this week or feast."""
+    for hour in hours:
+        if hour.get("time") == confession.get("start") and hour.get("days") == confession.get("days"):
+            statement = sentence_of(text, hour)
+            standing = _STANDING_RE.search(statement) or REGULAR_ORDER_RE.search(statement)
+            return bool(standing) and _undated(statement)
+    return False
 
 
 def _line_of(text: str, hour: Mapping[str, Any]) -> str:

@@ -569,6 +569,21 @@ def test_confession_times_go_to_the_page_not_to_the_masses():
     assert {"days": ["sat"], "start": "17:30", "end": "18:00", "church": None, "season": None} in confessions
 
 
+def test_a_confession_heading_reads_its_day_lines_and_ranges_like_a_schedule():
+    text = "Msze św.\nw niedziele 8.30, 11.00\n\nSpowiedź:\nczwartek 16.15 - 17.00\nsobota 7.30–8.15\n"
+    assert extract(text).masses == ["08:30", "11:00"]
+    assert [(c["days"], c["start"], c["end"]) for c in page_confessions(text)] == [
+        (["thu"], "16:15", "17:00"),
+        (["sat"], "07:30", "08:15"),
+    ]
+
+
+def test_confession_before_every_mass_gives_no_time_and_no_mass():
+    text = "Msze św.\nw niedziele 8.30, 11.00\nSpowiedź pół godziny przed każdą Mszą św.\n"
+    assert extract(text).masses == ["08:30", "11:00"]
+    assert page_confessions(text) == []
+
+
 def page_confessions(text: str) -> list[dict]:
     from msze.extraction.page import PageSteps
 

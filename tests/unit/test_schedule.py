@@ -185,6 +185,23 @@ def test_roraty_at_the_weekday_mass_time_are_that_mass_and_an_announced_confessi
     assert result["confession"] == []
 
 
+def test_announcements_restating_the_standing_confession_times_give_them():
+    result = site(
+        ("https://parafia.test/msze", "<p>Porządek Mszy św.</p><p>Dni powszednie: 6:45, 18:00</p>"),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia</h1><p>1. Przypominamy, że spowiedź jest zawsze w dni powszednie od 6.30 i od"
+            " 17.40.</p><p>2. W tym tygodniu spowiedź także w czwartek od 16.00, a zawsze w sobotę od"
+            " 8.00.</p><p>3. Spowiedź przed odpustem 14 sierpnia zawsze od 15.00.</p>",
+        ),
+    )
+    # "zawsze" with no date or this week: the regular times; this week's and the dated one are not
+    assert [(c["days"], c["start"]) for c in result["confession"]] == [
+        (list(MON_SAT), "06:30"),
+        (list(MON_SAT), "17:40"),
+    ]
+
+
 def test_a_monthly_note_is_its_sentence():
     result = site(
         (
