@@ -32,6 +32,7 @@ from msze.extraction.rules.reading import (
     with_year,
 )
 from msze.extraction.rules.verdict import NOT_SCHEDULED
+from msze.utils.vocabulary import WEEK
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
 _ANNOUNCEMENTS_RE = re.compile(
@@ -194,6 +195,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
     monthly: dict[tuple[Any, ...], dict[str, Any]] = {}
     by_reference: list[_Weekly] = []  # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30" as Sunday's
+    mentioned: list[_Weekly] = []  # "w niedziele po Mszy o 18.00": a Mass the announcements take as known
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
         role = page_role(page)
@@ -219,6 +221,8 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                 _add_one_off(one_off, page, hour)
                 if hour.get("sunday_order"):
                     by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
+                elif p.role == ANNOUNCEMENTS and mentioned_mass(text, hour):
+                    mentioned.append(_Weekly(p, page, {**hour, "kind": "regular"}, None))
         if p.role != ANNOUNCEMENTS:
             p.date = schedule_date(text, [w.hour for w in weekly if w.said is p])
         for c in page.get("confessions") or ():
@@ -229,6 +233,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": page.get("url")})
     weekly += _sunday_by_reference(by_reference, said)
+    weekly += _by_mention(mentioned, said)
     winners = _winners(said)
     schedule, conflicts = _schedule(weekly, winners)
     return {
@@ -259,6 +264,53 @@ def _sunday_by_reference(by_reference: list[_Weekly], said: list[_Page]) -> list
     added = [w for w in by_reference if w.hour.get("church") not in stated]
     for w in added:
         w.said.stated[("sun", w.hour.get("church"), w.hour.get("season"))].add(w.hour["time"])
+    return added
+
+
+# a Mass the sentence takes as known, by its time: "po Mszy św. o godz. 18.00", "na Mszy o 10.00", "przed
+# Mszą o 7.00"; the time ends the match
+_MENTION_RE = re.compile(
+    r"\b(?:po|przed|podczas|na|w\s+czasie)\s+(?:każdej\s+)?msz\w*(?:\s+(?:św\.?|święt\w*))?"
+    r"\s+(?:o\s+)?(?:godz(?:inie|\.)?\s*)?$",
+    re.IGNORECASE,
+)
+# ... but a feast's Masses are its own: "Uroczystość Bożego Ciała. Po Mszy o 10.00 procesja"
+_FEAST_RE = re.compile(
+    r"uroczysto|odpust|pasterk|rezurekc|triduum|wielk\w+\s+(?:czwart|piąt|sobot)|boże\w*\s+ciał"
+    r"|wszystkich\s+świętych|zaduszn|zaduszk|prymic|bierzmowan|ślub|pogrzeb",
+    re.IGNORECASE,
+)
+_MENTION_CHARS = 60  # how far before its time a mention's words stand at most
+
+
+def mentioned_mass(text: str, hour: Mapping[str, Any]) -> bool:
+    """An announcement's Mass named by its time as a known one ("w niedziele po Mszy o 18.00 nabożeństwo",
+    "W środę nowenna po Mszy św. o godz. 18.00"), on days of the week, at no feast: evidence of that day's
+    order where no page states one (consolidate)."""
+    start = hour.get("start", -1)
+    if hour.get("label") != "mass" or not hour.get("days") or not 0 < start <= len(text):
+        return False
+    if not set(hour["days"]) <= set(WEEK) or hour.get("monthly"):
+        return False
+    if not _MENTION_RE.search(text[max(0, start - _MENTION_CHARS) : start]):
+        return False
+    return not _FEAST_RE.search(sentence_of(text, hour))
+
+
+def _by_mention(mentioned: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
+    """The Masses announcements mention by their time, on each day (and church) no page states a time of:
+    the only evidence of that day's order the site gives."""
+    stated = {(day, church) for p in said for (day, church, _season), times in p.stated.items() if times}
+    added = []
+    for w in mentioned:
+        church = w.hour.get("church")
+        days = [d for d in w.hour["days"] if (d, church) not in stated]
+        if days:
+            # the season is the devotion's ("podczas nabożeństw majowych ... po Mszy o 18.00"), not the Mass's
+            added.append(_Weekly(w.said, w.page, {**w.hour, "days": days, "season": None}, None))
+    for w in added:
+        for day in w.hour["days"]:
+            w.said.stated[(day, w.hour.get("church"), None)].add(w.hour["time"])
     return added
 
 

@@ -202,6 +202,34 @@ def test_announcements_restating_the_standing_confession_times_give_them():
     ]
 
 
+def test_masses_announcements_mention_by_their_time_give_the_days_no_page_states():
+    result = site(
+        ("https://parafia.test/msze", "<p>Porządek Mszy św.</p><p>Dni powszednie: 7:00, 18:30</p>"),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia 12.10.2025</h1><p>1. Nabożeństwa różańcowe w tygodniu o 18.00, a w niedziele po"
+            " Mszy św. o godz. 11.30.</p><p>2. W czwartek po Mszy o 18.30 spotkanie rodziców.</p>"
+            "<p>3. W przyszłą niedzielę uroczystość odpustowa; po Mszy o 13.00 procesja.</p>",
+        ),
+    )
+    # Sunday is stated nowhere: the rosary's Sunday Mass is its evidence (not the October season of the
+    # devotion); Thursday's 18:30 is the schedule page's already; the feast's 13:00 is its own
+    assert ("11:30", ("sun",), None, None, False) in rows(result)
+    assert {r[0] for r in rows(result) if "sun" in r[1]} == {"11:30"}
+    assert {r[0] for r in rows(result) if "thu" in r[1]} == {"07:00", "18:30"}
+
+
+def test_a_mentioned_mass_gives_way_to_a_stated_order():
+    result = site(
+        ("https://parafia.test/msze", "<p>Porządek Mszy św.</p><p>Niedziela: 9:00, 12:00</p>"),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia</h1><p>W niedziele po Mszy o 10.30 katecheza.</p>",
+        ),
+    )
+    assert {r[0] for r in rows(result)} == {"09:00", "12:00"}
+
+
 def test_a_monthly_note_is_its_sentence():
     result = site(
         (
