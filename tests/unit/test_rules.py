@@ -480,3 +480,16 @@ def test_a_day_heading_s_times_each_after_its_village_are_a_day_list():
     assert days(text) == {"07:30": "sunday", "09:00": "sunday", "10:30": "sunday", "18:00": "saturday"}
     # a description after the time is still a programme, not a village
     assert masses("Niedziela: 10:00 Rajd rowerowy, 12:00 Ognisko") == []
+
+
+def test_a_time_labelled_in_a_mass_list_leaves_the_list_a_list_of_masses():
+    # "16:00 – Nieszpory": the label after a line's one time is that time's alone
+    listed = "Msze św. w niedziele:\n7:30\n9:00\n16:00 – Nieszpory\n17:30\n19:00\n"
+    assert masses(listed) == ["07:30", "09:00", "17:30", "19:00"]
+    # a block of devotions stays one: each line labels its own time, none is a Mass
+    assert masses("Msze św. w niedziele: 7:30, 9:00\n\nNabożeństwa:\n16:00 – różaniec\n17:00\n") == [
+        "07:30",
+        "09:00",
+    ]
+    # a heading before its time ("Nieszpory 16:00") still turns the list to what it names
+    assert masses("Msze św. w niedziele:\n7:30\nNieszpory 16:00\n17:30\n") == ["07:30"]

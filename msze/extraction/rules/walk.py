@@ -244,22 +244,28 @@ class _Block:
             return True
         return size <= HEADER_CHARS and bool(church_heading(line))
 
-    def read_hour_line(self, cues: LineCues, day_head: str | None, last_hour_end: int) -> None:
+    def read_hour_line(
+        self, cues: LineCues, day_head: str | None, last_hour_end: int, label_line: bool = False
+    ) -> None:
         """After a line with hours: its last own cue carries on as the block's topic, and the day heading
-        of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below."""
+        of a day list ("Niedziela 7:00", then "9:00", "11:00" on lines of their own) to the lines below; a
+        ``label_line`` ("16:00 – Nieszpory", its one time first) in a Mass block labels its time alone."""
         # a cue in parentheses speaks of its own hour: "(w Adwencie po Roratach o 16.00 adoracja)"; a Mass
         # word there names the list's Mass ("12:15 (suma), 13:30"): the list is of Masses
         parens = [m.span() for m in PARENS_RE.finditer(cues.line)]
         own = [c for c in cues.own if c.mass or not any(a <= c.start < b for a, b in parens)]
         if own:
             # "..., a w piątki na różaniec.": a devotion ending the paragraph after its times opens no block
-            trailing = own[-1].start > last_hour_end and _ends_sentence(cues.line)
-            self.section = own[-1].mass or (None if trailing else False)
+            after = own[-1].start > last_hour_end
+            trailing = after and _ends_sentence(cues.line)
+            if not (after and label_line and self.section):
+                self.section = own[-1].mass or (None if trailing else False)
             self.notes.confession = not own[-1].mass and bool(CONFESSION_RE.match(cues.line, own[-1].start))
         if day_head is not None:
             self.heading_day = self.label_day = day_at(day_head)
 
 
+_BULLETS = " \t•*·-–—"  # what may stand before a list line's time
 _SENTENCE_WORDS = 3  # a line of this many words ending in a full stop is a sentence, no header
 
 
@@ -669,7 +675,11 @@ class _Walk:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
         last_end = self.hours[idxs[-1]].end - line_start
-        block.read_hour_line(cues, line[:first] if head is not None and day_list_line else None, last_end)
+        # "15:00 - Gorzkie Żale" in a list of Masses: the words after a line's one time label that time alone
+        label_line = len(idxs) == 1 and not line[:first].strip(_BULLETS)
+        block.read_hour_line(
+            cues, line[:first] if head is not None and day_list_line else None, last_end, label_line
+        )
 
     def _variant_after(self, idx: int, idxs: list[int], before: str, season: str | None) -> bool:
         """ "17.00 (16.00 okres zimowy)": a time in parentheses with its season right after another time
