@@ -328,7 +328,9 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     if not hour.get("days") or hour.get("kind", "regular") not in ("regular", ONE_OFF):
         return False
     statement = sentence_of(text, hour)
-    restated = REGULAR_ORDER_RE.search(statement) is not None
+    restated = (
+        REGULAR_ORDER_RE.search(statement) is not None or _UNTIL_NOTICE_RE.search(statement) is not None
+    )
     if not (restated or _ORDER_SENTENCE_RE.search(statement)):
         statement = _line_of(text, hour)
         if not _ORDER_LINE_RE.match(statement):
@@ -342,13 +344,23 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
 
 
 def _undated(statement: str) -> bool:
-    """No date, this week or feast in what states an order: it holds every week."""
-    return not _THIS_WEEK_RE.search(_HOLY_DAYS_RE.sub(" ", statement)) and not _DATE_WORD_RE.search(statement)
+    """No date, this week or feast in what states an order: it holds every week ("Msza święta" is no
+    feast)."""
+    unholy = _HOLY_MASS_RE.sub(" ", _HOLY_DAYS_RE.sub(" ", statement))
+    return not _THIS_WEEK_RE.search(unholy) and not _DATE_WORD_RE.search(statement)
+
+
+_HOLY_MASS_RE = re.compile(r"\bmsz\w*\s+[śs]wi[ęe]t\w*", re.IGNORECASE)
 
 
 # an announcement restating the standing confession times, not this week's ("Przypominamy, że spowiedź jest
 # zawsze od 6.30 i 17.30", "stale przed każdą Mszą")
-_STANDING_RE = re.compile(r"\bzawsze\b|\bstale\b|\bregularnie\b|\bna\s+sta[łl]e\b", re.IGNORECASE)
+_STANDING_RE = re.compile(r"\bzawsze\b|\bstale\b|\bregularnie\b", re.IGNORECASE)
+# an order that holds from now on: "do odwołania", "do czasu ustania epidemii", "na stałe"
+_UNTIL_NOTICE_RE = re.compile(
+    r"\bdo\s+(?:odwo[łl]ania|czasu\s+(?:ustania|zako[ńn]czenia|odwo[łl]ania))|\bna\s+sta[łl]e\b",
+    re.IGNORECASE,
+)
 
 
 def _standing_confession(
@@ -359,7 +371,7 @@ def _standing_confession(
     for hour in hours:
         if hour.get("time") == confession.get("start") and hour.get("days") == confession.get("days"):
             statement = sentence_of(text, hour)
-            standing = _STANDING_RE.search(statement) or REGULAR_ORDER_RE.search(statement)
+            standing = any(r.search(statement) for r in (_STANDING_RE, _UNTIL_NOTICE_RE, REGULAR_ORDER_RE))
             return bool(standing) and _undated(statement)
     return False
 

@@ -230,6 +230,20 @@ def test_a_mentioned_mass_gives_way_to_a_stated_order():
     assert {r[0] for r in rows(result)} == {"09:00", "12:00"}
 
 
+def test_an_announced_order_until_further_notice_is_the_regular_one():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia 15.03.2026</h1><p>1. Do odwołania w niedziele dodatkowa Msza św. o 19.30.</p>"
+            "<p>2. Porządek bez zmian: Msza święta w dni powszednie o 17.45.</p>"
+            "<p>3. W tym tygodniu w środę Msza św. o 8.15.</p>",
+        ),
+    )
+    # "do odwołania" holds from now on; "Msza święta" names no feast; this week's Wednesday is a one-off
+    assert rows(result) == [("17:45", MON_SAT, None, None, False), ("19:30", ("sun",), None, None, False)]
+    assert [o["time"] for o in result["one_off"]] == ["08:15"]
+
+
 def test_a_monthly_note_is_its_sentence():
     result = site(
         (
