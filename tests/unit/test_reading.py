@@ -1423,3 +1423,16 @@ def test_codziennie_under_a_weekday_label_is_every_weekday():
 def test_a_day_in_the_note_after_a_time_is_that_times_only():
     text = "Msze św. w tygodniu: 6.30 - we wtorki w kaplicy szpitalnej, 7.00, 18.00"
     assert days(text) == [("06:30", ["tue"]), ("07:00", MON_SAT), ("18:00", MON_SAT)]
+
+
+def test_a_day_phrase_after_the_church_of_a_time_is_its_day():
+    # "time, church, days" list lines: the days follow the place the time is at
+    text = (
+        "Porządek Mszy św.:\n"
+        "• 6.45 kościół filialny w Dębinie od poniedziałku do czwartku (dla szkoły)\n"
+        "• 19.00 Kaplica Zielonka w soboty i niedziele\n"
+    )
+    assert [(t, r["days"], r["church"] is not None) for t, r in readings(text)] == [
+        ("06:45", ["mon", "tue", "wed", "thu"], True),
+        ("19:00", ["sat", "sun"], True),
+    ]

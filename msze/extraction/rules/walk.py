@@ -316,9 +316,30 @@ _TRAILING_RE = re.compile(r"\s*[-–—]\s*(?P<d>\D{3,40}?)[\s.;:]*$")
 
 def _trailing_day(line: str, last_end: int) -> Days | None:
     """The day of a line of times that names it at its end: "8.00, 09:30, 11:00 – niedziela", "18:00 – dni
-    powszednie"."""
+    powszednie"; or after the church of its times: "17.00 kaplica w Borkach od poniedziałku do soboty"."""
     m = _TRAILING_RE.match(line, last_end)
-    return day_at(m["d"]) if m is not None and is_day_heading(m["d"]) else None
+    if m is not None and is_day_heading(m["d"]):
+        return day_at(m["d"])
+    return _day_after_place(line, last_end)
+
+
+_PLACE_WORDS = 5  # the church or place between a time and its day phrase has this many words at most
+_DAY_RUN_GAP_RE = re.compile(r"[\s,]*(?:(?:do|i|oraz|albo|lub)\s+)?", re.IGNORECASE)
+
+
+def _day_after_place(line: str, last_end: int) -> Days | None:
+    """ "• 18.00 Kościół w Zalesiu od wtorku do soboty (dla ...)": the day phrase right after the church the
+    times are at; the phrase runs on over "do", "i" and commas ("od wtorku do soboty")."""
+    first = DAY_ANY_RE.search(line, last_end)
+    if first is None:
+        return None
+    gap = line[last_end : first.start()]
+    if words(gap) > _PLACE_WORDS or any(ch.isdigit() for ch in gap) or not CHURCH_WORD_RE.search(gap):
+        return None
+    end = first.end()
+    while (more := DAY_ANY_RE.match(line, _DAY_RUN_GAP_RE.match(line, end).end())) is not None:
+        end = more.end()
+    return day_at(line[max(last_end, first.start() - 3) : end])
 
 
 def _is_day_list(line: str, line_start: int, hours: list[Hour], head_end: int) -> bool:
