@@ -1436,3 +1436,12 @@ def test_a_day_phrase_after_the_church_of_a_time_is_its_day():
         ("06:45", ["mon", "tue", "wed", "thu"], True),
         ("19:00", ["sat", "sun"], True),
     ]
+
+
+def test_a_hyphenated_roman_first_friday_is_monthly():
+    # "I-sze piątki" as "I piątki": the list's Wednesday stays weekly, the first Friday is no weekly Friday
+    listed = "Msze św.:\ndni powszednie: 6.30, we wtorki i I-sze piątki 19.00\n"
+    assert days(listed) == [("06:30", list(MON_SAT)), ("19:00", ["tue"])]
+    assert [(t, r["days"], r["kind"]) for t, r in readings("Msza św. w I-szy piątek miesiąca o 16.30\n")] == [
+        ("16:30", ["fri"], "monthly")
+    ]

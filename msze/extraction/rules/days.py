@@ -156,7 +156,7 @@ _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święt
 # pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
 _DAY_JOIN_RE = re.compile(
     r"[\s,;/–\-]*(?:(?:i|oraz|lub|albo|a\s+także)"
-    r"(?:\s+(?:w|we|wybrane|niektóre|inne|pierwsz\w*|ostatni\w*|(?-i:I)))*)?[\s,]*",
+    r"(?:\s+(?:w|we|wybrane|niektóre|inne|pierwsz\w*|ostatni\w*|(?-i:I)(?:-\w+)?))*)?[\s,]*",
     re.IGNORECASE,
 )
 # "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"

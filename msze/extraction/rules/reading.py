@@ -166,14 +166,14 @@ def one_off_in(text: str) -> bool:
 # ("I" is the Roman numeral only: "w piątki i soboty" is two weekly days; "ostatniej niedzieli października"
 # is a date)
 MONTHLY_RE = re.compile(
-    r"\b(?:(?:(?-i:I)|pierwsz\w+|ostatni\w*)\s+(?:piąt|sobot|czwart|niedziel|środ|poniedzia|wtor)\w*"
+    r"\b(?:(?:(?-i:I)(?:-\w+)?|pierwsz\w+|ostatni\w*)\s+(?:piąt|sobot|czwart|niedziel|środ|poniedzia|wtor)\w*"
     rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|m-ca|mies(?=\.)|miesięczn\w*)\b",
     re.IGNORECASE,
 )
-# the week and day of a monthly Mass: "w I piątki", "pierwszą sobotę", "w trzecią niedzielę miesiąca",
-# "ostatnia niedziela miesiąca"
+# the week and day of a monthly Mass: "w I piątki", "I-sze piątki", "pierwszą sobotę", "w trzecią niedzielę
+# miesiąca", "ostatnia niedziela miesiąca"
 _MONTHLY_DAY_RE = re.compile(
-    r"\b(?:(?P<roman>(?-i:IV|III|II|I))|(?P<word>pierwsz|drug|trzec|czwart|ostatni)\w*)\s+"
+    r"\b(?:(?P<roman>(?-i:IV|III|II|I))(?:-\w+)?|(?P<word>pierwsz|drug|trzec|czwart|ostatni)\w*)\s+"
     r"(?P<day>poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*"
     rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego|wielkanoc\w*)\b)",
     re.IGNORECASE,
