@@ -221,7 +221,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                 _add_one_off(one_off, page, hour)
                 if hour.get("sunday_order"):
                     by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
-                elif p.role == ANNOUNCEMENTS and mentioned_mass(text, hour):
+                elif mentioned_mass(text, hour):
                     mentioned.append(_Weekly(p, page, {**hour, "kind": "regular"}, None))
         if p.role != ANNOUNCEMENTS:
             p.date = schedule_date(text, [w.hour for w in weekly if w.said is p])
@@ -284,17 +284,29 @@ _MENTION_CHARS = 60  # how far before its time a mention's words stand at most
 
 
 def mentioned_mass(text: str, hour: Mapping[str, Any]) -> bool:
-    """An announcement's Mass named by its time as a known one ("w niedziele po Mszy o 18.00 nabożeństwo",
-    "W środę nowenna po Mszy św. o godz. 18.00"), on days of the week, at no feast: evidence of that day's
-    order where no page states one (consolidate)."""
+    """A one-off's Mass named by its time as a known one ("w niedziele po Mszy o 18.00 nabożeństwo",
+    "W środę nowenna po Mszy św. o godz. 18.00") or a week's intention at it, on days of the week, at no
+    feast: evidence of that day's order where no page states one (consolidate)."""
     start = hour.get("start", -1)
     if hour.get("label") != "mass" or not hour.get("days") or not 0 < start <= len(text):
         return False
     if not set(hour["days"]) <= set(WEEK) or hour.get("monthly"):
         return False
+    if hour.get("reason") == "intention":  # "05.12.2022 PONIEDZIAŁEK / 18.00 Za + Jana": that day's Mass
+        return not _FEAST_RE.search(_dated_heading(text, start))
     if not _MENTION_RE.search(text[max(0, start - _MENTION_CHARS) : start]):
         return False
     return not _FEAST_RE.search(sentence_of(text, hour))
+
+
+_HEADING_DATE_RE = re.compile(r"\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})?")  # "08.12.2022", "8.12."
+_HEADING_LINES = 12  # a list of intentions is read this many lines up for its day's dated heading
+
+
+def _dated_heading(text: str, start: int) -> str:
+    """The nearest line above ``start`` with a date ("08.12.2022 CZWARTEK UROCZYSTOŚĆ ..."), "" for none."""
+    lines = text[:start].splitlines()[-_HEADING_LINES:]
+    return next((line for line in reversed(lines) if _HEADING_DATE_RE.search(line)), "")
 
 
 def _by_mention(mentioned: list[_Weekly], said: list[_Page]) -> list[_Weekly]:

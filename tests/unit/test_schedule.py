@@ -219,6 +219,22 @@ def test_masses_announcements_mention_by_their_time_give_the_days_no_page_states
     assert {r[0] for r in rows(result) if "thu" in r[1]} == {"07:00", "18:30"}
 
 
+def test_a_week_of_intentions_gives_the_days_no_page_states_but_not_its_feast():
+    week = (
+        "<h2>INTENCJE MSZALNE</h2><p>13.01.2025 PONIEDZIAŁEK</p><p>7.30 Za + Annę Nowak</p>"
+        "<p>14.01.2025 WTOREK UROCZYSTOŚĆ ODPUSTOWA</p><p>11.00 Za parafian</p>"
+        "<p>15.01.2025 ŚRODA</p><p>7.30 Za + Piotra i Marię</p><p>18.30 O zdrowie dla Zofii</p>"
+    )
+    result = site(
+        ("https://parafia.test/intencje", week), ("https://parafia.test/msze", "<p>Niedziela: 9:00</p>")
+    )
+    assert {(r[0], r[1]) for r in rows(result)} == {
+        ("07:30", ("mon", "wed")),
+        ("18:30", ("wed",)),
+        ("09:00", ("sun",)),
+    }
+
+
 def test_a_mentioned_mass_gives_way_to_a_stated_order():
     result = site(
         ("https://parafia.test/msze", "<p>Porządek Mszy św.</p><p>Niedziela: 9:00, 12:00</p>"),
