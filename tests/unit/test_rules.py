@@ -493,3 +493,14 @@ def test_a_time_labelled_in_a_mass_list_leaves_the_list_a_list_of_masses():
     ]
     # a heading before its time ("Nieszpory 16:00") still turns the list to what it names
     assert masses("Msze św. w niedziele:\n7:30\nNieszpory 16:00\n17:30\n") == ["07:30"]
+
+
+def test_a_cue_joined_after_a_list_of_masses_is_the_next_items():
+    # "..., 10.30 oraz nieszpory": the vespers are one more item, not the 10.30's
+    assert masses("Msze św. w niedziele o godz. 7.30 i 10.30 oraz nieszpory.") == ["07:30", "10:30"]
+    assert masses("Msza św. transmitowana w niedziele o 9.15 i 12.00 a także Gorzkie Żale.") == [
+        "09:15",
+        "12:00",
+    ]
+    # with no Mass word before it, the joined cue still says what the time is
+    assert masses("W niedziele o 17.00 oraz różaniec.") == []

@@ -159,6 +159,8 @@ _PAREN_AFTER_MASS_RE = re.compile(r"\s*(?:św\.?|święt\w*)?\s*\(\s*", re.IGNOR
 _AFTER_RE = re.compile(r"\bpo\s+$", re.IGNORECASE)
 
 
+# what joins another item to a list: a cue right after it is that item's, not the time's
+_JOINED_RE = re.compile(r"[\s,]*(?:oraz|i|a\s+(?:także|też|potem|następnie))\s+", re.IGNORECASE)
 # a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
 # of the next cell
 _CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
@@ -184,9 +186,11 @@ def _by_cue(c: HourContext) -> Verdict | None:
         fwd_cue is not None
         and back_cue is not None
         and back_cue.mass
-        and _MASS_AT_RE.fullmatch(line, back_cue.end, c.s)
+        and (_MASS_AT_RE.fullmatch(line, back_cue.end, c.s) or _JOINED_RE.fullmatch(line, c.e, fwd_cue.start))
     ):
-        fwd_cue = None  # "Po Mszy św. o godz. 12.00 nabożeństwo": the hour is that Mass's
+        # "Po Mszy św. o godz. 12.00 nabożeństwo": the hour is that Mass's; "Msze ... 8.45 i 11.00 oraz
+        # Gorzkie Żale": the cue is the list's next item's
+        fwd_cue = None
     if fwd_cue is not None and (
         back_cue is None or words(line[c.e : fwd_cue.start]) < words(line[back_cue.end : c.s])
     ):
