@@ -57,7 +57,7 @@ _DIGIT_GROUP_AFTER_RE = re.compile(r"[ \-]\d")
 _YEAR_AFTER_RE = re.compile(r"\s?(?:r\.|r\b|rok|roku|lat(?:a|ach|ami|y)?\b)", re.IGNORECASE)  # "2000 lat"
 _YEAR_BEFORE_RE = re.compile(
     r"(?:\b(?:w|roku|r\.|lat|latach|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września"
-    r"|października|listopada|grudnia|[IVX]{1,4})\s+|\b\d{4}\s?[-–/]\s?)$",
+    r"|października|listopada|grudnia|(?-i:[IVX]{1,4}))\s+|\b\d{4}\s?[-–/]\s?)$",
     re.IGNORECASE,
 )
 

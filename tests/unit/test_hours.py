@@ -69,6 +69,8 @@ def test_thesis_extractor(text, expected):
         ("dni powszednie 18\n00", ["18:00"]),
         ("w niedziele o godz. 8, 10, 12 i 19.", ["08:00", "10:00", "12:00", "19:00"]),
         ("w tygodniu: 7, 18.\nW sobotę", ["07:00", "18:00"]),
+        # "i" before a glued time is the conjunction, not a Roman month before a year ("XI 1830")
+        ("w niedziele o godz. 730 , 1100 i 1715.", ["07:30", "11:00", "17:15"]),
     ],
 )
 def test_extended_forms(text, expected):
@@ -80,6 +82,7 @@ def test_extended_forms(text, expected):
     [
         "kościół zbudowano w 1921 r.",
         "w 1830 roku powstanie",
+        "listopad: XI 1830",
         "data: 22.03.2020 i 1.10.20",
         "Poniedziałek 23.03. intencje",
         "lata 2015/2016",
