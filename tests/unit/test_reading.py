@@ -1445,3 +1445,23 @@ def test_a_hyphenated_roman_first_friday_is_monthly():
     assert [(t, r["days"], r["kind"]) for t, r in readings("Msza św. w I-szy piątek miesiąca o 16.30\n")] == [
         ("16:30", ["fri"], "monthly")
     ]
+
+
+def test_a_flattened_two_column_table_gives_each_column_its_heading():
+    # "Święta zniesione | Dni powszednie" cells flattened into lines with wide gaps
+    text = (
+        "Msze św.\nNiedziele: 7.30; 11.00\n\n"
+        "Dni powszednie          Święta zniesione\n"
+        "6.30; 18.00             9.00; 18.00\n"
+    )
+    assert days(text) == [
+        ("07:30", ["sun"]),
+        ("11:00", ["sun"]),
+        ("06:30", list(MON_SAT)),
+        ("18:00", list(MON_SAT)),
+        ("09:00", ["holiday"]),
+        ("18:00", ["holiday"]),
+    ]
+    # a row with another number of cells is no row of that table: the heading speaks as a whole
+    [(_, first), (_, second)] = days("Msze św.\nDni powszednie          Święta zniesione\n9.00; 18.00\n")
+    assert first == second

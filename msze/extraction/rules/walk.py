@@ -201,6 +201,14 @@ class _Block:
     label_day: Days | None = None  # the same, kept across short notes, for the day label only
     notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
     broadcast: bool = False  # under "Msze święte w telewizji", "Program TV": times of broadcasts
+    columns: list[Days] | None = None  # a flattened table's day headings, one a column, over the rows below
+
+    def column_day(self, line: str, s: int) -> Days | None:
+        """The day heading of the column a time at ``s`` stands in, on a row cut into as many cells."""
+        lead = len(line) - len(line.lstrip())
+        if self.columns is None or len(_CELL_GAP_RE.findall(line.strip())) != len(self.columns) - 1:
+            return None
+        return self.columns[len(_CELL_GAP_RE.findall(line, lead, max(lead, s)))]
 
     def read_hourless(self, line: str, own: list[Cue]) -> None:
         """A line without hours: a header, a day heading, a note or prose, each changing the block its way.
@@ -209,6 +217,7 @@ class _Block:
         but a short note ("w okresie zimowym") keeps the day for the labels. ``own``: cues.topic_cues(line).
         """
         is_head = is_day_heading(line)
+        self.columns = _column_days(line) if is_head else None
         self.section = _topic_after(line, own, is_head, self.section)
         if own:  # "Spowiedź:", "Spowiedź św. przed Mszami": the lines below are confession times
             self.notes.confession = self.section is False and bool(CONFESSION_RE.search(line))
@@ -312,6 +321,20 @@ def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None
 
 # the words after a line's last time: a dash and a day phrase ending the line ("8.00, 9.30 – niedziela")
 _TRAILING_RE = re.compile(r"\s*[-–—]\s*(?P<d>\D{3,40}?)[\s.;:]*$")
+
+
+# the gap a flattened table leaves between its cells: "Święta zniesione         Dni powszednie"
+_CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
+
+
+def _column_days(line: str) -> list[Days] | None:
+    """The days of a flattened table's heading row, one a cell ("Święta zniesione      Dni powszednie"),
+    None unless every cell of two or more is a day heading."""
+    cells = _CELL_GAP_RE.split(line.strip())
+    if len(cells) < 2 or not all(is_day_heading(cell) for cell in cells):
+        return None
+    days = [day_at(cell) for cell in cells]
+    return None if any(d is None for d in days) else days  # type: ignore[return-value]
 
 
 def _trailing_day(line: str, last_end: int) -> Days | None:
@@ -769,7 +792,13 @@ class _Walk:
         day = line_days.day_of(clause_start, s, e) or tail or _only_heading(line_days, label, s)
         if day is not None and label is not None and day.generic and _weekdays_label(label, day):
             day = label  # "Msze w dni powszednie: codziennie o 18:00": every weekday
-        day = day or _said_before(ctx.line, starts, clause) or self.block.heading_day or self.block.label_day
+        day = (
+            day
+            or _said_before(ctx.line, starts, clause)
+            or self.block.column_day(ctx.line, s)
+            or self.block.heading_day
+            or self.block.label_day
+        )
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
             day = Days(day.days - excepted.days, day.generic)
