@@ -163,7 +163,7 @@ _AFTER_RE = re.compile(r"\bpo\s+$", re.IGNORECASE)
 _JOINED_RE = re.compile(r"[\s,]*(?:oraz|i|a\s+(?:także|też|potem|następnie))\s+", re.IGNORECASE)
 # a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
 # of the next cell
-_CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
+CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
 
 
 def _by_cue(c: HourContext) -> Verdict | None:
@@ -174,7 +174,7 @@ def _by_cue(c: HourContext) -> Verdict | None:
     """
     line, cues = c.line.line, c.line.cues
     semicolon = line.find(";", c.e)
-    gap = _CELL_GAP_RE.search(line, c.e, c.next_start)
+    gap = CELL_GAP_RE.search(line, c.e, c.next_start)
     fwd_end = min(c.clause_end, c.next_start, semicolon if semicolon >= 0 else len(line))
     if gap is not None:
         fwd_end = min(fwd_end, gap.start())

@@ -65,6 +65,7 @@ from msze.extraction.rules.reading import (
 )
 from msze.extraction.rules.verdict import (
     AT_MASS,
+    CELL_GAP_RE,
     NEGATED,
     HourContext,
     LineContext,
@@ -206,9 +207,9 @@ class _Block:
     def column_day(self, line: str, s: int) -> Days | None:
         """The day heading of the column a time at ``s`` stands in, on a row cut into as many cells."""
         lead = len(line) - len(line.lstrip())
-        if self.columns is None or len(_CELL_GAP_RE.findall(line.strip())) != len(self.columns) - 1:
+        if self.columns is None or len(CELL_GAP_RE.findall(line.strip())) != len(self.columns) - 1:
             return None
-        return self.columns[len(_CELL_GAP_RE.findall(line, lead, max(lead, s)))]
+        return self.columns[len(CELL_GAP_RE.findall(line, lead, max(lead, s)))]
 
     def read_hourless(self, line: str, own: list[Cue]) -> None:
         """A line without hours: a header, a day heading, a note or prose, each changing the block its way.
@@ -323,14 +324,10 @@ def _header_topic(line: str, own: list[Cue], is_head: bool, section: bool | None
 _TRAILING_RE = re.compile(r"\s*[-–—]\s*(?P<d>\D{3,40}?)[\s.;:]*$")
 
 
-# the gap a flattened table leaves between its cells: "Święta zniesione         Dni powszednie"
-_CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
-
-
 def _column_days(line: str) -> list[Days] | None:
     """The days of a flattened table's heading row, one a cell ("Święta zniesione      Dni powszednie"),
     None unless every cell of two or more is a day heading."""
-    cells = _CELL_GAP_RE.split(line.strip())
+    cells = CELL_GAP_RE.split(line.strip())
     if len(cells) < 2 or not all(is_day_heading(cell) for cell in cells):
         return None
     days = [day_at(cell) for cell in cells]
