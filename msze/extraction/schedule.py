@@ -280,6 +280,11 @@ _FEAST_RE = re.compile(
     r"|wszystkich\s+świętych|zaduszn|zaduszk|prymic|bierzmowan|ślub|pogrzeb",
     re.IGNORECASE,
 )
+# ... and what this week's Saturday will have: "Koronka będzie w sobotę przed Mszą o 17.00" (a day in the
+# singular with a future verb; "w soboty" is every Saturday)
+_ONE_DAY = r"\b(?:w|we)\s+(?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)\b"
+_WILL_BE = r"\b(?:będzie|będą|odbędzie|odbędą)\b"
+_THIS_WEEKS_EVENT_RE = re.compile(rf"{_WILL_BE}.*{_ONE_DAY}|{_ONE_DAY}.*{_WILL_BE}", re.IGNORECASE)
 _MENTION_CHARS = 60  # how far before its time a mention's words stand at most
 
 
@@ -296,7 +301,8 @@ def mentioned_mass(text: str, hour: Mapping[str, Any]) -> bool:
         return not _FEAST_RE.search(_dated_heading(text, start))
     if not _MENTION_RE.search(text[max(0, start - _MENTION_CHARS) : start]):
         return False
-    return not _FEAST_RE.search(sentence_of(text, hour))
+    statement = sentence_of(text, hour)
+    return not _FEAST_RE.search(statement) and not _THIS_WEEKS_EVENT_RE.search(statement)
 
 
 _HEADING_DATE_RE = re.compile(r"\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})?")  # "08.12.2022", "8.12."

@@ -1465,3 +1465,16 @@ def test_a_flattened_two_column_table_gives_each_column_its_heading():
     # a row with another number of cells is no row of that table: the heading speaks as a whole
     [(_, first), (_, second)] = days("Msze św.\nDni powszednie          Święta zniesione\n9.00; 18.00\n")
     assert first == second
+
+
+def test_the_confession_above_does_not_reach_a_line_of_another_devotion():
+    text = (
+        "Ogłoszenia\n1. Spowiedź jest zawsze w dni powszednie od 6.40 i od 17.40.\n"
+        "2. W piątek Droga Krzyżowa o 17.15.\n"
+    )
+    assert [c["start"] for c in page_confessions(text)] == ["06:40", "17:40"]
+    # the day lines under "Spowiedź:" are still confession times
+    assert [c["start"] for c in page_confessions("Spowiedź:\nsobota 16:30–17:30\npiątek od 15.30\n")] == [
+        "16:30",
+        "15:30",
+    ]

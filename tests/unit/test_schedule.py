@@ -209,12 +209,15 @@ def test_masses_announcements_mention_by_their_time_give_the_days_no_page_states
             "https://parafia.test/ogloszenia",
             "<h1>Ogłoszenia 12.10.2025</h1><p>1. Nabożeństwa różańcowe w tygodniu o 18.00, a w niedziele po"
             " Mszy św. o godz. 11.30.</p><p>2. W czwartek po Mszy o 18.30 spotkanie rodziców.</p>"
-            "<p>3. W przyszłą niedzielę uroczystość odpustowa; po Mszy o 13.00 procesja.</p>",
+            "<p>3. W przyszłą niedzielę uroczystość odpustowa; po Mszy o 13.00 procesja.</p>"
+            "<p>4. Różaniec będzie w niedzielę przed Mszą św. o godz. 17.30.</p>",
         ),
     )
     # Sunday is stated nowhere: the rosary's Sunday Mass is its evidence (not the October season of the
-    # devotion); Thursday's 18:30 is the schedule page's already; the feast's 13:00 is its own
+    # devotion); Thursday's 18:30 is the schedule page's already; the feast's 13:00 is its own, and what
+    # this Sunday will have says nothing of the others
     assert ("11:30", ("sun",), None, None, False) in rows(result)
+    assert "17:30" not in {r[0] for r in rows(result)}
     assert {r[0] for r in rows(result) if "sun" in r[1]} == {"11:30"}
     assert {r[0] for r in rows(result) if "thu" in r[1]} == {"07:00", "18:30"}
 

@@ -598,6 +598,10 @@ class _Walk:
     def _hour_line(self, line_start: int, line: str, cues: LineCues, idxs: list[int]) -> None:
         """Decides the hours of a line from the block above, then lets the line carry on to the next."""
         block = self.block
+        if block.notes.confession and any(
+            not c.mass and not CONFESSION_RE.match(line, c.start) for c in cues.own
+        ):
+            block.notes.confession = False  # "2. W piątek Droga Krzyżowa o 17.00": not the confession above
         head = LINE_DAY_HEAD_RE.match(line)
         day_list_line = head is not None and _is_day_list(
             line, line_start, [self.hours[i] for i in idxs], head.end()
