@@ -1478,3 +1478,11 @@ def test_the_confession_above_does_not_reach_a_line_of_another_devotion():
         "16:30",
         "15:30",
     ]
+
+
+def test_the_conjunction_i_after_a_time_is_no_roman_month():
+    from msze.extraction.rules.reading import dates_in
+
+    # "10.30 i 12.00": "30 i" is no 30 January; Roman months are written in capitals
+    assert dates_in("w niedziele o 8.00, 10.30 i 12.00.") == []
+    assert [d for _, _, d in dates_in("odpust 15 VIII, Zaduszki 2 XI 2025")] == [(None, 8, 15), (2025, 11, 2)]

@@ -249,6 +249,23 @@ def test_a_mentioned_mass_gives_way_to_a_stated_order():
     assert {r[0] for r in rows(result)} == {"09:00", "12:00"}
 
 
+def test_an_unchanged_order_restated_right_under_the_dated_heading_is_the_regular_one():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia",
+            "<p>Ogłoszenia duszpasterskie 19.10.2025</p><p>1. Porządek Mszy bez zmian: w tygodniu 7.00 i"
+            " 18.30, w niedziele 8.30, 10.30 i 12.00.</p>",
+        ),
+    )
+    assert [(r[0], r[1]) for r in rows(result)] == [
+        ("07:00", MON_SAT),
+        ("18:30", MON_SAT),
+        ("08:30", ("sun",)),
+        ("10:30", ("sun",)),
+        ("12:00", ("sun",)),
+    ]
+
+
 def test_an_announced_order_until_further_notice_is_the_regular_one():
     result = site(
         (

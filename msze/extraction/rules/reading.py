@@ -33,7 +33,7 @@ _ROMAN = {
 DATE_RE = re.compile(
     r"(?<![\d.:])(?P<d>[0-3]?\d)\.(?P<m>0?[1-9]|1[0-2])(?:\.(?P<y>(?:19|20)\d\d)(?!\d)|(?![\d:])(?!\.\d))"
     rf"|(?<!\d)(?P<d2>[0-3]?\d)\s+(?P<mw>{_MONTH_WORDS})(?:\s+(?P<y2>(?:19|20)\d\d))?\b"
-    r"|(?<!\d)(?P<d3>[0-3]?\d)\s*(?P<mr>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)\b(?:\s+(?P<y3>(?:19|20)\d\d))?",
+    r"|(?<!\d)(?P<d3>[0-3]?\d)\s*(?P<mr>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))\b(?:\s+(?P<y3>(?:19|20)\d\d))?",
     re.IGNORECASE,
 )
 # every date starts where a number does: DATE_RE is tried there only (_date_matches)
