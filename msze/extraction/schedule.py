@@ -605,14 +605,20 @@ def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
                 _move(entries, e, day, (time, church, None, vigil))  # "w roku szkolnym" and "w wakacje"
 
 
+_OTHER_HALF = {"summer": "winter", "winter": "summer"}  # a day with times of both has all-year ones too
+
+
 def _replacing(held: Mapping[str, set[str]], all_year: set[str]) -> str | None:
     """The season whose times on a day are an order of their own, replacing the all-year times it lacks
     (their season becomes its rest): not a negation ("oprócz wakacji", "zimą nie ma"), and listing as many
     times as the rest of the year has without it ("13:15 od IX do VI" among five Sunday Masses is one more
-    Mass, and "7:00, 18:00 (zimą 17:00)" a variant of 18:00 only, not another order)."""
+    Mass, and "7:00, 18:00 (zimą 17:00)" a variant of 18:00 only, not another order); nor one of two halves
+    the day has times of ("zimą 17.00, latem 18.00": the other times are the year's)."""
     for season, times in held.items():
         rest = complement(season)
         if rest is None or season.startswith("not-"):  # "oprócz wakacji", "zimą nie ma Mszy o 7.00"
+            continue
+        if _OTHER_HALF.get(season) in held:  # "6.30; 17.00 (zimą), 18.00 (latem)": 6.30 is all year
             continue
         if len(times) >= len((all_year | held.get(rest, set())) - times):
             return season

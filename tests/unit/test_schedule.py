@@ -734,3 +734,13 @@ def test_a_time_excepted_from_one_month_leaves_the_other_times_all_year():
         ("09:30", ("sun",), None, None, False),
         ("12:00", ("sun",), None, "09-01..07-31", False),
     }
+
+
+def test_a_day_with_a_winter_and_a_summer_time_keeps_its_other_times_all_year():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Msze św.</p><p>W dni powszednie: 7.15; 17.30 (zimą), 18.30 (latem)</p>",
+        ),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {("07:15", None), ("17:30", "winter"), ("18:30", "summer")}
