@@ -744,3 +744,15 @@ def test_a_day_with_a_winter_and_a_summer_time_keeps_its_other_times_all_year():
         ),
     )
     assert {(r[0], r[3]) for r in rows(result)} == {("07:15", None), ("17:30", "winter"), ("18:30", "summer")}
+
+
+def test_confession_a_quarter_before_the_masses_in_parentheses_adds_no_mass():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<p>Msze św.</p><p>Dni powszednie: 7.15, 18.15</p>"
+            "<p>Spowiadamy codziennie kwadrans przed Mszą św. (7.00 i 18.00).</p>",
+        ),
+    )
+    assert [(r[0], r[1]) for r in rows(result)] == [("07:15", MON_SAT), ("18:15", MON_SAT)]
+    assert [c["start"] for c in result["confession"]] == ["07:00", "18:00"]

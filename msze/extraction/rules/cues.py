@@ -37,7 +37,7 @@ _MASS_CUES = (
 )
 # Things that happen at a time and are not a Mass start: regex alternatives, separated by spaces.
 _OTHER_CUES = (  # noqa: SIM905 (a list literal of 59 raw strings reads worse)
-    r"spowied\w* spowiedź sakrament\w*\s+pokuty pokut\w* kancelari\w* biur\w* adoracj\w* różaniec "
+    r"spowied\w* spowiedź spowiad\w* sakrament\w*\s+pokuty pokut\w* kancelari\w* biur\w* adoracj\w* różaniec "
     r"różańc(?:a|em|e|u)\b różańcow(?:e|a|ych|ym|ymi)\b koronk\w* nieszpor\w* godzink\w* "
     r"nabo[żz]e[ńn]stw\w* nowenn\w* drog\w*\s+krzyżow\w* gorzki\w*\s+żal\w* apel\w* spotka\w* "
     r"spotykam\w* prób[ayęi]\w* zbiórk\w* koncert\w* czuwani\w* jutrzni\w* "
@@ -134,10 +134,11 @@ NEGATED_AFTER_RE = re.compile(
     r"|nie\s+będzie\b|(?:jest|zostaje|została|zostanie)\s+odwołan\w*|odwołan\w*|zawieszon\w*)",
     re.IGNORECASE,
 )
-# "Spowiedź ... przed Mszą św. o 7.30 i 18.30", "w czasie Mszy o 18.00": the hour is the Mass's, the
-# confession is before it or during it
+# "Spowiedź ... przed Mszą św. o 7.30 i 18.30", "w czasie Mszy o 18.00", "pół godziny przed Mszą (6.30 i
+# 17.30)": the hour is the Mass's (or the confession's before it), no Mass of its own
 AT_MASS_RE = re.compile(
-    r"\b(?:przed|w\s+czasie|podczas)\s+(?:ka[żz]d[ąa]\s+)?msz\w*(?:\s+(?:św\.?|święt\w*))?(?:\s+[^\W\d]+){0,2}\s+(?:o\s+)?"
+    r"\b(?:przed|w\s+czasie|podczas)\s+(?:ka[żz]d[ąa]\s+)?msz\w*(?:\s+(?:św\.?|święt\w*))?(?:\s+[^\W\d]+){0,2}"
+    r"(?:\s+|\s*\(\s*)(?:o\s+)?"
     r"(?:godz(?:\.|inie)?\s*)?$",
     re.IGNORECASE,
 )

@@ -239,7 +239,9 @@ def monthly_note(after: str, days: Days | None) -> bool:
     )
 
 
-CONFESSION_RE = re.compile(r"\b(?:spowied\w*|spowiedź|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I)
+CONFESSION_RE = re.compile(
+    r"\b(?:spowied\w*|spowiedź|spowiad\w*|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I
+)
 # "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
 NO_MASS_RE = re.compile(
     r"\b(?:nie\s+ma|nie\s+będzie|nie\s+(?:jest|zostanie)\s+odprawian\w*|nie\s+odbędzie\s+się|nie\s+odprawia\s+się"
