@@ -1486,3 +1486,17 @@ def test_the_conjunction_i_after_a_time_is_no_roman_month():
     # "10.30 i 12.00": "30 i" is no 30 January; Roman months are written in capitals
     assert dates_in("w niedziele o 8.00, 10.30 i 12.00.") == []
     assert [d for _, _, d in dates_in("odpust 15 VIII, Zaduszki 2 XI 2025")] == [(None, 8, 15), (2025, 11, 2)]
+
+
+def test_a_time_of_no_topic_after_a_confession_sentence_is_a_confession_time():
+    text = (
+        "Ogłoszenia\n3. Zachęcamy do spowiedzi przed świętami. Kapłani będą do dyspozycji w tygodniu"
+        " od 6.40 i od 17.40.\n"
+    )
+    assert [(c["days"], c["start"]) for c in page_confessions(text)] == [
+        (list(MON_SAT), "06:40"),
+        (list(MON_SAT), "17:40"),
+    ]
+    # a time with a topic of its own after it is that topic's
+    other = "Ogłoszenia\n3. Spowiedź w sobotę od 17.00. W niedzielę o 16.00 koncert chóru.\n"
+    assert [c["start"] for c in page_confessions(other)] == ["17:00"]

@@ -413,6 +413,17 @@ _SUMMERS = ("summer", "holidays")
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
 
 
+def _confession_topic(cues: LineCues, c: HourContext) -> bool:
+    """A time of no topic of its own after a confession sentence on its line ("... okazji do spowiedzi.
+    Będziemy do dyspozycji codziennie od 6.30 i 17.30"): the line's topic, the confession, goes on."""
+    last = cues.last_own_by(c.s)
+    return (
+        last is not None
+        and bool(CONFESSION_RE.match(cues.line, last.start))
+        and cues.first_own_from(c.e, c.clause_end) is None
+    )
+
+
 def _mentioned(reason: str, before: str, after: str, confession: bool, confession_listed: bool) -> str:
     """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30", "Msza o
     7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on);
@@ -664,6 +675,7 @@ class _Walk:
             # ("Drawsko zima 18.00, lato 19.00", "Wieleń 10:30 (w lipcu także 19:00)")
             new_list = said is not None and not place_seasonal and "(" not in before
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
+            r.confession |= not is_mass and _confession_topic(cues, c)
             if own_start > c.clause_start and (church_after := inline_church(after)) is not None:
                 r.church = church_after  # "9.00 w kaplicy w Zalesiu oraz 16.00 w DPS": not the chapel before
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
