@@ -1500,3 +1500,16 @@ def test_a_time_of_no_topic_after_a_confession_sentence_is_a_confession_time():
     # a time with a topic of its own after it is that topic's
     other = "Ogłoszenia\n3. Spowiedź w sobotę od 17.00. W niedzielę o 16.00 koncert chóru.\n"
     assert [c["start"] for c in page_confessions(other)] == ["17:00"]
+
+
+def test_a_directorys_list_of_chapels_heads_no_times_below():
+    text = (
+        "Kaplice: Kaplica cmentarna w Zalesiu.\n\nOdpust parafialny: św. Anny\n\n"
+        "Msze święte: niedziele: 8.00, 11.00\n"
+    )
+    assert [(t, r["church"]) for t, r in readings(text)] == [("08:00", None), ("11:00", None)]
+    # a chapel's heading still heads its times
+    assert [
+        r["church"]
+        for _, r in readings("Msze święte\nNiedziela: 9.00\nKaplica w Zalesiu:\nniedziela 11.00\n")
+    ][-1] == "Kaplica w Zalesiu"

@@ -364,9 +364,14 @@ class BlockNotes:
         self.monthly = self.confession = False
 
 
+# a parish's list of its churches, as a directory writes it ("Kaplice: Kaplica cmentarna w Borkach.",
+# "Kościoły filialne: Zalesie, Borki"): what it says, not a heading over the lines below
+_INVENTORY_RE = re.compile(r"\s*(?:kaplice|kościoły|świątynie)(?:\s+[^\W\d]+)?\s*:\s*\S", re.IGNORECASE)
+
+
 def church_heading(line: str) -> str | None:
     """The church a heading names: "" for the parish church itself, None when it names no church."""
-    if not CHURCH_WORD_RE.search(line):
+    if not CHURCH_WORD_RE.search(line) or _INVENTORY_RE.match(line):
         return None
     if _MAIN_CHURCH_RE.search(line) or _NO_MASS_THERE_RE.search(line):
         return ""  # "Nie są odprawiane Msze św. w kaplicy": that church's times have ended, no name
