@@ -1513,3 +1513,16 @@ def test_a_directorys_list_of_chapels_heads_no_times_below():
         r["church"]
         for _, r in readings("Msze święte\nNiedziela: 9.00\nKaplica w Zalesiu:\nniedziela 11.00\n")
     ][-1] == "Kaplica w Zalesiu"
+
+
+def test_a_churchs_name_ends_where_the_clause_goes_on_to_the_masses():
+    from msze.extraction.rules.reading import inline_church
+
+    assert inline_church("W kaplicy Bożego Miłosierdzia będą Msze św. według porządku") == (
+        "kaplicy Bożego Miłosierdzia"
+    )
+    assert (
+        inline_church("w kościele filialnym w Borkach odprawiana jest Msza o")
+        == "kościele filialnym w Borkach"
+    )
+    assert inline_church("Msza z naszego kościoła transmitowana będzie o") is None  # the parish's own
