@@ -195,7 +195,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     one_off: dict[tuple[Any, ...], dict[str, Any]] = {}
     monthly: dict[tuple[Any, ...], dict[str, Any]] = {}
     by_reference: list[_Weekly] = []  # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30" as Sunday's
-    mentioned: list[_Weekly] = []  # "w niedziele po Mszy o 18.00": a Mass the announcements take as known
+    mentioned: list[_Weekly] = []  # "w niedziele po Mszy o 18.00": a Mass a one-off takes as known
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, page in enumerate(pages):
         role = page_role(page)
@@ -316,8 +316,8 @@ def _dated_heading(text: str, start: int) -> str:
 
 
 def _by_mention(mentioned: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
-    """The Masses announcements mention by their time, on each day (and church) no page states a time of:
-    the only evidence of that day's order the site gives."""
+    """The Masses one-offs mention by their time (mentioned_mass), on each day (and church) no page states a
+    time of: the only evidence of that day's order the site gives."""
     stated = {(day, church) for p in said for (day, church, _season), times in p.stated.items() if times}
     added = []
     for w in mentioned:
@@ -361,14 +361,13 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     return _undated(statement)
 
 
+_HOLY_MASS_RE = re.compile(r"\bmsz\w*\s+[śs]wi[ęe]t\w*", re.IGNORECASE)  # "Msza święta" is no feast
+
+
 def _undated(statement: str) -> bool:
-    """No date, this week or feast in what states an order: it holds every week ("Msza święta" is no
-    feast)."""
+    """No date, this week or feast in what states an order: it holds every week."""
     unholy = _HOLY_MASS_RE.sub(" ", _HOLY_DAYS_RE.sub(" ", statement))
     return not _THIS_WEEK_RE.search(unholy) and not _DATE_WORD_RE.search(statement)
-
-
-_HOLY_MASS_RE = re.compile(r"\bmsz\w*\s+[śs]wi[ęe]t\w*", re.IGNORECASE)
 
 
 # an announcement restating the standing confession times, not this week's ("Przypominamy, że spowiedź jest

@@ -330,8 +330,8 @@ def _column_days(line: str) -> list[Days] | None:
     cells = CELL_GAP_RE.split(line.strip())
     if len(cells) < 2 or not all(is_day_heading(cell) for cell in cells):
         return None
-    days = [day_at(cell) for cell in cells]
-    return None if any(d is None for d in days) else days  # type: ignore[return-value]
+    days = [d for cell in cells if (d := day_at(cell)) is not None]
+    return days if len(days) == len(cells) else None
 
 
 def _trailing_day(line: str, last_end: int) -> Days | None:
