@@ -504,3 +504,14 @@ def test_a_cue_joined_after_a_list_of_masses_is_the_next_items():
     ]
     # with no Mass word before it, the joined cue still says what the time is
     assert masses("W niedziele o 17.00 oraz różaniec.") == []
+
+
+def test_a_sentence_naming_a_devotion_opens_no_block_over_the_next_paragraph():
+    text = (
+        "Msze św.\n\nW dni powszednie o godz. 7.00.\n\n"
+        "W Wielkim Poście, kiedy odprawiana jest Droga Krzyżowa, w piątki o godz. 17.15.\n\n"
+        "W niedziele o godz. 8.00, 10.30 i 16.30.\n"
+    )
+    assert {"08:00", "10:30", "16:30"} <= set(masses(text))
+    # a devotions header still heads its lines
+    assert masses("Nabożeństwa:\nDroga Krzyżowa\n17.15\n") == []

@@ -267,7 +267,9 @@ class _Block:
         if own:
             # "..., a w piątki na różaniec.": a devotion ending the paragraph after its times opens no block
             after = own[-1].start > last_hour_end
-            trailing = after and _ends_sentence(cues.line)
+            # a sentence of prose speaks of its own times: "W Wielkim Poście, kiedy odprawiana jest Droga
+            # Krzyżowa, w piątki o godz. 17.30." opens no block of devotions over the next paragraph
+            trailing = (after or is_prose(cues.line, 1)) and _ends_sentence(cues.line)
             if not (after and label_line and self.section):
                 self.section = own[-1].mass or (None if trailing else False)
             self.notes.confession = not own[-1].mass and bool(CONFESSION_RE.match(cues.line, own[-1].start))
