@@ -515,3 +515,11 @@ def test_a_sentence_naming_a_devotion_opens_no_block_over_the_next_paragraph():
     assert {"08:00", "10:30", "16:30"} <= set(masses(text))
     # a devotions header still heads its lines
     assert masses("Nabożeństwa:\nDroga Krzyżowa\n17.15\n") == []
+
+
+def test_a_label_past_the_full_stop_after_a_lines_first_time_is_that_times():
+    # "16.30. Adoracja": the label is the time's, though a full stop stands between them
+    assert masses(
+        "Intencje mszalne\nSobota 14.03.\n16.15. Adoracja Najświętszego Sakramentu\n18.00 + Jan\n"
+    ) == ["18:00"]
+    assert masses("Msze św.\nNiedziela\n8.00. Suma\n10.00\n") == ["08:00", "10:00"]

@@ -159,6 +159,7 @@ _PAREN_AFTER_MASS_RE = re.compile(r"\s*(?:św\.?|święt\w*)?\s*\(\s*", re.IGNOR
 _AFTER_RE = re.compile(r"\bpo\s+$", re.IGNORECASE)
 
 
+_LABEL_AFTER_DOT_RE = re.compile(r"\.[ \t]+[^\W\d]")  # "16.30. Adoracja"
 # what joins another item to a list: a cue right after it is that item's, not the time's
 _JOINED_RE = re.compile(r"[\s,]*(?:oraz|i|a\s+(?:także|też|potem|następnie))\s+", re.IGNORECASE)
 # a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
@@ -175,7 +176,10 @@ def _by_cue(c: HourContext) -> Verdict | None:
     line, cues = c.line.line, c.line.cues
     semicolon = line.find(";", c.e)
     gap = CELL_GAP_RE.search(line, c.e, c.next_start)
-    fwd_end = min(c.clause_end, c.next_start, semicolon if semicolon >= 0 else len(line))
+    clause_end = c.clause_end
+    if _LABEL_AFTER_DOT_RE.match(line, c.e) and not line[: c.s].strip(" \t•*·-–—"):
+        clause_end = len(line)  # "16.30. Adoracja": a line's first time, its label past the full stop
+    fwd_end = min(clause_end, c.next_start, semicolon if semicolon >= 0 else len(line))
     if gap is not None:
         fwd_end = min(fwd_end, gap.start())
     back_cue = cues.last_within(c.clause_start, c.s)
