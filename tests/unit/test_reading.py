@@ -1408,3 +1408,57 @@ def test_codziennie_under_a_weekday_label_is_every_weekday():
 def test_a_day_in_the_note_after_a_time_is_that_times_only():
     text = "Msze św. w tygodniu: 6.30 - we wtorki w kaplicy szpitalnej, 7.00, 18.00"
     assert days(text) == [("06:30", ["tue"]), ("07:00", MON_SAT), ("18:00", MON_SAT)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("od Wielkanocy do końca października", "04-01..10-31"),  # Easter by the month it mostly falls in
+        ("od Wielkiej Nocy do września", "04-01..09-30"),
+        ("od Wielkiego Tygodnia do Wszystkich Świętych", "04-01..10-31"),  # to a feast: the month before it
+        ("od Wszystkich Świętych do Wielkanocy", "11-01..03-31"),
+        ("od czerwca do 1 niedzieli października", "06-01..09-30"),  # up to that Sunday: September's end
+        ("od I niedzieli października do Niedzieli Palmowej", "10-01..03-31"),
+        ("w zimie", "winter"),
+    ],
+)
+def test_a_movable_feast_or_a_months_first_sunday_bounds_a_season_by_its_month(text, expected):
+    assert season_in(text) == expected
+
+
+def test_a_season_from_easter_and_the_rest_of_the_year_are_each_others_complement():
+    text = "Msze w tygodniu: 7.15, od Wielkanocy do października 19.30, w pozostałym okresie 17.30"
+    got = [(t, r["season"]) for t, r in readings(text)]
+    assert got == [("07:15", None), ("19:30", "04-01..10-31"), ("17:30", "11-01..03-31")]
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "zimą także 16.15",
+        "od maja do września także 20.15",
+        "od Wielkanocy do Wszystkich Świętych również 20.15",
+    ],
+)
+def test_a_time_added_in_any_season_leaves_the_time_before_all_year(added):
+    got = readings(f"Msze św. w niedziele: 9.15, {added}")
+    assert got[0][0] == "09:15" and got[0][1]["season"] is None
+    assert got[1][1]["season"] is not None
+
+
+@pytest.mark.parametrize(
+    "vigil",
+    [
+        "w sobotę wieczorem 17.30 (niedzielna);",
+        "sobota 17.30 (z liturgii niedzieli),",
+        "w sobotę o 17.30 (Msza z niedzieli);",
+    ],
+)
+def test_a_vigils_note_naming_sunday_keeps_it_saturdays_and_the_next_times_sundays(vigil):
+    got = readings(f"Msze św. w niedziele: {vigil} 7.30, 9.45\nMsze św. w dni powszednie: 6.45")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("17:30", ["sat"], True),
+        ("07:30", ["sun"], False),
+        ("09:45", ["sun"], False),
+        ("06:45", MON_SAT, False),  # a vigil is no Saturday time of its own
+    ]

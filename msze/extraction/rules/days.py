@@ -187,8 +187,11 @@ _DAYS_TRAIL_RE = re.compile(
     r"\s*(?:[-–—]\s*|\s(?=(?:w|we|od)\s))((?:(?:w|we|od)\s+)?[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
     re.IGNORECASE,
 )
-# "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday
-_VIGIL_NOTE_RE = re.compile(r"niedzieln\w*|wigilijn\w*", re.IGNORECASE)
+# "18:00 (msza niedzielna)", "17.00 (z liturgii niedzieli)": a note that the Saturday time is Sunday's (the
+# vigil), not that it is on Sunday
+_VIGIL_NOTE_RE = re.compile(
+    r"niedzieln\w*|wigilijn\w*|z\s+(?:liturgi\w*\s+)?niedziel\w*|antycyp\w*", re.IGNORECASE
+)
 _HEADING_FILLER_RE = re.compile(
     r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE
 )
@@ -366,6 +369,11 @@ class LineDays:
             if wider and wider[-1][2].generic:
                 return _resolve_day(line, wider)
         return _resolve_day(line, found)
+
+
+def names_day(text: str) -> bool:
+    """Whether ``text`` names a day, a vigil's note ("(niedzielna)", "z liturgii niedzieli") aside."""
+    return DAY_ANY_RE.search(_VIGIL_NOTE_RE.sub(" ", text)) is not None
 
 
 def _only_days(text: str) -> bool:

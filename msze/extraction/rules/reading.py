@@ -72,7 +72,7 @@ _SEASONS: list[tuple[str, str]] = [
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
     (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
-    (r"zim[aąię]\b|zimow\w*", "winter"),
+    (r"zim(?:[aąę]|ie)\b|zimow\w*", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
     (r"wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "Wielki Post", "w Wielkim Poście"
@@ -445,9 +445,22 @@ _MONTH_NAME = (
 _MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
 ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
 _ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
-# "od IX do VI", "od maja do (końca) września", "(IX-VI)", "wrzesień–czerwiec": whole months
+# a movable feast that bounds a season, by the month it falls in: "od Wielkanocy", "od Wielkiego Tygodnia"
+# (April), "do Wszystkich Świętych" (November); a season to a feast ends the month before it
+_EASTER_BOUND = (
+    r"wielkanoc\w*|wielk\w+\s+noc\w*|wielk\w+\s+tygodni\w*|niedziel\w+\s+(?:palmow|wielkanocn)\w*"
+    r"|zmartwychwstani\w*"
+)
+_FEAST_BOUND = rf"(?P<{{0}}>{_EASTER_BOUND})|(?P<{{1}}>wszystkich\s+świętych)"
+# "do I niedzieli października": up to that month's first week, the month before it the last one held
+_FIRST_SUNDAY = r"(?:(?-i:I)|1|pierwszej)\.?\s+niedziel\w*\s+"
+# "od IX do VI", "od maja do (końca) września", "(IX-VI)", "wrzesień–czerwiec": whole months; "od
+# Wielkanocy do 1 niedzieli października" the months the feast and that Sunday fall in
 _MONTH_RANGE_RE = re.compile(
-    rf"\bod\s+(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:końca\s+)?(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
+    rf"\bod\s+(?:{_FIRST_SUNDAY})?"
+    rf"(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME})|{_FEAST_BOUND.format('e1', 'a1')})"
+    rf"\s+do\s+(?:końca\s+)?(?P<sun2>{_FIRST_SUNDAY})?"
+    rf"(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME})|{_FEAST_BOUND.format('e2', 'a2')})\b"
     rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
     r"\b(?![.,]?\d|\s*klas)",
     re.IGNORECASE,
@@ -470,6 +483,22 @@ def with_year(date: Date, year: int | None) -> Date:
     if date[0] is not None or year is None or not possible_date(year, date[1], date[2]):
         return date
     return (year, date[1], date[2])
+
+
+def _start_month(m: re.Match[str]) -> int:
+    """The first month of a range: named, or the month its feast falls in (Easter's April)."""
+    if m["e1"] or m["a1"]:
+        return 4 if m["e1"] else 11
+    return _month_of(m["r1"] or m["r3"], m["w1"] or m["w3"])
+
+
+def _end_month(m: re.Match[str]) -> int:
+    """The last month of a range: named; the month before its feast's ("do Wielkanocy": March) or before
+    the month whose first Sunday ends it ("do 1 niedzieli października": September)."""
+    if m["e2"] or m["a2"]:
+        return 3 if m["e2"] else 10
+    month = _month_of(m["r2"] or m["r4"], m["w2"] or m["w4"])
+    return (month - 2) % 12 + 1 if m["sun2"] else month
 
 
 def _month_of(roman: str | None, word: str | None) -> int:
@@ -508,9 +537,9 @@ def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
     months = _MONTH_RANGE_RE.search(text)
     if months is not None:
-        m1 = _month_of(months["r1"] or months["r3"], months["w1"] or months["w3"])
-        m2 = _month_of(months["r2"] or months["r4"], months["w2"] or months["w4"])
-        dashed = months["r1"] is None and months["w1"] is None
+        m1 = _start_month(months)
+        m2 = _end_month(months)
+        dashed = months["r3"] is not None or months["w3"] is not None
         if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
             return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
     listed = _ROMAN_LIST_RE.search(text)
@@ -697,7 +726,7 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
     )
 
 
-_VIGIL_RE = re.compile(r"\b(?:niedzieln\w*|wigilijn\w*|z\s+liturgi\w*\s+niedziel\w*|antycyp\w*)", re.I)
+_VIGIL_RE = re.compile(r"\b(?:niedzieln\w*|wigilijn\w*|z\s+(?:liturgi\w*\s+)?niedziel\w*|antycyp\w*)", re.I)
 VIGIL_FROM = "15:00"  # a Saturday Mass from this hour on may be the Sunday vigil
 
 

@@ -38,6 +38,7 @@ from msze.extraction.rules.days import (
     LineDays,
     day_at,
     is_day_heading,
+    names_day,
 )
 from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, words
 from msze.extraction.rules.reading import (
@@ -362,7 +363,6 @@ _VARIANT_RE = re.compile(r"\s*,?\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:
 _CLOSING_RE = re.compile(r"\s*\)")
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
 _WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
-_SUMMERS = ("summer", "holidays")
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
 
 
@@ -593,7 +593,7 @@ class _Walk:
                 and c.day is not None
                 and c.day.days == {"sat"}
                 and own_start > 0
-                and not DAY_ANY_RE.search(line, own_start, min(c.next_start, c.clause_end))
+                and not names_day(line[own_start : min(c.next_start, c.clause_end)])
                 and not self._saturday_goes_on(idxs, idx, before)
             ):
                 # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again; a later time goes on with
@@ -651,7 +651,7 @@ class _Walk:
                 r.season = listed_season = complement(named_season)  # "pozostałe miesiące: 7.30, 11.00"
             elif season_in(own) is not None:
                 named_season = r.season
-            aside = paired or aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
+            aside = paired or aside_next or (r.season is not None and AS_WELL_RE.search(before) is not None)
             # one time's variant, not "(latem tylko 18:00)"
             one_time = varied is not None and not _WHOLE_ORDER_RE.search(variant["s"])
             aside_next = one_time and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
