@@ -922,6 +922,8 @@ def test_a_negation_of_another_clause_or_time_negates_nothing():
         ("Msze św. o 9:30 w kaplicy Matki Bożej oraz w tygodniu o 7:00", "kaplicy Matki Bożej"),
         ("Msze św. o 9:30 w kościele filialnym w Borkach dla dzieci", "kościele filialnym w Borkach"),
         ("Msze św. o 9:30 w kaplicy na cmentarzu także w soboty", "kaplicy na cmentarzu"),
+        # "p.w." ends no sentence: the name goes on to its patron
+        ("Msze św.: niedziela 9:30 w kościele p.w. Św. Józefa", "kościele p.w. Św. Józefa"),
     ],
 )
 def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_goes_on(text, expected):
@@ -1462,3 +1464,27 @@ def test_a_vigils_note_naming_sunday_keeps_it_saturdays_and_the_next_times_sunda
         ("09:45", ["sun"], False),
         ("06:45", MON_SAT, False),  # a vigil is no Saturday time of its own
     ]
+
+
+@pytest.mark.parametrize(
+    "chapel", ["Borówko (kaplica)", "Borówko - filia", "Borówko – kościół filialny", "Borówko (filia):"]
+)
+def test_a_bare_church_word_after_a_village_is_that_village_s_church(chapel):
+    got = readings(f"Msze św. w niedziele: 7.45, 10.15; {chapel} 9.00")
+    assert [(t, r["church"]) for t, r in got] == [("07:45", None), ("10:15", None), ("09:00", "Borówko")]
+
+
+@pytest.mark.parametrize(
+    ("label", "first", "then"),
+    [
+        ("kościół filialny w Borkach: sobota", "17.30", "niedziela 9.00"),
+        ("Borki - filia sob. godz.", "17.30", "nd. godz. 9.00"),
+        ("kaplica w Borkach: latem", "17.30", "zimą 9.00"),
+    ],
+)
+def test_a_church_labelling_a_list_goes_on_past_a_day_or_a_season_after_a_comma(label, first, then):
+    got = readings(f"Msze św. w niedziele: 7.45, 10.15; {label} {first}, {then}")
+    churches = [r["church"] for _, r in got]
+    assert churches[:2] == [None, None]
+    assert churches[2] is not None and churches[2] == churches[3]
+    assert "Bork" in churches[2]

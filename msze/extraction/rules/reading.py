@@ -267,7 +267,7 @@ BROADCAST_RE = re.compile(
 )
 # "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "w kaplicy św. Anny", "(dla dzieci,
 # Dolny Kościół)": a church named at one time; its name goes on past "św." and the like
-_NAME_PART = r"(?:(?:pw|św|bł|ks|bp|abp|o|im|najśw|nmp|mb)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
+_NAME_PART = r"(?:(?:p\.w|pw|św|bł|ks|bp|abp|o|im|najśw|nmp|mb)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
 _INLINE_CHURCH_RE = re.compile(
     rf"\b(?:w|we|na)?\s*(?P<name>(?:(?:doln|górn)\w*\s+)?(?:{_CHURCH_WORDS})(?:[ \t]+{_NAME_PART}){{0,6}})",
     re.IGNORECASE,
@@ -376,12 +376,15 @@ def church_heading(line: str) -> str | None:
 
 
 def inline_church(text: str) -> str | None:
-    """A church named in an hour's own words ("(w kaplicy szpitalnej)"), None for none or the main one."""
+    """A church named in an hour's own words ("(w kaplicy szpitalnej)"), None for none or the main one; a
+    church word alone after a place is that place's church ("Zalesie (kaplica)", "Zalesie - filia")."""
     m = _INLINE_CHURCH_RE.search(text)
     if m is None:
         return None
     name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
     name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
+    if _BARE_CHURCH_RE.fullmatch(name) and (place := _PLACE_BEFORE_RE.search(text, 0, m.start("name"))):
+        return place_named(place["place"]) or name
     return None if not name or _MAIN_CHURCH_RE.search(name) else name
 
 
@@ -415,6 +418,10 @@ _PLACE_AFTER_RE = re.compile(
 
 
 _ROMAN_WORDS_RE = re.compile(r"[IVX]+(?:\s+(?:i\s+)?[IVX]+)*")
+# a church word that names no church by itself ("kaplica", "filia", "kościół filialny"), and the place
+# right before it ("Zalesie (kaplica)", "Zalesie - kościół filialny")
+_BARE_CHURCH_RE = re.compile(r"(?:kaplic\w*|filia\w*|filii|(?:kości\w*\s+)?filialn\w*)", re.IGNORECASE)
+_PLACE_BEFORE_RE = re.compile(rf"(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*[-–—(]?\s*$")
 
 
 def place_named(words_near: str) -> str | None:

@@ -464,19 +464,45 @@ def _in_parens(line: str, pos: int) -> bool:
     return opened >= 0 and closes >= 0 and (reopens < 0 or closes < reopens)
 
 
-# a church named as a list's label: "kaplica Sióstr: ", "- Filia w Borowie: "
-_LABEL_END_RE = re.compile(r":\s*$")
+# a church named as a list's label: "kaplica Sióstr: ", "- Filia w Borowie: "; the label may end at the day
+# its list starts with ("kościół filialny w Zalesiu: sobota 18.00", "Zalesie - filia sb. godz. 17.00")
+_LIST_DAY = rf"(?:(?:w|we)\s+)?(?:{DAY_ANY_RE.pattern})[\s.:]*(?:(?:o\s+)?godz\.?|g\.|o)?\s*"
+_LIST_DAY_RE = re.compile(_LIST_DAY, re.IGNORECASE)
+_LABEL_END_RE = re.compile(rf":\s*$|(?::\s*|\s+){_LIST_DAY}$", re.IGNORECASE)
+# after a comma, a few words and no time: the list may go on to another day or season of that church
+# ("..., niedziela 9.30", "..., zimą 10.00")
+_LIST_TURN_GAP_RE = re.compile(r"\s*,\s*(?P<w>[^\W\d][^\d,;()]{0,30}?)[\s.:]*(?:(?:o\s+)?godz\.?|g\.|o)?\s*")
+
+
+def _list_goes_on(gap: str) -> bool:
+    """ "kaplica w Zalesiu: sobota 18.00, niedziela 9.30", "...: latem 9.30, zimą 10.00": the gap names
+    only a day or a season, so the time is the labelled church's still."""
+    m = _LIST_TURN_GAP_RE.fullmatch(gap)
+    if m is None:
+        return False
+    turn = m["w"]
+    return _LIST_DAY_RE.fullmatch(turn) is not None or (season_in(turn) is not None and words(turn) <= 3)
 
 
 def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str | None:
     """The church a list's label names goes on to the list's later times ("kaplica Sióstr: 8:00, 10:00"):
     the church for the next hour, after setting this hour's when it names none."""
-    if _LIST_GAP_RE.fullmatch(gap):
+    if _LIST_GAP_RE.fullmatch(gap) or (listed is not None and _list_goes_on(gap)):
         if r.church is None:
             r.church = listed
         return listed
     named = inline_church(before)
-    return named if named is not None and _LABEL_END_RE.search(before) else None
+    return named if named is not None and _label_ends(before) else None
+
+
+def _label_ends(before: str) -> bool:
+    """A church's label ends right before the hour: at its colon, or at the day or season its list starts
+    with ("kaplica w Zalesiu: latem 9.30")."""
+    if _LABEL_END_RE.search(before):
+        return True
+    colon = before.rfind(":")
+    tail = before[colon + 1 :]
+    return colon >= 0 and season_in(tail) is not None and words(tail) <= 3
 
 
 _WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]{2}")  # words follow (not "7.00, 9.00")
