@@ -1488,3 +1488,20 @@ def test_a_church_labelling_a_list_goes_on_past_a_day_or_a_season_after_a_comma(
     assert churches[:2] == [None, None]
     assert churches[2] is not None and churches[2] == churches[3]
     assert "Bork" in churches[2]
+
+
+@pytest.mark.parametrize(
+    ("place", "expected"),
+    [
+        ("u Sióstr Nazaretanek", "Sióstr Nazaretanek"),
+        ("u ss. Elżbietanek", "ss. Elżbietanek"),  # "ss." is no end of the name
+        ("w kaplicy oo. Bernardynów", "kaplicy oo. Bernardynów"),
+        ("w krypcie", "krypcie"),
+        ("punkt katechetyczny w Borkach", "punkt katechetyczny w Borkach"),
+        ("ośrodek duszpasterski w Borkach", "ośrodek duszpasterski w Borkach"),
+        ("w kaplicy przy ul. Polnej 7:", "kaplicy przy ul. Polnej"),  # a church's street is no contact
+    ],
+)
+def test_other_places_of_mass_are_churches_and_the_time_before_them_stays_the_parish_s(place, expected):
+    got = readings(f"Msze św. w dni powszednie: 7.15, 18.15; {place} 6.45")
+    assert [(t, r["church"]) for t, r in got] == [("07:15", None), ("18:15", None), ("06:45", expected)]

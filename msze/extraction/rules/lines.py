@@ -39,6 +39,7 @@ _ABBREVIATIONS = frozenset(
         "m",
         "in",
         "ss",
+        "oo",
         "śp",
         "np",
         "tzw",

@@ -251,12 +251,15 @@ _CHURCH_WORDS = (
     r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
     r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej|parafialn\w*)"
     r"|zakład\w*\s+(?:opieki|karn\w*)|cmentarn\w*|katedr\w*|bazylik\w*|zgromadzeni\w*\s+sióstr"
+    # "w krypcie", "punkt katechetyczny w Borkach", "u Sióstr Urszulanek": other places of Mass
+    r"|kryp[tc]\w*|punkt\w*\s+(?:katechetyczn|duszpastersk)\w*|ośrod\w*\s+duszpastersk\w*"
+    r"|(?<=\bu\s)(?:sióstr|ss\.|ojców|oo\.)"
 )
 CHURCH_WORD_RE = re.compile(rf"\b(?:{_CHURCH_WORDS})", re.IGNORECASE)
 # a chapel, a filial church, a hospital: never the parish church, even named first
 _CHAPEL_RE = re.compile(
     r"\b(?:kaplic\w*|filia\w*|filii|filialn\w*|szpital\w*|klasztor\w*|hospicj\w*|dom\w*\s+\w+|zakład\w*"
-    r"|cmentarn\w*|zgromadzeni\w*)",
+    r"|cmentarn\w*|zgromadzeni\w*|kryp[tc]\w*|punkt\w*|ośrod\w*|(?<=\bu\s)(?:sióstr|ss\.|ojców|oo\.))",
     re.IGNORECASE,
 )
 # a Mass on television or the radio ("TVP 1", "Polsat", "Msze święte w radiu", "Program TV")
@@ -267,7 +270,7 @@ BROADCAST_RE = re.compile(
 )
 # "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "w kaplicy św. Anny", "(dla dzieci,
 # Dolny Kościół)": a church named at one time; its name goes on past "św." and the like
-_NAME_PART = r"(?:(?:p\.w|pw|św|bł|ks|bp|abp|o|im|najśw|nmp|mb)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
+_NAME_PART = r"(?:(?:p\.w|pw|św|bł|ks|bp|abp|o|oo|ss|im|najśw|nmp|mb|ul)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
 _INLINE_CHURCH_RE = re.compile(
     rf"\b(?:w|we|na)?\s*(?P<name>(?:(?:doln|górn)\w*\s+)?(?:{_CHURCH_WORDS})(?:[ \t]+{_NAME_PART}){{0,6}})",
     re.IGNORECASE,
