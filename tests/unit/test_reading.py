@@ -1505,3 +1505,15 @@ def test_a_church_labelling_a_list_goes_on_past_a_day_or_a_season_after_a_comma(
 def test_other_places_of_mass_are_churches_and_the_time_before_them_stays_the_parish_s(place, expected):
     got = readings(f"Msze św. w dni powszednie: 7.15, 18.15; {place} 6.45")
     assert [(t, r["church"]) for t, r in got] == [("07:15", None), ("18:15", None), ("06:45", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(z wyjątkiem X-IV)", "05-01..09-30"),
+        ("poza okresem od maja do września", "10-01..04-30"),
+        ("(od maja do września)", "05-01..09-30"),
+    ],
+)
+def test_a_month_range_after_an_exception_word_is_the_rest_of_the_year(text, expected):
+    assert season_in(text) == expected

@@ -551,7 +551,9 @@ def season_in(text: str) -> str | None:
         m2 = _end_month(months)
         dashed = months["r3"] is not None or months["w3"] is not None
         if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
-            return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+            season = f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+            # "z wyjątkiem IX-VI", "poza okresem od maja do września": the rest of the year
+            return complement(season) if _EXCEPT_BEFORE_RE.search(text, 0, months.start()) else season
     listed = _ROMAN_LIST_RE.search(text)
     if listed is not None and not listed["school"] and (season := _listed_months(listed)) is not None:
         return season
@@ -573,6 +575,7 @@ def season_in(text: str) -> str | None:
     return complement(bounds) if one["neg"] else bounds
 
 
+_EXCEPT_BEFORE_RE = re.compile(rf"\b{_EXCEPT}(?:w\s+)?$", re.IGNORECASE)  # "z wyjątkiem " before a range
 # "oprócz niedziel w Wielkim Poście": held all year but Lent, which the calendar has no season for; the
 # year's order is the time's
 _EXCEPT_LITURGICAL_RE = re.compile(
