@@ -1517,3 +1517,9 @@ def test_other_places_of_mass_are_churches_and_the_time_before_them_stays_the_pa
 )
 def test_a_month_range_after_an_exception_word_is_the_rest_of_the_year(text, expected):
     assert season_in(text) == expected
+
+
+def test_sunday_named_as_the_vigil_s_liturgy_is_no_day_of_the_time():
+    text = "Msze św. w dni powszednie: 7.15; w sobotę wieczorna Msza z liturgii niedzieli o 18.15"
+    got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+    assert got[-1] == ("18:15", ["sat"], True)

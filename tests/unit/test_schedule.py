@@ -639,3 +639,12 @@ def test_a_time_excepted_from_one_month_leaves_the_other_times_all_year():
         ("09:30", ("sun",), None, None, False),
         ("12:00", ("sun",), None, "09-01..07-31", False),
     }
+
+
+def test_a_weekday_time_noted_as_saturday_s_sunday_mass_is_the_vigil_on_saturday_only():
+    for note in ("(w sobotę Msza niedzielna)", "(w sobotę – z liturgii niedzieli)"):
+        html = f"<p>Msze św. w niedziele: 8:30, 10:30</p><p>Msze św. w dni powszednie: 7:15, 18:15 {note}</p>"
+        got = rows(site(("https://parafia.test/msze", html)))
+        assert ("18:15", ("sat",), None, None, True) in got
+        assert ("18:15", MON_SAT[:5], None, None, False) in got
+        assert ("07:15", MON_SAT, None, None, False) in got

@@ -152,6 +152,8 @@ _MONTH_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
+# "Msza z liturgii niedzieli", "z niedzieli": the Saturday vigil's note, no Sunday
+_FROM_SUNDAY_BEFORE_RE = re.compile(r"\bz\s+(?:liturgi\w*\s+)?$", re.IGNORECASE)
 # "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
 # pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
 _DAY_JOIN_RE = re.compile(
@@ -219,6 +221,8 @@ def _day_matches(text: str) -> list[_DayMatch]:
             continue  # "ostatniej niedzieli października" is a date
         days = _DAY_VALUES[int(m.lastgroup[1:])]  # type: ignore[index]
         if days.days == {"holiday"} and _HOLY_MASS_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        if days.days == {"sun"} and _FROM_SUNDAY_BEFORE_RE.search(text, max(0, m.start() - 16), m.start()):
             continue
         start, end = m.span()
         if found and _single(days) and _single(found[-1][2]):

@@ -363,6 +363,13 @@ _VARIANT_RE = re.compile(r"\s*,?\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:
 _CLOSING_RE = re.compile(r"\s*\)")
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
 _WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
+# "18.00 (w sobotę Msza niedzielna)", "18.00 (w sobotę – z liturgii niedzieli)": on Saturday that weekday time
+# is the Sunday vigil
+_SATURDAY_VIGIL_NOTE_RE = re.compile(
+    r"\s*[(,–—-]?\s*(?:w\s+)?(?:sobot\w*|sob\.|sb\.)\s*[-–—:,]?\s*(?:(?:jest|to)\s+)?(?:msz\w*\s+)?"
+    r"(?:św\.?\s+|święt\w*\s+)?(?:niedzieln|wigilijn|z\s+(?:liturgi\w*\s+)?niedziel|antycyp)",
+    re.IGNORECASE,
+)
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
 
 
@@ -685,6 +692,8 @@ class _Walk:
             # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
             r.aside |= r.season is not None and excepts(own)
             r.days = c.day
+            if r.days is not None and "sat" in r.days.days and _SATURDAY_VIGIL_NOTE_RE.match(after):
+                r.vigil = True  # "18.00 (w sobotę Msza niedzielna)": Saturday's is the vigil (schedule.py)
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
                 r.kind, r.monthly = REGULAR, None
