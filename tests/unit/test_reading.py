@@ -924,6 +924,8 @@ def test_a_negation_of_another_clause_or_time_negates_nothing():
         ("Msze św. o 9:30 w kaplicy na cmentarzu także w soboty", "kaplicy na cmentarzu"),
         # "p.w." ends no sentence: the name goes on to its patron
         ("Msze św.: niedziela 9:30 w kościele p.w. Św. Józefa", "kościele p.w. Św. Józefa"),
+        # a verb or a Mass word is where the clause goes on
+        ("W kaplicy Zamkowej będą Msze św. o 9:30", "kaplicy Zamkowej"),
     ],
 )
 def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_goes_on(text, expected):
@@ -1523,3 +1525,15 @@ def test_sunday_named_as_the_vigil_s_liturgy_is_no_day_of_the_time():
     text = "Msze św. w dni powszednie: 7.15; w sobotę wieczorna Msza z liturgii niedzieli o 18.15"
     got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
     assert got[-1] == ("18:15", ["sat"], True)
+
+
+def test_a_village_named_great_before_saturday_is_no_holy_saturday():
+    text = "Msze św. w niedziele: Borki 8.15; Wola Wielka sobota 17.45, niedziela 9.45"
+    got = [(t, r["days"], r["kind"], r["vigil"]) for t, r in readings(text)]
+    assert got == [
+        ("08:15", ["sun"], "regular", False),
+        ("17:45", ["sat"], "regular", True),
+        ("09:45", ["sun"], "regular", False),
+    ]
+    # Holy Saturday itself stays a one-off
+    assert readings("Msze św.: w Wielką Sobotę 20.30")[0][1]["kind"] == "one_off"

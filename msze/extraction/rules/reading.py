@@ -157,8 +157,21 @@ def one_off_in(text: str) -> bool:
     return any(
         not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 16), m.start())
         and not _EXCEPTED_FEAST_RE.search(text, max(0, m.start() - 64), m.start())
+        and not _village_adjective(text, m)
         for m in ONE_OFF_RE.finditer(text)
     )
+
+
+# the word before "Wielka sobota": "Łęka Wielka sobota 18.00" is a village's Saturday, not Holy Saturday
+_WORD_BEFORE_RE = re.compile(r"(?P<w>[^\W\d_]+)\s+$")
+
+
+def _village_adjective(text: str, feast: re.Match[str]) -> bool:
+    """ "Łęka Wielka sobota", "Kamień Wielki piątek": the village's name, not Holy Saturday or Good Friday."""
+    if not feast.group().lower().startswith("wielk"):
+        return False
+    before = _WORD_BEFORE_RE.search(text, max(0, feast.start() - 30), feast.start())
+    return before is not None and before["w"][0].isupper() and place_named(before["w"]) is not None
 
 
 # a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca", "trzecia
@@ -278,7 +291,7 @@ _INLINE_CHURCH_RE = re.compile(
 # where a church's name ends and the rest of the clause goes on: "w kaplicy szpitalnej | w niedziele",
 # "w kaplicy Matki Bożej | oraz ...", "w kaplicy sióstr | o godz."
 _NAME_END_RE = re.compile(
-    r"\s+(?:o|godz\w*|g\.|oraz|także|również|dla|lub|albo|a|zaś|natomiast|jest|są|będzie|i\s+w)\b.*"
+    r"\s+(?:o|godz\w*|g\.|oraz|także|również|dla|lub|albo|a|zaś|natomiast|jest|są|będzie|będą|i\s+w|msz\w*)\b.*"
     r"|\s+(?:w|we|od|do)\s+(?=(?:[^\W\d]+\s+)?(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|dni|dzień|tygodni"
     r"|świę|wakac|ferie|feri|lat|zim|okres|roku|czasie|adwen|wielk|maj|paźdz))\w.*",
     re.IGNORECASE,
