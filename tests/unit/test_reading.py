@@ -1537,3 +1537,18 @@ def test_a_village_named_great_before_saturday_is_no_holy_saturday():
     ]
     # Holy Saturday itself stays a one-off
     assert readings("Msze św.: w Wielką Sobotę 20.30")[0][1]["kind"] == "one_off"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w niedziele: 8.15 (Borki), 9.45, 11.15",
+            [("08:15", "Borki"), ("09:45", None), ("11:15", None)],
+        ),
+        ("Msze św. w niedziele: sobota: 16.45 (Borki), 18.15", [("16:45", "Borki"), ("18:15", None)]),
+        ("Msze św. w niedziele: 8.15 (suma), 9.45", [("08:15", None), ("09:45", None)]),  # no place
+    ],
+)
+def test_a_place_in_parentheses_after_the_first_time_is_that_time_s_church(text, expected):
+    assert [(t, r["church"]) for t, r in readings(text)] == expected

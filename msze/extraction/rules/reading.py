@@ -451,6 +451,12 @@ def place_named(words_near: str) -> str | None:
     return rest if _PLACE_NAME_RE.fullmatch(rest) and not _ROMAN_WORDS_RE.fullmatch(rest) else None
 
 
+def place_in_parens(words_after: str) -> str | None:
+    """The place named in parentheses right after a time ("8.00 (Borki)"), else None."""
+    m = _PLACE_AFTER_RE.match(words_after)
+    return place_named(m["p"]) if m is not None and m["p"] else None
+
+
 def place_after(words_after: str, line_end: bool) -> str | None:
     """The place named right after a time: "(Szołdry)", "– Nagradowice", "w Kotuszu"; or a bare name that
     ends the line ("12.00 DPS-Osiek")."""

@@ -60,6 +60,7 @@ from msze.extraction.rules.reading import (
     monthly_note,
     names_main_church,
     place_after,
+    place_in_parens,
     place_named,
     read,
     season_in,
@@ -654,9 +655,12 @@ class _Walk:
                 if named is not None or MASS_CUE_RE.search(before) or new_list:
                     place = named  # "Bagrowo 10.00 Msze św. w soboty: 18.00": a Mass header starts anew
                     place_seasonal = named is not None and season_before is not None
+                marked = None  # "8.00 (Borki), 9.30": a place set apart from the line's other times
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
-                r.church = self._church_at(named or place)
+                elif named is None and place is None:
+                    named = marked = place_in_parens(after)
+                r.church = marked or self._church_at(named or place)
                 if r.church is None and (named or place):
                     self.at_home.append((r, named or place))
             elif r.church is None and names_main_church(own):
