@@ -1552,3 +1552,18 @@ def test_a_village_named_great_before_saturday_is_no_holy_saturday():
 )
 def test_a_place_in_parentheses_after_the_first_time_is_that_time_s_church(text, expected):
     assert [(t, r["church"]) for t, r in readings(text)] == expected
+
+
+def test_a_church_word_alone_is_the_one_church_named_with_it_before():
+    text = (
+        "Msze św. w niedziele: 8.15; kaplica w Borkach: 9.45\n"
+        "Msze św. w dni powszednie: 18.15; kaplica: wtorek 17.15"
+    )
+    assert [(t, r["church"]) for t, r in readings(text)] == [
+        ("08:15", None),
+        ("09:45", "kaplica w Borkach"),
+        ("18:15", None),
+        ("17:15", "kaplica w Borkach"),
+    ]
+    two = "Msze św. w niedziele: 8.15; kaplica w Borkach 9.45; kaplica w Lipnie 11.15; kaplica: wtorek 17.15"
+    assert readings(two)[-1][1]["church"] == "kaplica"  # which one is not said

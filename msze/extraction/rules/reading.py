@@ -789,8 +789,23 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
         if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
             r.vigil = True
     _monthly_days(readings)
+    _bare_churches(readings)
     _narrow_generic(readings, facts)
     _dropped_in_season(readings, facts)
+
+
+def _bare_churches(readings: Sequence[Reading]) -> None:
+    """ "Kaplica w Zalesiu: 9.30" and then "Kaplica: środa 17.00": a church word alone is the one church of
+    the page named with that word, when there is one."""
+    named: dict[str, set[str]] = {}
+    for r in readings:
+        if r.church and not _BARE_CHURCH_RE.fullmatch(r.church):
+            named.setdefault(r.church.casefold()[:4], set()).add(r.church)
+    for r in readings:
+        if r.church and _BARE_CHURCH_RE.fullmatch(r.church):
+            found = named.get(r.church.casefold()[:4], set())
+            if len(found) == 1:
+                r.church = next(iter(found))
 
 
 def _monthly_days(readings: Sequence[Reading]) -> None:
