@@ -1515,6 +1515,7 @@ def test_other_places_of_mass_are_churches_and_the_time_before_them_stays_the_pa
         ("(z wyjątkiem X-IV)", "05-01..09-30"),
         ("poza okresem od maja do września", "10-01..04-30"),
         ("(od maja do września)", "05-01..09-30"),
+        ("poza sezonem letnim", "not-summer"),
     ],
 )
 def test_a_month_range_after_an_exception_word_is_the_rest_of_the_year(text, expected):
@@ -1567,3 +1568,16 @@ def test_a_church_word_alone_is_the_one_church_named_with_it_before():
     ]
     two = "Msze św. w niedziele: 8.15; kaplica w Borkach 9.45; kaplica w Lipnie 11.15; kaplica: wtorek 17.15"
     assert readings(two)[-1][1]["church"] == "kaplica"  # which one is not said
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("od 1 X do 30 IV", "10-01..04-30"),  # days with Roman months
+        ("w okresie od dnia 15 VI do dnia 15 IX", "06-15..09-15"),
+        ("od połowy czerwca do połowy września", "06-15..09-15"),  # the middle of a month: its 15th
+        ("w lipcu i w sierpniu", "summer"),  # not August alone
+    ],
+)
+def test_day_ranges_written_with_roman_months_or_month_halves_and_the_two_summer_months(text, expected):
+    assert season_in(text) == expected

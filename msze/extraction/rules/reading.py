@@ -47,9 +47,14 @@ _BOUND_BEFORE_RE = re.compile(
     rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?$",
     re.IGNORECASE,
 )
+# a range's bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)
+_RANGE_BOUND = (
+    r"(?:(?P<d{0}>[0-3]?\d)(?:\.(?P<m{0}>0?[1-9]|1[0-2])\.?|\s+(?P<w{0}>{1})"
+    r"|\s*(?P<r{0}>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))\b)|(?P<h{0}>połow\w*)\s+(?P<hw{0}>{1}))"
+)
 _RANGE_RE = re.compile(
-    rf"\bod\s+(?:dnia\s+)?(?P<d1>[0-3]?\d)(?:\.(?P<m1>0?[1-9]|1[0-2])\.?|\s+(?P<w1>{_MONTH_WORDS}))"
-    rf"\s+do\s+(?:dnia\s+)?(?P<d2>[0-3]?\d)(?:\.(?P<m2>0?[1-9]|1[0-2])\.?|\s+(?P<w2>{_MONTH_WORDS}))",
+    rf"\bod\s+(?:dnia\s+)?{_RANGE_BOUND.format(1, _MONTH_WORDS)}"
+    rf"\s+do\s+(?:dnia\s+)?{_RANGE_BOUND.format(2, _MONTH_WORDS)}",
     re.IGNORECASE,
 )
 # "(01.10-31.03)": two dates joined by a dash bound a season, the first as the second does
@@ -60,18 +65,18 @@ _DASHED_DATES_RE = re.compile(
 # "oprócz", "poza", "za wyjątkiem": the season named next is the one the time is not held in
 _EXCEPT = (
     r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy|bez)\s+"
-    r"(?:okres\w*\s+|czas\w*\s+)?"
+    r"(?:okres\w*\s+|czas\w*\s+|sezon\w*\s+)?"  # "poza sezonem letnim"
 )
 _SEASONS: list[tuple[str, str]] = [
     # order matters: "poza wakacjami" before "wakacje", "poza feriami" before "poza wakacjami"
     (rf"{_EXCEPT}(?:wakac\w*\s+i\s+)?feri\w*", "not-holidays"),
     (
-        rf"{_EXCEPT}(?:wakac\w*|lat[ae]m?|letni\w*|lipc\w*\s+i\s+sierp\w*|miesięc\w*\s+letni\w*)"
+        rf"{_EXCEPT}(?:wakac\w*|lat[ae]m?|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|miesięc\w*\s+letni\w*)"
         r"|(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się)\b[^.;\n]{0,40}\b(?:w\s+)?(?:wakac\w*|lat\w*)",
         "not-summer",
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
-    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
+    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
     (r"zim(?:[aąę]|ie)\b|zimow\w*", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
@@ -514,6 +519,17 @@ def with_year(date: Date, year: int | None) -> Date:
     return (year, date[1], date[2])
 
 
+def _range_bound(r: re.Match[str], i: str) -> tuple[int, int]:
+    """The (day, month) of a _RANGE_RE bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)."""
+    if r["h" + i]:
+        return 15, _MONTH_NUMBER[r["hw" + i].lower()]
+    if r["m" + i]:
+        return int(r["d" + i]), int(r["m" + i])
+    if r["r" + i]:
+        return int(r["d" + i]), _ROMAN[r["r" + i]]
+    return int(r["d" + i]), _MONTH_NUMBER[r["w" + i].lower()]
+
+
 def _start_month(m: re.Match[str]) -> int:
     """The first month of a range: named, or the month its feast falls in (Easter's April)."""
     if m["e1"] or m["a1"]:
@@ -576,11 +592,12 @@ def season_in(text: str) -> str | None:
     listed = _ROMAN_LIST_RE.search(text)
     if listed is not None and not listed["school"] and (season := _listed_months(listed)) is not None:
         return season
-    r = _RANGE_RE.search(text) or _DASHED_DATES_RE.search(text)
-    if r is not None:
-        m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
-        m2 = int(r["m2"]) if r["m2"] else _MONTH_NUMBER[r["w2"].lower()]
-        d1, d2 = int(r["d1"]), int(r["d2"])
+    r = _RANGE_RE.search(text)
+    bounds = (_range_bound(r, "1"), _range_bound(r, "2")) if r is not None else None
+    if bounds is None and (r := _DASHED_DATES_RE.search(text)) is not None:
+        bounds = ((int(r["d1"]), int(r["m1"])), (int(r["d2"]), int(r["m2"])))
+    if bounds is not None:
+        (d1, m1), (d2, m2) = bounds
         if possible_date(None, m1, d1) and possible_date(None, m2, d2):  # "od 31.11 do 5.12" is no range
             return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
     m = _SEASON_RE.search(_EXCEPT_LITURGICAL_RE.sub(" ", text))
