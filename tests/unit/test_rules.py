@@ -480,3 +480,13 @@ def test_a_day_heading_s_times_each_after_its_village_are_a_day_list():
     assert days(text) == {"07:30": "sunday", "09:00": "sunday", "10:30": "sunday", "18:00": "saturday"}
     # a description after the time is still a programme, not a village
     assert masses("Niedziela: 10:00 Rajd rowerowy, 12:00 Ognisko") == []
+
+
+def test_who_a_mass_is_for_names_no_other_event_for_the_times_after_it():
+    text = (
+        "Msze św. w niedziele: 8.15, 17.15 - dla młodzieży przygotowującej się do bierzmowania, 19.15; "
+        "kaplica w Borkach: 10.15"
+    )
+    assert masses(text) == ["08:15", "10:15", "17:15", "19:15"]
+    # the class itself is another event
+    assert masses("Spotkanie kandydatów do bierzmowania o 19.15. Próba scholi o 17.15.") == []
