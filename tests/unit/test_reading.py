@@ -1388,6 +1388,12 @@ def test_a_place_before_a_list_of_days_is_the_next_times_church():
         ("17:00", ["tue"], None),  # the first place named: the parish's own
         ("18:00", ["mon", "wed", "sat"], "Borowo"),
     ]
+    # abbreviated days, and a comma before "o godz."
+    got = readings("Msze św. w tygodniu: Zalesie: wt. 8:15; Borowo: pon., śr., pt., o godz. 18:15")
+    assert [(t, r["days"], r["church"]) for t, r in got] == [
+        ("08:15", ["tue"], None),
+        ("18:15", ["mon", "wed", "fri"], "Borowo"),
+    ]
 
 
 def test_an_hour_without_minutes_after_a_noted_time_of_the_list_is_an_hour():

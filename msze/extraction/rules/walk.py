@@ -399,8 +399,11 @@ _ITEM_COMMA_RE = re.compile(
 )
 
 
-# a comma inside a list of days ("Lipno poniedziałek, środa, piątek 18.00"): the place before is the hour's
-_DAY_LIST_COMMA_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern})\.?\s*(,)\s*(?=(?:{DAY_ANY_RE.pattern}))", re.I)
+# a comma inside a list of days ("Lipno poniedziałek, środa, piątek 18.00", "Chrzan: pon., śr., pt., o godz.
+# 18.00"): the place before is the hour's
+_DAY_LIST_COMMA_RE = re.compile(
+    rf"(?:{DAY_ANY_RE.pattern})\.?\s*(,)\s*(?=(?:{DAY_ANY_RE.pattern})|(?:o\s+)?godz|o\s*$)", re.I
+)
 
 
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
