@@ -1587,3 +1587,9 @@ def test_a_church_word_alone_is_the_one_church_named_with_it_before():
 )
 def test_day_ranges_written_with_roman_months_or_month_halves_and_the_two_summer_months(text, expected):
     assert season_in(text) == expected
+
+
+def test_a_time_said_not_held_in_a_season_speaks_of_its_own_item_only():
+    text = "Msze św. w niedziele: 8.15; Borki 9.15 (nie ma w wakacje); w lipcu i sierpniu 8.15, 20.15"
+    got = [(t, r["season"]) for t, r in readings(text)]
+    assert got == [("08:15", None), ("09:15", "not-summer"), ("08:15", "summer"), ("20:15", "summer")]

@@ -706,7 +706,8 @@ class _Walk:
                 r.kind, r.monthly = REGULAR, None
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
-            self.owns[idx] = c.before[-80:] + " " + after  # what finish() reads for "nie ma Mszy o ..."
+            # what finish() reads for "nie ma Mszy o ...": not an earlier item's "(nie ma w wakacje); ..."
+            self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
             if is_mass:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
