@@ -1593,3 +1593,35 @@ def test_a_time_said_not_held_in_a_season_speaks_of_its_own_item_only():
     text = "Msze św. w niedziele: 8.15; Borki 9.15 (nie ma w wakacje); w lipcu i sierpniu 8.15, 20.15"
     got = [(t, r["season"]) for t, r in readings(text)]
     assert got == [("08:15", None), ("09:15", "not-summer"), ("08:15", "summer"), ("20:15", "summer")]
+
+
+@pytest.mark.parametrize(
+    "holy_days",
+    [
+        "w święta przypadające w dni powszednie:",
+        "święta kościelne (dni robocze)",
+        "święta w tygodniu:",
+        "w dni świąt zniesionych",
+        "w święta w dni pracy:",
+    ],
+)
+def test_holy_days_on_weekdays_are_holy_days_not_the_weekdays(holy_days):
+    text = f"Msze św. w dni powszednie: 7.15, 18.15; {holy_days} 9.15, 19.15"
+    assert days(text) == [
+        ("07:15", MON_SAT),
+        ("18:15", MON_SAT),
+        ("09:15", ["holiday"]),
+        ("19:15", ["holiday"]),
+    ]
+
+
+def test_a_mass_heading_called_holy_names_no_holy_days():
+    assert days("Msze Święte w dni powszednie: 7.15") == [("07:15", MON_SAT)]
+    assert days("Msza Święta w dni powszednie: 7.15") == [("07:15", MON_SAT)]
+
+
+def test_a_note_adding_holy_days_keeps_the_time_s_sunday():
+    assert days("Msze św. w niedziele: 8.15, 10.15 (także w święta)") == [
+        ("08:15", ["sun"]),
+        ("10:15", ["sun", "holiday"]),
+    ]

@@ -77,8 +77,21 @@ def _spaced(stem: str) -> str:
     return r"[ \t]".join(stem) + r"(?:[ \t][^\W\d_])*" + _R
 
 
+# "Msze Święte", "Mszy Świętej": the adjective of a Mass, no holy day
+_NOT_AFTER_MASS = "".join(rf"(?<!{w}\s)" for w in ("msza", "msze", "mszy", "mszą", "mszach", "mszami"))
 # order matters: the first pattern that matches at a position wins
 _DAY_PATTERNS: list[tuple[str, Days]] = [
+    # "święta przypadające w dni powszednie", "święta kościelne (dni robocze)", "święta w tygodniu", "w dni
+    # świąt zniesionych": the holy days that fall on weekdays, not the weekdays ("Msze Święte w dni
+    # powszednie" is a Mass heading, and a table's far cell another column)
+    (
+        rf"{_NOT_AFTER_MASS}(?:dni[ \t]+)?święt{_W}"
+        rf"(?:[ \t]+(?:kościeln|zniesion|nieobowiązk|nieobowiązując){_W})?"
+        rf"(?:[ \t]{{1,2}}|,[ \t]?|[ \t]?\()(?:(?:przypadając|obchodzon){_W}[ \t]+)?(?:w[ \t]+)?"
+        rf"(?:(?:dni|dniach)[ \t]+(?:powszedn|robocz|prac){_W}|tygodni{_W})\)?"
+        rf"|(?:dni[ \t]+)?świąt[ \t]+(?:zniesion|nieobowiązk|nieobowiązując|kościeln){_W}",
+        days_of("holiday"),
+    ),
     (_spaced("dni") + r"[ \t]+" + _spaced("powszedn"), MON_SAT),
     *(
         (_spaced(stem), days_of(day))
@@ -331,7 +344,8 @@ class LineDays:
         return union(d for _, _, d in _joined(self.line, self.days, i, 1))
 
     def day_of(self, clause_start: int, s: int, e: int) -> Days | None:
-        """The days an hour's own words give it: a note right after it, else the last day phrase before it."""
+        """The days an hour's own words give it: a note right after it ("18.00 (sobota)"; "10.00 (także w
+        święta)" adds its days to the hour's), else the last day phrase before it."""
         line = self.line
         m = _DAY_AFTER_RE.match(line, e)
         if m:
@@ -346,7 +360,13 @@ class LineDays:
                 and not _EXCEPT_AFTER_RE.match(line, e)
                 and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note))
             ):
-                return day
+                before = self._day_before(clause_start, s, e) if AS_WELL_RE.search(note) else None
+                return day | before if before is not None else day
+        return self._day_before(clause_start, s, e)
+
+    def _day_before(self, clause_start: int, s: int, e: int) -> Days | None:
+        """The days of the phrase ending the line after the hour's list, else of the last one before it."""
+        line = self.line
         trail = _DAYS_TRAIL_RE.match(line, e)
         if trail is not None and _only_days(trail.group(1)):
             day = day_at(trail.group(1))
