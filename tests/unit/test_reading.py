@@ -1462,6 +1462,8 @@ def test_a_time_added_in_any_season_leaves_the_time_before_all_year(added):
         "w sobotę wieczorem 17.30 (niedzielna);",
         "sobota 17.30 (z liturgii niedzieli),",
         "w sobotę o 17.30 (Msza z niedzieli);",
+        "w wigilię niedzieli 17.30;",
+        "w sobotę poprzedzającą niedzielę 17.30;",
     ],
 )
 def test_a_vigils_note_naming_sunday_keeps_it_saturdays_and_the_next_times_sundays(vigil):

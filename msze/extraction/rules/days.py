@@ -92,6 +92,7 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
         rf"|(?:dni[ \t]+)?świąt[ \t]+(?:zniesion|nieobowiązk|nieobowiązując|kościeln){_W}",
         days_of("holiday"),
     ),
+    (rf"wigili{_W}\s+niedziel{_W}", days_of("sat")),  # "w wigilię niedzieli": Saturday evening, the vigil
     (_spaced("dni") + r"[ \t]+" + _spaced("powszedn"), MON_SAT),
     *(
         (_spaced(stem), days_of(day))
@@ -165,8 +166,9 @@ _MONTH_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
-# "Msza z liturgii niedzieli", "z niedzieli": the Saturday vigil's note, no Sunday
-_FROM_SUNDAY_BEFORE_RE = re.compile(r"\bz\s+(?:liturgi\w*\s+)?$", re.IGNORECASE)
+# "Msza z liturgii niedzieli", "z niedzieli", "w sobotę poprzedzającą niedzielę": the Saturday vigil's note,
+# no Sunday
+_FROM_SUNDAY_BEFORE_RE = re.compile(r"\b(?:z\s+(?:liturgi\w*\s+)?|poprzedzając\w*\s+)$", re.IGNORECASE)
 # "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
 # pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
 _DAY_JOIN_RE = re.compile(
@@ -205,7 +207,8 @@ _DAYS_TRAIL_RE = re.compile(
 # "18:00 (msza niedzielna)", "17.00 (z liturgii niedzieli)": a note that the Saturday time is Sunday's (the
 # vigil), not that it is on Sunday
 _VIGIL_NOTE_RE = re.compile(
-    r"niedzieln\w*|wigilijn\w*|z\s+(?:liturgi\w*\s+)?niedziel\w*|antycyp\w*", re.IGNORECASE
+    r"niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*|antycyp\w*",
+    re.IGNORECASE,
 )
 _HEADING_FILLER_RE = re.compile(
     r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE

@@ -775,7 +775,10 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
     )
 
 
-_VIGIL_RE = re.compile(r"\b(?:niedzieln\w*|wigilijn\w*|z\s+(?:liturgi\w*\s+)?niedziel\w*|antycyp\w*)", re.I)
+_VIGIL_RE = re.compile(
+    r"\b(?:niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*|antycyp\w*)",
+    re.I,
+)
 VIGIL_FROM = "15:00"  # a Saturday Mass from this hour on may be the Sunday vigil
 
 
