@@ -1627,3 +1627,17 @@ def test_a_note_adding_holy_days_keeps_the_time_s_sunday():
         ("08:15", ["sun"]),
         ("10:15", ["sun", "holiday"]),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św. w niedziele: 8.15; filie: Borki 9.45, Lipno 11.45", [None, "Borki", "Lipno"]),
+        ("Msze św. w niedziele: 8.15; kościoły filialne: Borki 9.45", [None, "Borki"]),
+        ("Msze św. w niedziele: 8.15; Wola nad Wartą 9.45", [None, "Wola nad Wartą"]),
+        ("Msze św. w niedziele: 8.15; Borki k. Lipna 9.45", [None, "Borki k Lipna"]),
+        ("Msze św. w niedziele: godz. 8.15, a w Borkach o 9.45", [None, "Borkach"]),
+    ],
+)
+def test_villages_under_a_plural_label_with_a_small_word_or_after_a_conjunction(text, expected):
+    assert [r["church"] for _, r in readings(text)] == expected

@@ -28,6 +28,7 @@ _ABBREVIATIONS = frozenset(
         "nr",
         "pw",
         "p",
+        "k",  # "Zalesie k. Poznania": "koło"
         "w",  # "p.w. Św. Anny": the preposition never ends a sentence
         "al",
         "im",

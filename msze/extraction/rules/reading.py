@@ -266,7 +266,7 @@ NO_MASS_RE = re.compile(
 )
 
 _CHURCH_WORDS = (
-    r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
+    r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filie|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
     r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej|parafialn\w*)"
     r"|zakład\w*\s+(?:opieki|karn\w*)|cmentarn\w*|katedr\w*|bazylik\w*|zgromadzeni\w*\s+sióstr"
     # "w krypcie", "punkt katechetyczny w Borkach", "u Sióstr Urszulanek": other places of Mass
@@ -276,7 +276,7 @@ _CHURCH_WORDS = (
 CHURCH_WORD_RE = re.compile(rf"\b(?:{_CHURCH_WORDS})", re.IGNORECASE)
 # a chapel, a filial church, a hospital: never the parish church, even named first
 _CHAPEL_RE = re.compile(
-    r"\b(?:kaplic\w*|filia\w*|filii|filialn\w*|szpital\w*|klasztor\w*|hospicj\w*|dom\w*\s+\w+|zakład\w*"
+    r"\b(?:kaplic\w*|filia\w*|filii|filie|filialn\w*|szpital\w*|klasztor\w*|hospicj\w*|dom\w*\s+\w+|zakład\w*"
     r"|cmentarn\w*|zgromadzeni\w*|kryp[tc]\w*|punkt\w*|ośrod\w*|(?<=\bu\s)(?:sióstr|ss\.|ojców|oo\.))",
     re.IGNORECASE,
 )
@@ -404,8 +404,13 @@ def inline_church(text: str) -> str | None:
         return None
     name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
     name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
-    if _BARE_CHURCH_RE.fullmatch(name) and (place := _PLACE_BEFORE_RE.search(text, 0, m.start("name"))):
-        return place_named(place["place"]) or name
+    if _BARE_CHURCH_RE.fullmatch(name):
+        # "filie: Zalesie 9.30", "kościoły filialne: Zalesie": the place after the label's colon
+        after = _PLACE_AFTER_LABEL_RE.match(text, m.end("name"))
+        if after is not None and (named := place_named(after["place"])) is not None:
+            return named
+        if (place := _PLACE_BEFORE_RE.search(text, 0, m.start("name"))) is not None:
+            return place_named(place["place"]) or name
     return None if not name or _MAIN_CHURCH_RE.search(name) else name
 
 
@@ -419,11 +424,12 @@ def names_main_church(text: str) -> bool:
 # words around the hour, less its header, days, seasons and "godz.", are one capitalised name or nothing.
 _UPPER, _LOWER = "A-ZĄĆĘŁŃÓŚŹŻ", "a-ząćęłńóśźż"
 _NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+|[{_UPPER}]{{2,4}})(?:-[{_UPPER}]?[{_LOWER}]+)?"
-_PLACE_NAME_RE = re.compile(rf"{_NAME_WORD}(?:\s+(?:i\s+)?{_NAME_WORD}){{0,3}}")
+_PLACE_NAME_RE = re.compile(rf"{_NAME_WORD}(?:\s+(?:i\s+|nad\s+|pod\s+|k\s+|koło\s+)?{_NAME_WORD}){{0,3}}")
 # a Mass header up to its colon ("Msze św. w niedziele:"), and the small words of a time ("o godz.")
 _PLACE_HEADER_RE = re.compile(r"^[^:]*\bmsz\w*[^:]*:", re.IGNORECASE)
 _PLACE_FILLER_RE = re.compile(
-    r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok)(?![^\W\d_])\.?|[:,.;()/]|(?<!\w)[-–—]|[-–—](?!\w)"
+    r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok|a|oraz|zaś|natomiast|także|również)(?![^\W\d_])\.?"
+    r"|[:,.;()/]|(?<!\w)[-–—]|[-–—](?!\w)"
 )
 # what a capitalised word before a time may be besides a place: a Mass or another event, a church word, an
 # occasion, a tag, a month; "Uwaga", "Ks." and people's names ("Ks. Jan") are no place either
@@ -441,8 +447,11 @@ _PLACE_AFTER_RE = re.compile(
 _ROMAN_WORDS_RE = re.compile(r"[IVX]+(?:\s+(?:i\s+)?[IVX]+)*")
 # a church word that names no church by itself ("kaplica", "filia", "kościół filialny"), and the place
 # right before it ("Zalesie (kaplica)", "Zalesie - kościół filialny")
-_BARE_CHURCH_RE = re.compile(r"(?:kaplic\w*|filia\w*|filii|(?:kości\w*\s+)?filialn\w*)", re.IGNORECASE)
+_BARE_CHURCH_RE = re.compile(r"(?:kaplic\w*|filia\w*|filii|filie|(?:kości\w*\s+)?filialn\w*)", re.IGNORECASE)
 _PLACE_BEFORE_RE = re.compile(rf"(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*[-–—(]?\s*$")
+_PLACE_AFTER_LABEL_RE = re.compile(
+    rf"\s*:\s*(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*(?:godz\.?|o)?\s*$"
+)
 
 
 def place_named(words_near: str) -> str | None:
