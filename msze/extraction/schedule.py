@@ -500,6 +500,9 @@ def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
                 _move(entries, e, day, (time, church, None, vigil))  # "w roku szkolnym" and "w wakacje"
 
 
+_OPPOSITE = {"summer": "winter", "winter": "summer"}  # two seasons whose times may be one Mass's variants
+
+
 def _replacing(held: Mapping[str, set[str]], all_year: set[str]) -> str | None:
     """The season whose times on a day are an order of their own, replacing the all-year times it lacks
     (their season becomes its rest): not a negation ("oprócz wakacji", "zimą nie ma"), and listing as many
@@ -509,6 +512,8 @@ def _replacing(held: Mapping[str, set[str]], all_year: set[str]) -> str | None:
         rest = complement(season)
         if rest is None or season.startswith("not-"):  # "oprócz wakacji", "zimą nie ma Mszy o 7.00"
             continue
+        if len(held.get(_OPPOSITE.get(season, ""), ())) == len(times):
+            continue  # "7.00, 17.00 (zimą), 18.00 (latem)": a pair of variants, the 7.00 stays all-year
         if len(times) >= len((all_year | held.get(rest, set())) - times):
             return season
     return None

@@ -648,3 +648,11 @@ def test_a_weekday_time_noted_as_saturday_s_sunday_mass_is_the_vigil_on_saturday
         assert ("18:15", ("sat",), None, None, True) in got
         assert ("18:15", MON_SAT[:5], None, None, False) in got
         assert ("07:15", MON_SAT, None, None, False) in got
+
+
+def test_a_winter_and_summer_pair_of_one_time_leaves_the_other_times_all_year():
+    html = "<p>Msze św. w dni powszednie: 7:15, 17:15 (w okresie zimowym), 18:15 (w okresie letnim)</p>"
+    got = rows(site(("https://parafia.test/msze", html)))
+    assert ("07:15", MON_SAT, None, None, False) in got
+    assert ("17:15", MON_SAT, None, "winter", False) in got
+    assert ("18:15", MON_SAT, None, "summer", False) in got
