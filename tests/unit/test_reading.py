@@ -1641,3 +1641,15 @@ def test_a_note_adding_holy_days_keeps_the_time_s_sunday():
 )
 def test_villages_under_a_plural_label_with_a_small_word_or_after_a_conjunction(text, expected):
     assert [r["church"] for _, r in readings(text)] == expected
+
+
+def test_a_saturday_vigil_under_the_weekdays_is_no_saturday_time_of_its_own():
+    text = "Msze św. w dni powszednie: 7.15, 18.15 (w soboty 18.15 z liturgii niedzielnej)"
+    assert (
+        [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+        == [
+            ("07:15", MON_SAT, False),  # Saturday keeps its weekday 7.15
+            ("18:15", MON_SAT[:5], False),
+            ("18:15", ["sat"], True),
+        ]
+    )

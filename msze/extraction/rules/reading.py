@@ -894,13 +894,13 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
     for r, f in zip(readings, facts, strict=True):
         if f.is_mass and r.days is not None and not r.days.generic and r.kind != MONTHLY:
             key = _order(r)
-            if r.vigil and r.sunday_heading:
+            if r.vigil:  # "Niedziele: sobota 18.00", "7.00, 18.00 (w soboty 18.00 z liturgii niedzielnej)"
                 vigils.add((key, f.time))
             elif "sat" in r.days.days and "fri" not in r.days.days:
                 own_sat.add(key)
             if "sun" in r.days.days:
                 own_sun.add(key)
-            if not (r.vigil and r.sunday_heading):
+            if not r.vigil:
                 own.setdefault(key, set()).update(r.days.days)
     for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:
