@@ -884,9 +884,9 @@ def _order(r: Reading) -> _Order:
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
     "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
-    on its own. A vigil listed under Sunday is not Saturday's own: it takes Saturday out of the weekday time
-    it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on Saturday too,
-    and 18.00 there is the vigil)."""
+    on its own. A vigil (under Sunday or the weekdays) is not Saturday's own: it takes Saturday out of the
+    weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on
+    Saturday too, and 18.00 there is the vigil)."""
     own_sat: set[_Order] = set()
     own_sun: set[_Order] = set()
     own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
