@@ -1653,3 +1653,13 @@ def test_a_saturday_vigil_under_the_weekdays_is_no_saturday_time_of_its_own():
             ("18:15", ["sat"], True),
         ]
     )
+
+
+def test_an_abbreviated_exception_takes_its_day_out():
+    assert days("Msze św. w dni powszednie: 7.15, 18.15 (z wyj. sob.)") == [
+        ("07:15", MON_SAT),
+        ("18:15", MON_FRI),
+    ]
+    assert days("Msze św.: codziennie z wyj. środy 18.15") == [
+        ("18:15", ["mon", "tue", "thu", "fri", "sat", "sun"])
+    ]

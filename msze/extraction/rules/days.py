@@ -177,10 +177,10 @@ _DAY_JOIN_RE = re.compile(
     re.IGNORECASE,
 )
 # "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"
-_EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|bez)\s+$", re.IGNORECASE)
+_EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|z\s+wyj\.|bez)\s*$", re.IGNORECASE)
 # "18.00 oprócz wtorku", "18.00 - za wyjątkiem czwartku - 8.00", "godz. 18 (z wyjątkiem wtorku)"
 _EXCEPT_AFTER_RE = re.compile(
-    r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+(?!tym\b)", re.IGNORECASE
+    r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|z\s+wyj\.)\s*(?!tym\b)", re.IGNORECASE
 )
 # "7.00, 18.30 (we wtorki także o 9.00)": a time the day has as well, not instead
 AS_WELL_RE = re.compile(r"\b(?:także|również|też|dodatkowo|ponadto)\b", re.IGNORECASE)
