@@ -1490,10 +1490,12 @@ def test_a_bare_church_word_after_a_village_is_that_village_s_church(chapel):
         ("kościół filialny w Borkach: sobota", "17.30", "niedziela 9.00"),
         ("Borki - filia sob. godz.", "17.30", "nd. godz. 9.00"),
         ("kaplica w Borkach: latem", "17.30", "zimą 9.00"),
+        ("Borki (kaplica) – sobota", "17.30", "i niedziela 9.00"),
     ],
 )
 def test_a_church_labelling_a_list_goes_on_past_a_day_or_a_season_after_a_comma(label, first, then):
-    got = readings(f"Msze św. w niedziele: 7.45, 10.15; {label} {first}, {then}")
+    sep = " " if then.startswith("i ") else ", "
+    got = readings(f"Msze św. w niedziele: 7.45, 10.15; {label} {first}{sep}{then}")
     churches = [r["church"] for _, r in got]
     assert churches[:2] == [None, None]
     assert churches[2] is not None and churches[2] == churches[3]

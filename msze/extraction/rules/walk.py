@@ -480,9 +480,11 @@ def _in_parens(line: str, pos: int) -> bool:
 _LIST_DAY = rf"(?:(?:w|we)\s+)?(?:{DAY_ANY_RE.pattern})[\s.:]*(?:(?:o\s+)?godz\.?|g\.|o)?\s*"
 _LIST_DAY_RE = re.compile(_LIST_DAY, re.IGNORECASE)
 _LABEL_END_RE = re.compile(rf":\s*$|(?::\s*|\s+){_LIST_DAY}$", re.IGNORECASE)
-# after a comma, a few words and no time: the list may go on to another day or season of that church
-# ("..., niedziela 9.30", "..., zimą 10.00")
-_LIST_TURN_GAP_RE = re.compile(r"\s*,\s*(?P<w>[^\W\d][^\d,;()]{0,30}?)[\s.:]*(?:(?:o\s+)?godz\.?|g\.|o)?\s*")
+# after a comma or "i", a few words and no time: the list may go on to another day or season of that church
+# ("..., niedziela 9.30", "..., zimą 10.00", "sobota 17.00 i niedziela 9.00")
+_LIST_TURN_GAP_RE = re.compile(
+    r"\s*(?:,|\s(?:i|oraz))\s*(?P<w>[^\W\d][^\d,;()]{0,30}?)[\s.:]*(?:(?:o\s+)?godz\.?|g\.|o)?\s*"
+)
 
 
 def _list_goes_on(gap: str) -> bool:
