@@ -1493,7 +1493,7 @@ def test_a_bare_church_word_after_a_village_is_that_village_s_church(chapel):
         ("Borki (kaplica) – sobota", "17.30", "i niedziela 9.00"),
     ],
 )
-def test_a_church_labelling_a_list_goes_on_past_a_day_or_a_season_after_a_comma(label, first, then):
+def test_a_church_labelling_a_list_goes_on_past_a_day_or_a_season_after_a_comma_or_and(label, first, then):
     sep = " " if then.startswith("i ") else ", "
     got = readings(f"Msze św. w niedziele: 7.45, 10.15; {label} {first}{sep}{then}")
     churches = [r["church"] for _, r in got]
