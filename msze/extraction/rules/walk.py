@@ -518,7 +518,7 @@ def _label_ends(before: str) -> bool:
     return colon >= 0 and season_in(tail) is not None and words(tail) <= 3
 
 
-_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]")  # words follow (not "7.00, 9.00")
+_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]")  # words follow, "; u Sióstr" too (not "7.00, 9.00")
 
 
 def _to_next_item(after: str) -> str:
