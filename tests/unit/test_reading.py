@@ -1665,3 +1665,10 @@ def test_an_abbreviated_exception_takes_its_day_out():
     assert days("Msze św.: codziennie z wyj. środy 18.15") == [
         ("18:15", ["mon", "tue", "thu", "fri", "sat", "sun"])
     ]
+
+
+@pytest.mark.parametrize("rest", ["od października", "od 1 października", "od X"])
+def test_a_season_s_start_named_alone_after_a_range_is_the_rest_of_the_year(rest):
+    text = f"Msze św. w dni powszednie: 7.15; od maja do września 19.15, {rest} 18.15"
+    got = [(t, r["season"]) for t, r in readings(text)]
+    assert got == [("07:15", None), ("19:15", "05-01..09-30"), ("18:15", "10-01..04-30")]

@@ -539,6 +539,20 @@ def _range_bound(r: re.Match[str], i: str) -> tuple[int, int]:
     return int(r["d" + i]), _MONTH_NUMBER[r["w" + i].lower()]
 
 
+# "od października", "od 1 października", "od X": a season's start named alone
+_FROM_MONTH_RE = re.compile(
+    rf"\bod\s+(?:1\s+|dnia\s+1\s+)?(?:(?P<r>(?-i:{ROMAN_MONTH}))\b|(?P<w>{_MONTH_NAME})\b)(?!\s+do\b)", re.I
+)
+
+
+def starts_rest_of_year(text: str, named: str | None) -> bool:
+    """ "od maja do września 19.00, od października 18.00": ``text`` starts the rest of the year of the season
+    named before (its complement begins in the month named), so the time is held the rest of the year."""
+    rest = season_range(complement(named)) if named is not None else None
+    m = _FROM_MONTH_RE.search(text) if rest is not None else None
+    return m is not None and rest is not None and rest[0] == (_month_of(m["r"], m["w"]), 1)
+
+
 def _start_month(m: re.Match[str]) -> int:
     """The first month of a range: named, or the month its feast falls in (Easter's April)."""
     if m["e1"] or m["a1"]:

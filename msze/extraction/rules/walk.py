@@ -64,6 +64,7 @@ from msze.extraction.rules.reading import (
     place_named,
     read,
     season_in,
+    starts_rest_of_year,
 )
 from msze.extraction.rules.verdict import (
     AT_MASS,
@@ -689,8 +690,11 @@ class _Walk:
                 r.season = season_in(opening) if opening is not None else None
             gap, inside = line[own_start : c.s], _in_parens(line, c.s)
             listed_season = _listed_season(listed_season, gap, before, own, r, inside)
-            if _REST_OF_YEAR_RE.search(before) and complement(named_season) is not None:
-                r.season = listed_season = complement(named_season)  # "pozostałe miesiące: 7.30, 11.00"
+            if (_REST_OF_YEAR_RE.search(before) or starts_rest_of_year(before, named_season)) and complement(
+                named_season
+            ) is not None:
+                # "pozostałe miesiące: 7.30, 11.00"; "od maja do września 19.00, od października 18.00"
+                r.season = listed_season = complement(named_season)
             elif season_in(own) is not None:
                 named_season = r.season
             aside = paired or aside_next or (r.season is not None and AS_WELL_RE.search(before) is not None)
