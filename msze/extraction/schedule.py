@@ -545,10 +545,12 @@ def _schedule(
         for day in days:
             said = _said_key(day, hour)
             winner = winners[said]
+            # "18.00 (w sobotę Msza niedzielna)" under the weekdays: the vigil on Saturday only
+            day_key = key if day == "sat" or not key[3] else (time, church, season, False)
             if winner is w.said or time in winner.stated[said] or winner.failed_to_read(day, time):
-                entries[key].add(day, w)
+                entries[day_key].add(day, w)
             else:
-                lost[(said[0], *key)].add(day, w)
+                lost[(said[0], *day_key)].add(day, w)
     _season_complement(entries)
     _vigil_once(entries)
     schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]

@@ -937,6 +937,10 @@ def test_a_negation_of_another_clause_or_time_negates_nothing():
         ("Msze św. o 9:30 w kaplicy Matki Bożej oraz w tygodniu o 7:00", "kaplicy Matki Bożej"),
         ("Msze św. o 9:30 w kościele filialnym w Borkach dla dzieci", "kościele filialnym w Borkach"),
         ("Msze św. o 9:30 w kaplicy na cmentarzu także w soboty", "kaplicy na cmentarzu"),
+        # "p.w." ends no sentence: the name goes on to its patron
+        ("Msze św.: niedziela 9:30 w kościele p.w. Św. Józefa", "kościele p.w. Św. Józefa"),
+        # a verb or a Mass word is where the clause goes on
+        ("W kaplicy Zamkowej będą Msze św. o 9:30", "kaplicy Zamkowej"),
     ],
 )
 def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_goes_on(text, expected):
@@ -1399,6 +1403,12 @@ def test_a_place_before_a_list_of_days_is_the_next_times_church():
         ("17:00", ["tue"], None),  # the first place named: the parish's own
         ("18:00", ["mon", "wed", "sat"], "Borowo"),
     ]
+    # abbreviated days, and a comma before "o godz."
+    got = readings("Msze św. w tygodniu: Zalesie: wt. 8:15; Borowo: pon., śr., pt., o godz. 18:15")
+    assert [(t, r["days"], r["church"]) for t, r in got] == [
+        ("08:15", ["tue"], None),
+        ("18:15", ["mon", "wed", "fri"], "Borowo"),
+    ]
 
 
 def test_an_hour_without_minutes_after_a_noted_time_of_the_list_is_an_hour():
@@ -1526,3 +1536,257 @@ def test_a_churchs_name_ends_where_the_clause_goes_on_to_the_masses():
         == "kościele filialnym w Borkach"
     )
     assert inline_church("Msza z naszego kościoła transmitowana będzie o") is None  # the parish's own
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("od Wielkanocy do końca października", "04-01..10-31"),  # Easter by the month it mostly falls in
+        ("od Wielkiej Nocy do września", "04-01..09-30"),
+        ("od Wielkiego Tygodnia do Wszystkich Świętych", "04-01..10-31"),  # to a feast: the month before it
+        ("od Wszystkich Świętych do Wielkanocy", "11-01..03-31"),
+        ("od czerwca do 1 niedzieli października", "06-01..09-30"),  # up to that Sunday: September's end
+        ("od I niedzieli października do Niedzieli Palmowej", "10-01..03-31"),
+        ("w zimie", "winter"),
+    ],
+)
+def test_a_movable_feast_or_a_months_first_sunday_bounds_a_season_by_its_month(text, expected):
+    assert season_in(text) == expected
+
+
+def test_a_season_from_easter_and_the_rest_of_the_year_are_each_others_complement():
+    text = "Msze w tygodniu: 7.15, od Wielkanocy do października 19.30, w pozostałym okresie 17.30"
+    got = [(t, r["season"]) for t, r in readings(text)]
+    assert got == [("07:15", None), ("19:30", "04-01..10-31"), ("17:30", "11-01..03-31")]
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "zimą także 16.15",
+        "od maja do września także 20.15",
+        "od Wielkanocy do Wszystkich Świętych również 20.15",
+    ],
+)
+def test_a_time_added_in_any_season_leaves_the_time_before_all_year(added):
+    got = readings(f"Msze św. w niedziele: 9.15, {added}")
+    assert got[0][0] == "09:15" and got[0][1]["season"] is None
+    assert got[1][1]["season"] is not None
+
+
+@pytest.mark.parametrize(
+    "vigil",
+    [
+        "w sobotę wieczorem 17.30 (niedzielna);",
+        "sobota 17.30 (z liturgii niedzieli),",
+        "w sobotę o 17.30 (Msza z niedzieli);",
+        "w wigilię niedzieli 17.30;",
+        "w sobotę poprzedzającą niedzielę 17.30;",
+    ],
+)
+def test_a_vigils_note_naming_sunday_keeps_it_saturdays_and_the_next_times_sundays(vigil):
+    got = readings(f"Msze św. w niedziele: {vigil} 7.30, 9.45\nMsze św. w dni powszednie: 6.45")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("17:30", ["sat"], True),
+        ("07:30", ["sun"], False),
+        ("09:45", ["sun"], False),
+        ("06:45", MON_SAT, False),  # a vigil is no Saturday time of its own
+    ]
+
+
+@pytest.mark.parametrize(
+    "chapel", ["Borówko (kaplica)", "Borówko - filia", "Borówko – kościół filialny", "Borówko (filia):"]
+)
+def test_a_bare_church_word_after_a_village_is_that_village_s_church(chapel):
+    got = readings(f"Msze św. w niedziele: 7.45, 10.15; {chapel} 9.00")
+    assert [(t, r["church"]) for t, r in got] == [("07:45", None), ("10:15", None), ("09:00", "Borówko")]
+
+
+@pytest.mark.parametrize(
+    ("label", "first", "then"),
+    [
+        ("kościół filialny w Borkach: sobota", "17.30", "niedziela 9.00"),
+        ("Borki - filia sob. godz.", "17.30", "nd. godz. 9.00"),
+        ("kaplica w Borkach: latem", "17.30", "zimą 9.00"),
+        ("Borki (kaplica) – sobota", "17.30", "i niedziela 9.00"),
+    ],
+)
+def test_a_church_labelling_a_list_goes_on_past_a_day_or_a_season_after_a_comma_or_and(label, first, then):
+    sep = " " if then.startswith("i ") else ", "
+    got = readings(f"Msze św. w niedziele: 7.45, 10.15; {label} {first}{sep}{then}")
+    churches = [r["church"] for _, r in got]
+    assert churches[:2] == [None, None]
+    assert churches[2] is not None and churches[2] == churches[3]
+    assert "Bork" in churches[2]
+
+
+@pytest.mark.parametrize(
+    ("place", "expected"),
+    [
+        ("u Sióstr Nazaretanek", "Sióstr Nazaretanek"),
+        ("u ss. Elżbietanek", "ss. Elżbietanek"),  # "ss." is no end of the name
+        ("w kaplicy oo. Bernardynów", "kaplicy oo. Bernardynów"),
+        ("w krypcie", "krypcie"),
+        ("punkt katechetyczny w Borkach", "punkt katechetyczny w Borkach"),
+        ("ośrodek duszpasterski w Borkach", "ośrodek duszpasterski w Borkach"),
+        ("w kaplicy przy ul. Polnej 7:", "kaplicy przy ul. Polnej"),  # a church's street is no contact
+    ],
+)
+def test_other_places_of_mass_are_churches_and_the_time_before_them_stays_the_parish_s(place, expected):
+    got = readings(f"Msze św. w dni powszednie: 7.15, 18.15; {place} 6.45")
+    assert [(t, r["church"]) for t, r in got] == [("07:15", None), ("18:15", None), ("06:45", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(z wyjątkiem X-IV)", "05-01..09-30"),
+        ("poza okresem od maja do września", "10-01..04-30"),
+        ("(od maja do września)", "05-01..09-30"),
+        ("poza sezonem letnim", "not-summer"),
+    ],
+)
+def test_a_month_range_after_an_exception_word_is_the_rest_of_the_year(text, expected):
+    assert season_in(text) == expected
+
+
+def test_sunday_named_as_the_vigil_s_liturgy_is_no_day_of_the_time():
+    text = "Msze św. w dni powszednie: 7.15; w sobotę wieczorna Msza z liturgii niedzieli o 18.15"
+    got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+    assert got[-1] == ("18:15", ["sat"], True)
+
+
+def test_a_village_named_great_before_saturday_is_no_holy_saturday():
+    text = "Msze św. w niedziele: Borki 8.15; Wola Wielka sobota 17.45, niedziela 9.45"
+    got = [(t, r["days"], r["kind"], r["vigil"]) for t, r in readings(text)]
+    assert got == [
+        ("08:15", ["sun"], "regular", False),
+        ("17:45", ["sat"], "regular", True),
+        ("09:45", ["sun"], "regular", False),
+    ]
+    # Holy Saturday itself stays a one-off
+    assert readings("Msze św.: w Wielką Sobotę 20.30")[0][1]["kind"] == "one_off"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Msze św. w niedziele: 8.15 (Borki), 9.45, 11.15",
+            [("08:15", "Borki"), ("09:45", None), ("11:15", None)],
+        ),
+        ("Msze św. w niedziele: sobota: 16.45 (Borki), 18.15", [("16:45", "Borki"), ("18:15", None)]),
+        ("Msze św. w niedziele: 8.15 (suma), 9.45", [("08:15", None), ("09:45", None)]),  # no place
+    ],
+)
+def test_a_place_in_parentheses_after_the_first_time_is_that_time_s_church(text, expected):
+    assert [(t, r["church"]) for t, r in readings(text)] == expected
+
+
+def test_a_church_word_alone_is_the_one_church_named_with_it_before():
+    text = (
+        "Msze św. w niedziele: 8.15; kaplica w Borkach: 9.45\n"
+        "Msze św. w dni powszednie: 18.15; kaplica: wtorek 17.15"
+    )
+    assert [(t, r["church"]) for t, r in readings(text)] == [
+        ("08:15", None),
+        ("09:45", "kaplica w Borkach"),
+        ("18:15", None),
+        ("17:15", "kaplica w Borkach"),
+    ]
+    two = "Msze św. w niedziele: 8.15; kaplica w Borkach 9.45; kaplica w Lipnie 11.15; kaplica: wtorek 17.15"
+    assert readings(two)[-1][1]["church"] == "kaplica"  # which one is not said
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("od 1 X do 30 IV", "10-01..04-30"),  # days with Roman months
+        ("w okresie od dnia 15 VI do dnia 15 IX", "06-15..09-15"),
+        ("od połowy czerwca do połowy września", "06-15..09-15"),  # the middle of a month: its 15th
+        ("w lipcu i w sierpniu", "summer"),  # not August alone
+    ],
+)
+def test_day_ranges_written_with_roman_months_or_month_halves_and_the_two_summer_months(text, expected):
+    assert season_in(text) == expected
+
+
+def test_a_time_said_not_held_in_a_season_speaks_of_its_own_item_only():
+    text = "Msze św. w niedziele: 8.15; Borki 9.15 (nie ma w wakacje); w lipcu i sierpniu 8.15, 20.15"
+    got = [(t, r["season"]) for t, r in readings(text)]
+    assert got == [("08:15", None), ("09:15", "not-summer"), ("08:15", "summer"), ("20:15", "summer")]
+
+
+@pytest.mark.parametrize(
+    "holy_days",
+    [
+        "w święta przypadające w dni powszednie:",
+        "święta kościelne (dni robocze)",
+        "święta w tygodniu:",
+        "w dni świąt zniesionych",
+        "w święta w dni pracy:",
+    ],
+)
+def test_holy_days_on_weekdays_are_holy_days_not_the_weekdays(holy_days):
+    text = f"Msze św. w dni powszednie: 7.15, 18.15; {holy_days} 9.15, 19.15"
+    assert days(text) == [
+        ("07:15", MON_SAT),
+        ("18:15", MON_SAT),
+        ("09:15", ["holiday"]),
+        ("19:15", ["holiday"]),
+    ]
+
+
+def test_a_mass_heading_called_holy_names_no_holy_days():
+    assert days("Msze Święte w dni powszednie: 7.15") == [("07:15", MON_SAT)]
+    assert days("Msza Święta w dni powszednie: 7.15") == [("07:15", MON_SAT)]
+
+
+def test_a_note_adding_holy_days_keeps_the_time_s_sunday():
+    assert days("Msze św. w niedziele: 8.15, 10.15 (także w święta)") == [
+        ("08:15", ["sun"]),
+        ("10:15", ["sun", "holiday"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Msze św. w niedziele: 8.15; filie: Borki 9.45, Lipno 11.45", [None, "Borki", "Lipno"]),
+        ("Msze św. w niedziele: 8.15; kościoły filialne: Borki 9.45", [None, "Borki"]),
+        ("Msze św. w niedziele: 8.15; Wola nad Wartą 9.45", [None, "Wola nad Wartą"]),
+        ("Msze św. w niedziele: 8.15; Borki k. Lipna 9.45", [None, "Borki k Lipna"]),
+        ("Msze św. w niedziele: godz. 8.15, a w Borkach o 9.45", [None, "Borkach"]),
+    ],
+)
+def test_villages_under_a_plural_label_with_a_small_word_or_after_a_conjunction(text, expected):
+    assert [r["church"] for _, r in readings(text)] == expected
+
+
+def test_a_saturday_vigil_under_the_weekdays_is_no_saturday_time_of_its_own():
+    text = "Msze św. w dni powszednie: 7.15, 18.15 (w soboty 18.15 z liturgii niedzielnej)"
+    assert (
+        [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+        == [
+            ("07:15", MON_SAT, False),  # Saturday keeps its weekday 7.15
+            ("18:15", MON_SAT[:5], False),
+            ("18:15", ["sat"], True),
+        ]
+    )
+
+
+def test_an_abbreviated_exception_takes_its_day_out():
+    assert days("Msze św. w dni powszednie: 7.15, 18.15 (z wyj. sob.)") == [
+        ("07:15", MON_SAT),
+        ("18:15", MON_FRI),
+    ]
+    assert days("Msze św.: codziennie z wyj. środy 18.15") == [
+        ("18:15", ["mon", "tue", "thu", "fri", "sat", "sun"])
+    ]
+
+
+@pytest.mark.parametrize("rest", ["od października", "od 1 października", "od X"])
+def test_a_season_s_start_named_alone_after_a_range_is_the_rest_of_the_year(rest):
+    text = f"Msze św. w dni powszednie: 7.15; od maja do września 19.15, {rest} 18.15"
+    got = [(t, r["season"]) for t, r in readings(text)]
+    assert got == [("07:15", None), ("19:15", "05-01..09-30"), ("18:15", "10-01..04-30")]

@@ -523,3 +523,13 @@ def test_a_label_past_the_full_stop_after_a_lines_first_time_is_that_times():
         "Intencje mszalne\nSobota 14.03.\n16.15. Adoracja Najświętszego Sakramentu\n18.00 + Jan\n"
     ) == ["18:00"]
     assert masses("Msze św.\nNiedziela\n8.00. Suma\n10.00\n") == ["08:00", "10:00"]
+
+
+def test_who_a_mass_is_for_names_no_other_event_for_the_times_after_it():
+    text = (
+        "Msze św. w niedziele: 8.15, 17.15 - dla młodzieży przygotowującej się do bierzmowania, 19.15; "
+        "kaplica w Borkach: 10.15"
+    )
+    assert masses(text) == ["08:15", "10:15", "17:15", "19:15"]
+    # the class itself is another event
+    assert masses("Spotkanie kandydatów do bierzmowania o 19.15. Próba scholi o 17.15.") == []

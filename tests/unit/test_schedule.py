@@ -756,3 +756,20 @@ def test_confession_a_quarter_before_the_masses_in_parentheses_adds_no_mass():
     )
     assert [(r[0], r[1]) for r in rows(result)] == [("07:15", MON_SAT), ("18:15", MON_SAT)]
     assert [c["start"] for c in result["confession"]] == ["07:00", "18:00"]
+
+
+def test_a_weekday_time_noted_as_saturday_s_sunday_mass_is_the_vigil_on_saturday_only():
+    for note in ("(w sobotę Msza niedzielna)", "(w sobotę – z liturgii niedzieli)"):
+        html = f"<p>Msze św. w niedziele: 8:30, 10:30</p><p>Msze św. w dni powszednie: 7:15, 18:15 {note}</p>"
+        got = rows(site(("https://parafia.test/msze", html)))
+        assert ("18:15", ("sat",), None, None, True) in got
+        assert ("18:15", MON_SAT[:5], None, None, False) in got
+        assert ("07:15", MON_SAT, None, None, False) in got
+
+
+def test_a_winter_and_summer_pair_of_one_time_leaves_the_other_times_all_year():
+    html = "<p>Msze św. w dni powszednie: 7:15, 17:15 (w okresie zimowym), 18:15 (w okresie letnim)</p>"
+    got = rows(site(("https://parafia.test/msze", html)))
+    assert ("07:15", MON_SAT, None, None, False) in got
+    assert ("17:15", MON_SAT, None, "winter", False) in got
+    assert ("18:15", MON_SAT, None, "summer", False) in got

@@ -161,6 +161,16 @@ def held_with(line: str, pos: int) -> bool:
     return bool(_WITH_BEFORE_RE.search(line, lo, pos))
 
 
+# "z udziałem młodzieży przygotowującej się do bierzmowania", "dla kandydatów do bierzmowania": who attends
+# the Mass, not another event
+_ATTENDING_BEFORE_RE = re.compile(r"\b(?:przygotowując\w*\s+się|kandydat\w*)\s+do\s+$", re.IGNORECASE)
+
+
+def _attended_by(line: str, pos: int) -> bool:
+    """A cue at ``pos`` naming who the Mass is for: "młodzieży przygotowującej się do bierzmowania"."""
+    return line.endswith(" do ", 0, pos) and bool(_ATTENDING_BEFORE_RE.search(line, max(0, pos - 40), pos))
+
+
 # the words that take something out of a Mass's times: "oprócz", "poza", "z wyjątkiem", "z wyj."
 EXCEPT_WORD = r"\b(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy)\s"
 # "17:30 (oprócz czasu wizyt duszpasterskich)": the event is when the Mass is not held, no topic of its own
@@ -226,7 +236,11 @@ class _OtherCueFilter:
         if self.taken and _overlaps(self.taken, self.starts, start, end):
             return False  # "rozkład nabożeństw" is a Mass header, not a devotion
         # "18.00 z nowenną", "(z Koronką)": held with the Mass, says nothing against it
-        return not held_with(self.line, start) and not excepted(self.line, start)
+        return (
+            not held_with(self.line, start)
+            and not excepted(self.line, start)
+            and not _attended_by(self.line, start)
+        )
 
 
 def _cues(line: str) -> list[Cue]:

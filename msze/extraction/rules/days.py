@@ -77,8 +77,22 @@ def _spaced(stem: str) -> str:
     return r"[ \t]".join(stem) + r"(?:[ \t][^\W\d_])*" + _R
 
 
+# "Msze Święte", "Mszy Świętej": the adjective of a Mass, no holy day
+_NOT_AFTER_MASS = "".join(rf"(?<!{w}\s)" for w in ("msza", "msze", "mszy", "mszą", "mszach", "mszami"))
 # order matters: the first pattern that matches at a position wins
 _DAY_PATTERNS: list[tuple[str, Days]] = [
+    # "święta przypadające w dni powszednie", "święta kościelne (dni robocze)", "święta w tygodniu", "w dni
+    # świąt zniesionych": the holy days that fall on weekdays, not the weekdays ("Msze Święte w dni
+    # powszednie" is a Mass heading, and a table's far cell another column)
+    (
+        rf"{_NOT_AFTER_MASS}(?:dni[ \t]+)?święt{_W}"
+        rf"(?:[ \t]+(?:kościeln|zniesion|nieobowiązk|nieobowiązując){_W})?"
+        rf"(?:[ \t]{{1,2}}|,[ \t]?|[ \t]?\()(?:(?:przypadając|obchodzon){_W}[ \t]+)?(?:w[ \t]+)?"
+        rf"(?:(?:dni|dniach)[ \t]+(?:powszedn|robocz|prac){_W}|tygodni{_W})\)?"
+        rf"|(?:dni[ \t]+)?świąt[ \t]+(?:zniesion|nieobowiązk|nieobowiązując|kościeln){_W}",
+        days_of("holiday"),
+    ),
+    (rf"wigili{_W}\s+niedziel{_W}", days_of("sat")),  # "w wigilię niedzieli": Saturday evening, the vigil
     (_spaced("dni") + r"[ \t]+" + _spaced("powszedn"), MON_SAT),
     *(
         (_spaced(stem), days_of(day))
@@ -152,6 +166,9 @@ _MONTH_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
+# "Msza z liturgii niedzieli", "z niedzieli", "w sobotę poprzedzającą niedzielę": the Saturday vigil's note,
+# no Sunday
+_FROM_SUNDAY_BEFORE_RE = re.compile(r"\b(?:z\s+(?:liturgi\w*\s+)?|poprzedzając\w*\s+)$", re.IGNORECASE)
 # "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
 # pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
 _DAY_JOIN_RE = re.compile(
@@ -160,10 +177,10 @@ _DAY_JOIN_RE = re.compile(
     re.IGNORECASE,
 )
 # "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"
-_EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|bez)\s+$", re.IGNORECASE)
+_EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|z\s+wyj\.|bez)\s*$", re.IGNORECASE)
 # "18.00 oprócz wtorku", "18.00 - za wyjątkiem czwartku - 8.00", "godz. 18 (z wyjątkiem wtorku)"
 _EXCEPT_AFTER_RE = re.compile(
-    r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem)\s+(?!tym\b)", re.IGNORECASE
+    r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|z\s+wyj\.)\s*(?!tym\b)", re.IGNORECASE
 )
 # "7.00, 18.30 (we wtorki także o 9.00)": a time the day has as well, not instead
 AS_WELL_RE = re.compile(r"\b(?:także|również|też|dodatkowo|ponadto)\b", re.IGNORECASE)
@@ -187,8 +204,12 @@ _DAYS_TRAIL_RE = re.compile(
     r"\s*(?:[-–—]\s*|\s(?=(?:w|we|od)\s))((?:(?:w|we|od)\s+)?[^\W\d][^\d\n;.()]{0,50}?)\s*(?=[;.](?:\s|$)|$)",
     re.IGNORECASE,
 )
-# "18:00 (msza niedzielna)": a note that the Saturday time is Sunday's (the vigil), not that it is on Sunday
-_VIGIL_NOTE_RE = re.compile(r"niedzieln\w*|wigilijn\w*", re.IGNORECASE)
+# "18:00 (msza niedzielna)", "17.00 (z liturgii niedzieli)": a note that the Saturday time is Sunday's (the
+# vigil), not that it is on Sunday
+_VIGIL_NOTE_RE = re.compile(
+    r"niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*|antycyp\w*",
+    re.IGNORECASE,
+)
 _HEADING_FILLER_RE = re.compile(
     r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE
 )
@@ -216,6 +237,8 @@ def _day_matches(text: str) -> list[_DayMatch]:
             continue  # "ostatniej niedzieli października" is a date
         days = _DAY_VALUES[int(m.lastgroup[1:])]  # type: ignore[index]
         if days.days == {"holiday"} and _HOLY_MASS_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        if days.days == {"sun"} and _FROM_SUNDAY_BEFORE_RE.search(text, max(0, m.start() - 16), m.start()):
             continue
         start, end = m.span()
         if found and _single(days) and _single(found[-1][2]):
@@ -324,7 +347,8 @@ class LineDays:
         return union(d for _, _, d in _joined(self.line, self.days, i, 1))
 
     def day_of(self, clause_start: int, s: int, e: int) -> Days | None:
-        """The days an hour's own words give it: a note right after it, else the last day phrase before it."""
+        """The days an hour's own words give it: a note right after it ("18.00 (sobota)"; "10.00 (także w
+        święta)" adds its days to the hour's), else the last day phrase before it."""
         line = self.line
         m = _DAY_AFTER_RE.match(line, e)
         if m:
@@ -339,7 +363,13 @@ class LineDays:
                 and not _EXCEPT_AFTER_RE.match(line, e)
                 and (m.group(2) is None or LINE_DAY_HEAD_RE.match(note))
             ):
-                return day
+                before = self._day_before(clause_start, s, e) if AS_WELL_RE.search(note) else None
+                return day | before if before is not None else day
+        return self._day_before(clause_start, s, e)
+
+    def _day_before(self, clause_start: int, s: int, e: int) -> Days | None:
+        """The days of the phrase ending the line after the hour's list, else of the last one before it."""
+        line = self.line
         trail = _DAYS_TRAIL_RE.match(line, e)
         if trail is not None and _only_days(trail.group(1)):
             day = day_at(trail.group(1))
@@ -366,6 +396,11 @@ class LineDays:
             if wider and wider[-1][2].generic:
                 return _resolve_day(line, wider)
         return _resolve_day(line, found)
+
+
+def names_day(text: str) -> bool:
+    """Whether ``text`` names a day, a vigil's note ("(niedzielna)", "z liturgii niedzieli") aside."""
+    return DAY_ANY_RE.search(_VIGIL_NOTE_RE.sub(" ", text)) is not None
 
 
 def _only_days(text: str) -> bool:

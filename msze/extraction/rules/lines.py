@@ -28,6 +28,8 @@ _ABBREVIATIONS = frozenset(
         "nr",
         "pw",
         "p",
+        "k",  # "Zalesie k. Poznania": "koło"
+        "w",  # "p.w. Św. Anny": the preposition never ends a sentence
         "al",
         "im",
         "tel",
@@ -38,6 +40,7 @@ _ABBREVIATIONS = frozenset(
         "m",
         "in",
         "ss",
+        "oo",
         "śp",
         "np",
         "tzw",

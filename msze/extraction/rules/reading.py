@@ -47,9 +47,14 @@ _BOUND_BEFORE_RE = re.compile(
     rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?$",
     re.IGNORECASE,
 )
+# a range's bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)
+_RANGE_BOUND = (
+    r"(?:(?P<d{0}>[0-3]?\d)(?:\.(?P<m{0}>0?[1-9]|1[0-2])\.?|\s+(?P<w{0}>{1})"
+    r"|\s*(?P<r{0}>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))\b)|(?P<h{0}>połow\w*)\s+(?P<hw{0}>{1}))"
+)
 _RANGE_RE = re.compile(
-    rf"\bod\s+(?:dnia\s+)?(?P<d1>[0-3]?\d)(?:\.(?P<m1>0?[1-9]|1[0-2])\.?|\s+(?P<w1>{_MONTH_WORDS}))"
-    rf"\s+do\s+(?:dnia\s+)?(?P<d2>[0-3]?\d)(?:\.(?P<m2>0?[1-9]|1[0-2])\.?|\s+(?P<w2>{_MONTH_WORDS}))",
+    rf"\bod\s+(?:dnia\s+)?{_RANGE_BOUND.format(1, _MONTH_WORDS)}"
+    rf"\s+do\s+(?:dnia\s+)?{_RANGE_BOUND.format(2, _MONTH_WORDS)}",
     re.IGNORECASE,
 )
 # "(01.10-31.03)": two dates joined by a dash bound a season, the first as the second does
@@ -60,19 +65,19 @@ _DASHED_DATES_RE = re.compile(
 # "oprócz", "poza", "za wyjątkiem": the season named next is the one the time is not held in
 _EXCEPT = (
     r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy|bez)\s+"
-    r"(?:okres\w*\s+|czas\w*\s+)?"
+    r"(?:okres\w*\s+|czas\w*\s+|sezon\w*\s+)?"  # "poza sezonem letnim"
 )
 _SEASONS: list[tuple[str, str]] = [
     # order matters: "poza wakacjami" before "wakacje", "poza feriami" before "poza wakacjami"
     (rf"{_EXCEPT}(?:wakac\w*\s+i\s+)?feri\w*", "not-holidays"),
     (
-        rf"{_EXCEPT}(?:wakac\w*|lat[ae]m?|letni\w*|lipc\w*\s+i\s+sierp\w*|miesięc\w*\s+letni\w*)"
+        rf"{_EXCEPT}(?:wakac\w*|lat[ae]m?|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|miesięc\w*\s+letni\w*)"
         r"|(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się)\b[^.;\n]{0,40}\b(?:w\s+)?(?:wakac\w*|lat\w*)",
         "not-summer",
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
-    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
-    (r"zim[aąię]\b|zimow\w*", "winter"),
+    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
+    (r"zim(?:[aąę]|ie)\b|zimow\w*", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
     (r"wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "Wielki Post", "w Wielkim Poście"
@@ -157,8 +162,21 @@ def one_off_in(text: str) -> bool:
     return any(
         not _SEASON_BOUND_BEFORE_RE.search(text, max(0, m.start() - 16), m.start())
         and not _EXCEPTED_FEAST_RE.search(text, max(0, m.start() - 64), m.start())
+        and not _village_adjective(text, m)
         for m in ONE_OFF_RE.finditer(text)
     )
+
+
+# the word before "Wielka sobota": "Łęka Wielka sobota 18.00" is a village's Saturday, not Holy Saturday
+_WORD_BEFORE_RE = re.compile(r"(?P<w>[^\W\d_]+)\s+$")
+
+
+def _village_adjective(text: str, feast: re.Match[str]) -> bool:
+    """ "Łęka Wielka sobota", "Kamień Wielki piątek": the village's name, not Holy Saturday or Good Friday."""
+    if not feast.group().lower().startswith("wielk"):
+        return False
+    before = _WORD_BEFORE_RE.search(text, max(0, feast.start() - 30), feast.start())
+    return before is not None and before["w"][0].isupper() and place_named(before["w"]) is not None
 
 
 # a Mass held once a month: "I piątek miesiąca", "w pierwsze soboty", "13 dnia każdego miesiąca", "trzecia
@@ -250,15 +268,18 @@ NO_MASS_RE = re.compile(
 )
 
 _CHURCH_WORDS = (
-    r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
+    r"kaplic\w*|kości(?:[oó]|e(?!ln))\w*|filia\w*|filii|filie|filialn\w*|szpital\w*|sanktuari\w*|klasztor\w*|hospicj\w*"
     r"|dom\w*\s+(?:pomocy|opieki|zakonn\w*|sióstr|księży|seniora|rekolekcyjn\w*|spokojnej|parafialn\w*)"
     r"|zakład\w*\s+(?:opieki|karn\w*)|cmentarn\w*|katedr\w*|bazylik\w*|zgromadzeni\w*\s+sióstr"
+    # "w krypcie", "punkt katechetyczny w Borkach", "u Sióstr Urszulanek": other places of Mass
+    r"|kryp[tc]\w*|punkt\w*\s+(?:katechetyczn|duszpastersk)\w*|ośrod\w*\s+duszpastersk\w*"
+    r"|(?<=\bu\s)(?:sióstr|ss\.|ojców|oo\.)"
 )
 CHURCH_WORD_RE = re.compile(rf"\b(?:{_CHURCH_WORDS})", re.IGNORECASE)
 # a chapel, a filial church, a hospital: never the parish church, even named first
 _CHAPEL_RE = re.compile(
-    r"\b(?:kaplic\w*|filia\w*|filii|filialn\w*|szpital\w*|klasztor\w*|hospicj\w*|dom\w*\s+\w+|zakład\w*"
-    r"|cmentarn\w*|zgromadzeni\w*)",
+    r"\b(?:kaplic\w*|filia\w*|filii|filie|filialn\w*|szpital\w*|klasztor\w*|hospicj\w*|dom\w*\s+\w+|zakład\w*"
+    r"|cmentarn\w*|zgromadzeni\w*|kryp[tc]\w*|punkt\w*|ośrod\w*|(?<=\bu\s)(?:sióstr|ss\.|ojców|oo\.))",
     re.IGNORECASE,
 )
 # a Mass on television or the radio ("TVP 1", "Polsat", "Msze święte w radiu", "Program TV")
@@ -269,7 +290,7 @@ BROADCAST_RE = re.compile(
 )
 # "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "w kaplicy św. Anny", "(dla dzieci,
 # Dolny Kościół)": a church named at one time; its name goes on past "św." and the like
-_NAME_PART = r"(?:(?:pw|św|bł|ks|bp|abp|o|im|najśw|nmp|mb)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
+_NAME_PART = r"(?:(?:p\.w|pw|św|bł|ks|bp|abp|o|oo|ss|im|najśw|nmp|mb|ul)\.|[^\W\d][^\d\s,;:()\n.–—]*)"
 _INLINE_CHURCH_RE = re.compile(
     rf"\b(?:w|we|na)?\s*(?P<name>(?:(?:doln|górn)\w*\s+)?(?:{_CHURCH_WORDS})(?:[ \t]+{_NAME_PART}){{0,6}})",
     re.IGNORECASE,
@@ -384,12 +405,20 @@ def church_heading(line: str) -> str | None:
 
 
 def inline_church(text: str) -> str | None:
-    """A church named in an hour's own words ("(w kaplicy szpitalnej)"), None for none or the main one."""
+    """A church named in an hour's own words ("(w kaplicy szpitalnej)"), None for none or the main one; a
+    church word alone after a place is that place's church ("Zalesie (kaplica)", "Zalesie - filia")."""
     m = _INLINE_CHURCH_RE.search(text)
     if m is None:
         return None
     name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
     name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
+    if _BARE_CHURCH_RE.fullmatch(name):
+        # "filie: Zalesie 9.30", "kościoły filialne: Zalesie": the place after the label's colon
+        after = _PLACE_AFTER_LABEL_RE.match(text, m.end("name"))
+        if after is not None and (named := place_named(after["place"])) is not None:
+            return named
+        if (place := _PLACE_BEFORE_RE.search(text, 0, m.start("name"))) is not None:
+            return place_named(place["place"]) or name
     return None if not name or _MAIN_CHURCH_RE.search(name) else name
 
 
@@ -403,11 +432,12 @@ def names_main_church(text: str) -> bool:
 # words around the hour, less its header, days, seasons and "godz.", are one capitalised name or nothing.
 _UPPER, _LOWER = "A-ZĄĆĘŁŃÓŚŹŻ", "a-ząćęłńóśźż"
 _NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+|[{_UPPER}]{{2,4}})(?:-[{_UPPER}]?[{_LOWER}]+)?"
-_PLACE_NAME_RE = re.compile(rf"{_NAME_WORD}(?:\s+(?:i\s+)?{_NAME_WORD}){{0,3}}")
+_PLACE_NAME_RE = re.compile(rf"{_NAME_WORD}(?:\s+(?:i\s+|nad\s+|pod\s+|k\s+|koło\s+)?{_NAME_WORD}){{0,3}}")
 # a Mass header up to its colon ("Msze św. w niedziele:"), and the small words of a time ("o godz.")
 _PLACE_HEADER_RE = re.compile(r"^[^:]*\bmsz\w*[^:]*:", re.IGNORECASE)
 _PLACE_FILLER_RE = re.compile(
-    r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok)(?![^\W\d_])\.?|[:,.;()/]|(?<!\w)[-–—]|[-–—](?!\w)"
+    r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok|a|oraz|zaś|natomiast|także|również)(?![^\W\d_])\.?"
+    r"|[:,.;()/]|(?<!\w)[-–—]|[-–—](?!\w)"
 )
 # what a capitalised word before a time may be besides a place: a Mass or another event, a church word, an
 # occasion, a tag, a month; "Uwaga", "Ks." and people's names ("Ks. Jan") are no place either
@@ -423,6 +453,13 @@ _PLACE_AFTER_RE = re.compile(
 
 
 _ROMAN_WORDS_RE = re.compile(r"[IVX]+(?:\s+(?:i\s+)?[IVX]+)*")
+# a church word that names no church by itself ("kaplica", "filia", "kościół filialny"), and the place
+# right before it ("Zalesie (kaplica)", "Zalesie - kościół filialny")
+_BARE_CHURCH_RE = re.compile(r"(?:kaplic\w*|filia\w*|filii|filie|(?:kości\w*\s+)?filialn\w*)", re.IGNORECASE)
+_PLACE_BEFORE_RE = re.compile(rf"(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*[-–—(]?\s*$")
+_PLACE_AFTER_LABEL_RE = re.compile(
+    rf"\s*:\s*(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*(?:godz\.?|o)?\s*$"
+)
 
 
 def place_named(words_near: str) -> str | None:
@@ -434,6 +471,12 @@ def place_named(words_near: str) -> str | None:
     rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split())
     # "VIII", "XI,XII": months or ordinals, no place
     return rest if _PLACE_NAME_RE.fullmatch(rest) and not _ROMAN_WORDS_RE.fullmatch(rest) else None
+
+
+def place_in_parens(words_after: str) -> str | None:
+    """The place named in parentheses right after a time ("8.00 (Borki)"), else None."""
+    m = _PLACE_AFTER_RE.match(words_after)
+    return place_named(m["p"]) if m is not None and m["p"] else None
 
 
 def place_after(words_after: str, line_end: bool) -> str | None:
@@ -453,9 +496,22 @@ _MONTH_NAME = (
 _MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
 ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
 _ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
-# "od IX do VI", "od maja do (końca) września", "(IX-VI)", "wrzesień–czerwiec": whole months
+# a movable feast that bounds a season, by the month it falls in: "od Wielkanocy", "od Wielkiego Tygodnia"
+# (April), "do Wszystkich Świętych" (November); a season to a feast ends the month before it
+_EASTER_BOUND = (
+    r"wielkanoc\w*|wielk\w+\s+noc\w*|wielk\w+\s+tygodni\w*|niedziel\w+\s+(?:palmow|wielkanocn)\w*"
+    r"|zmartwychwstani\w*"
+)
+_FEAST_BOUND = rf"(?P<{{0}}>{_EASTER_BOUND})|(?P<{{1}}>wszystkich\s+świętych)"
+# "do I niedzieli października": up to that month's first week, the month before it the last one held
+_FIRST_SUNDAY = r"(?:(?-i:I)|1|pierwszej)\.?\s+niedziel\w*\s+"
+# "od IX do VI", "od maja do (końca) września", "(IX-VI)", "wrzesień–czerwiec": whole months; "od
+# Wielkanocy do 1 niedzieli października" the months the feast and that Sunday fall in
 _MONTH_RANGE_RE = re.compile(
-    rf"\bod\s+(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME}))\s+do\s+(?:końca\s+)?(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME}))\b"
+    rf"\bod\s+(?:{_FIRST_SUNDAY})?"
+    rf"(?:(?P<r1>{ROMAN_MONTH})|(?P<w1>{_MONTH_NAME})|{_FEAST_BOUND.format('e1', 'a1')})"
+    rf"\s+do\s+(?:końca\s+)?(?P<sun2>{_FIRST_SUNDAY})?"
+    rf"(?:(?P<r2>{ROMAN_MONTH})|(?P<w2>{_MONTH_NAME})|{_FEAST_BOUND.format('e2', 'a2')})\b"
     rf"|\b(?:(?P<r3>{_ROMAN_DASHED})\s*[-–—]\s*(?P<r4>{ROMAN_MONTH})|(?P<w3>{_MONTH_NAME})\s*[-–—]\s*(?P<w4>{_MONTH_NAME}))"
     r"\b(?![.,]?\d|\s*klas)",
     re.IGNORECASE,
@@ -478,6 +534,47 @@ def with_year(date: Date, year: int | None) -> Date:
     if date[0] is not None or year is None or not possible_date(year, date[1], date[2]):
         return date
     return (year, date[1], date[2])
+
+
+def _range_bound(r: re.Match[str], i: str) -> tuple[int, int]:
+    """The (day, month) of a _RANGE_RE bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)."""
+    if r["h" + i]:
+        return 15, _MONTH_NUMBER[r["hw" + i].lower()]
+    if r["m" + i]:
+        return int(r["d" + i]), int(r["m" + i])
+    if r["r" + i]:
+        return int(r["d" + i]), _ROMAN[r["r" + i]]
+    return int(r["d" + i]), _MONTH_NUMBER[r["w" + i].lower()]
+
+
+# "od października", "od 1 października", "od X": a season's start named alone
+_FROM_MONTH_RE = re.compile(
+    rf"\bod\s+(?:1\s+|dnia\s+1\s+)?(?:(?P<r>(?-i:{ROMAN_MONTH}))\b|(?P<w>{_MONTH_NAME})\b)(?!\s+do\b)", re.I
+)
+
+
+def starts_rest_of_year(text: str, named: str | None) -> bool:
+    """ "od maja do września 19.00, od października 18.00": ``text`` starts the rest of the year of the season
+    named before (its complement begins in the month named), so the time is held the rest of the year."""
+    rest = season_range(complement(named)) if named is not None else None
+    m = _FROM_MONTH_RE.search(text) if rest is not None else None
+    return m is not None and rest is not None and rest[0] == (_month_of(m["r"], m["w"]), 1)
+
+
+def _start_month(m: re.Match[str]) -> int:
+    """The first month of a range: named, or the month its feast falls in (Easter's April)."""
+    if m["e1"] or m["a1"]:
+        return 4 if m["e1"] else 11
+    return _month_of(m["r1"] or m["r3"], m["w1"] or m["w3"])
+
+
+def _end_month(m: re.Match[str]) -> int:
+    """The last month of a range: named; the month before its feast's ("do Wielkanocy": March) or before
+    the month whose first Sunday ends it ("do 1 niedzieli października": September)."""
+    if m["e2"] or m["a2"]:
+        return 3 if m["e2"] else 10
+    month = _month_of(m["r2"] or m["r4"], m["w2"] or m["w4"])
+    return (month - 2) % 12 + 1 if m["sun2"] else month
 
 
 def _month_of(roman: str | None, word: str | None) -> int:
@@ -516,19 +613,22 @@ def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
     months = _MONTH_RANGE_RE.search(text)
     if months is not None:
-        m1 = _month_of(months["r1"] or months["r3"], months["w1"] or months["w3"])
-        m2 = _month_of(months["r2"] or months["r4"], months["w2"] or months["w4"])
-        dashed = months["r1"] is None and months["w1"] is None
+        m1 = _start_month(months)
+        m2 = _end_month(months)
+        dashed = months["r3"] is not None or months["w3"] is not None
         if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
-            return f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+            season = f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+            # "z wyjątkiem IX-VI", "poza okresem od maja do września": the rest of the year
+            return complement(season) if _EXCEPT_BEFORE_RE.search(text, 0, months.start()) else season
     listed = _ROMAN_LIST_RE.search(text)
     if listed is not None and not listed["school"] and (season := _listed_months(listed)) is not None:
         return season
-    r = _RANGE_RE.search(text) or _DASHED_DATES_RE.search(text)
-    if r is not None:
-        m1 = int(r["m1"]) if r["m1"] else _MONTH_NUMBER[r["w1"].lower()]
-        m2 = int(r["m2"]) if r["m2"] else _MONTH_NUMBER[r["w2"].lower()]
-        d1, d2 = int(r["d1"]), int(r["d2"])
+    r = _RANGE_RE.search(text)
+    bounds = (_range_bound(r, "1"), _range_bound(r, "2")) if r is not None else None
+    if bounds is None and (r := _DASHED_DATES_RE.search(text)) is not None:
+        bounds = ((int(r["d1"]), int(r["m1"])), (int(r["d2"]), int(r["m2"])))
+    if bounds is not None:
+        (d1, m1), (d2, m2) = bounds
         if possible_date(None, m1, d1) and possible_date(None, m2, d2):  # "od 31.11 do 5.12" is no range
             return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
     m = _SEASON_RE.search(_EXCEPT_LITURGICAL_RE.sub(" ", text))
@@ -542,6 +642,7 @@ def season_in(text: str) -> str | None:
     return complement(bounds) if one["neg"] else bounds
 
 
+_EXCEPT_BEFORE_RE = re.compile(rf"\b{_EXCEPT}(?:w\s+)?$", re.IGNORECASE)  # "z wyjątkiem " before a range
 # "oprócz niedziel w Wielkim Poście": held all year but Lent, which the calendar has no season for; the
 # year's order is the time's
 _EXCEPT_LITURGICAL_RE = re.compile(
@@ -705,7 +806,10 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
     )
 
 
-_VIGIL_RE = re.compile(r"\b(?:niedzieln\w*|wigilijn\w*|z\s+liturgi\w*\s+niedziel\w*|antycyp\w*)", re.I)
+_VIGIL_RE = re.compile(
+    r"\b(?:niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*|antycyp\w*)",
+    re.I,
+)
 VIGIL_FROM = "15:00"  # a Saturday Mass from this hour on may be the Sunday vigil
 
 
@@ -736,8 +840,23 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
         if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
             r.vigil = True
     _monthly_days(readings)
+    _bare_churches(readings)
     _narrow_generic(readings, facts)
     _dropped_in_season(readings, facts)
+
+
+def _bare_churches(readings: Sequence[Reading]) -> None:
+    """ "Kaplica w Zalesiu: 9.30" and then "Kaplica: środa 17.00": a church word alone is the one church of
+    the page named with that word, when there is one."""
+    named: dict[str, set[str]] = {}
+    for r in readings:
+        if r.church and not _BARE_CHURCH_RE.fullmatch(r.church):
+            named.setdefault(r.church.casefold()[:4], set()).add(r.church)
+    for r in readings:
+        if r.church and _BARE_CHURCH_RE.fullmatch(r.church):
+            found = named.get(r.church.casefold()[:4], set())
+            if len(found) == 1:
+                r.church = next(iter(found))
 
 
 def _monthly_days(readings: Sequence[Reading]) -> None:
@@ -787,9 +906,9 @@ def _order(r: Reading) -> _Order:
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
     "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
-    on its own. A vigil listed under Sunday is not Saturday's own: it takes Saturday out of the weekday time
-    it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on Saturday too,
-    and 18.00 there is the vigil)."""
+    on its own. A vigil (under Sunday or the weekdays) is not Saturday's own: it takes Saturday out of the
+    weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on
+    Saturday too, and 18.00 there is the vigil)."""
     own_sat: set[_Order] = set()
     own_sun: set[_Order] = set()
     own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
@@ -797,13 +916,13 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
     for r, f in zip(readings, facts, strict=True):
         if f.is_mass and r.days is not None and not r.days.generic and r.kind != MONTHLY:
             key = _order(r)
-            if r.vigil and r.sunday_heading:
+            if r.vigil:  # "Niedziele: sobota 18.00", "7.00, 18.00 (w soboty 18.00 z liturgii niedzielnej)"
                 vigils.add((key, f.time))
             elif "sat" in r.days.days and "fri" not in r.days.days:
                 own_sat.add(key)
             if "sun" in r.days.days:
                 own_sun.add(key)
-            if not (r.vigil and r.sunday_heading):
+            if not r.vigil:
                 own.setdefault(key, set()).update(r.days.days)
     for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:

@@ -142,9 +142,26 @@ def _never_mass(c: HourContext) -> Verdict | None:
     ):
         return (False, "bare number")
     contacts = list(CONTACT_RE.finditer(near))
-    if contacts and not MASS_CUE_RE.search(near, contacts[-1].end()) and not _closed(near, contacts[-1]):
+    if (
+        contacts
+        and not MASS_CUE_RE.search(near, contacts[-1].end())
+        and not _closed(near, contacts[-1])
+        and not _church_street(near, contacts[-1])
+    ):
         return (False, "contact")  # "tel. 61 815 30 45", "konto: ..."
     return None
+
+
+def _church_street(near: str, contact: re.Match[str]) -> bool:
+    """A street that says where a church named just before it is: "w kaplicy przy ul. Leśnej 5: 9.30"."""
+    return (
+        contact.group().lower() == "ul"
+        and _AT_STREET_RE.search(near, 0, contact.start()) is not None
+        and CHURCH_WORD_RE.search(near, max(0, contact.start() - 30), contact.start()) is not None
+    )
+
+
+_AT_STREET_RE = re.compile(r"\b(?:przy|na)\s+$", re.IGNORECASE)
 
 
 def _closed(near: str, contact: re.Match[str]) -> bool:

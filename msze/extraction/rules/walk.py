@@ -38,6 +38,7 @@ from msze.extraction.rules.days import (
     LineDays,
     day_at,
     is_day_heading,
+    names_day,
 )
 from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, words
 from msze.extraction.rules.reading import (
@@ -59,9 +60,11 @@ from msze.extraction.rules.reading import (
     monthly_note,
     names_main_church,
     place_after,
+    place_in_parens,
     place_named,
     read,
     season_in,
+    starts_rest_of_year,
 )
 from msze.extraction.rules.verdict import (
     AT_MASS,
@@ -411,7 +414,13 @@ _VARIANT_RE = re.compile(r"\s*,?\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:
 _CLOSING_RE = re.compile(r"\s*\)")
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
 _WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
-_SUMMERS = ("summer", "holidays")
+# "18.00 (w sobotę Msza niedzielna)", "18.00 (w sobotę – z liturgii niedzieli)": on Saturday that weekday time
+# is the Sunday vigil
+_SATURDAY_VIGIL_NOTE_RE = re.compile(
+    r"\s*[(,–—-]?\s*(?:w\s+)?(?:sobot\w*|sob\.|sb\.)\s*[-–—:,]?\s*(?:(?:jest|to)\s+)?(?:msz\w*\s+)?"
+    r"(?:św\.?\s+|święt\w*\s+)?(?:niedzieln|wigilijn|z\s+(?:liturgi\w*\s+)?niedziel|antycyp)",
+    re.IGNORECASE,
+)
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
 
 
@@ -451,8 +460,11 @@ _ITEM_COMMA_RE = re.compile(
 )
 
 
-# a comma inside a list of days ("Lipno poniedziałek, środa, piątek 18.00"): the place before is the hour's
-_DAY_LIST_COMMA_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern})\.?\s*(,)\s*(?=(?:{DAY_ANY_RE.pattern}))", re.I)
+# a comma inside a list of days ("Lipno poniedziałek, środa, piątek 18.00", "Chrzan: pon., śr., pt., o godz.
+# 18.00"): the place before is the hour's
+_DAY_LIST_COMMA_RE = re.compile(
+    rf"(?:{DAY_ANY_RE.pattern})\.?\s*(,)\s*(?=(?:{DAY_ANY_RE.pattern})|(?:o\s+)?godz|o\s*$)", re.I
+)
 
 
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
@@ -524,22 +536,50 @@ def _in_parens(line: str, pos: int) -> bool:
     return opened >= 0 and closes >= 0 and (reopens < 0 or closes < reopens)
 
 
-# a church named as a list's label: "kaplica Sióstr: ", "- Filia w Borowie: "
-_LABEL_END_RE = re.compile(r":\s*$")
+# a church named as a list's label: "kaplica Sióstr: ", "- Filia w Borowie: "; the label may end at the day
+# its list starts with ("kościół filialny w Zalesiu: sobota 18.00", "Zalesie - filia sb. godz. 17.00")
+_LIST_DAY = rf"(?:(?:w|we)\s+)?(?:{DAY_ANY_RE.pattern})[\s.:]*(?:(?:o\s+)?godz\.?|g\.|o)?\s*"
+_LIST_DAY_RE = re.compile(_LIST_DAY, re.IGNORECASE)
+_LABEL_END_RE = re.compile(rf":\s*$|(?::\s*|\s+){_LIST_DAY}$", re.IGNORECASE)
+# after a comma or "i", a few words and no time: the list may go on to another day or season of that church
+# ("..., niedziela 9.30", "..., zimą 10.00", "sobota 17.00 i niedziela 9.00")
+_LIST_TURN_GAP_RE = re.compile(
+    r"\s*(?:,|\s(?:i|oraz))\s*(?P<w>[^\W\d][^\d,;()]{0,30}?)[\s.:]*(?:(?:o\s+)?godz\.?|g\.|o)?\s*"
+)
+
+
+def _list_goes_on(gap: str) -> bool:
+    """ "kaplica w Zalesiu: sobota 18.00, niedziela 9.30", "...: latem 9.30, zimą 10.00": the gap names
+    only a day or a season, so the time is the labelled church's still."""
+    m = _LIST_TURN_GAP_RE.fullmatch(gap)
+    if m is None:
+        return False
+    turn = m["w"]
+    return _LIST_DAY_RE.fullmatch(turn) is not None or (season_in(turn) is not None and words(turn) <= 3)
 
 
 def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str | None:
     """The church a list's label names goes on to the list's later times ("kaplica Sióstr: 8:00, 10:00"):
     the church for the next hour, after setting this hour's when it names none."""
-    if _LIST_GAP_RE.fullmatch(gap):
+    if _LIST_GAP_RE.fullmatch(gap) or (listed is not None and _list_goes_on(gap)):
         if r.church is None:
             r.church = listed
         return listed
     named = inline_church(before)
-    return named if named is not None and _LABEL_END_RE.search(before) else None
+    return named if named is not None and _label_ends(before) else None
 
 
-_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]{2}")  # words follow (not "7.00, 9.00")
+def _label_ends(before: str) -> bool:
+    """A church's label ends right before the hour: at its colon, or at the day or season its list starts
+    with ("kaplica w Zalesiu: latem 9.30")."""
+    if _LABEL_END_RE.search(before):
+        return True
+    colon = before.rfind(":")
+    tail = before[colon + 1 :]
+    return colon >= 0 and season_in(tail) is not None and words(tail) <= 3
+
+
+_WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]")  # words follow, "; u Sióstr" too (not "7.00, 9.00")
 
 
 def _to_next_item(after: str) -> str:
@@ -657,7 +697,7 @@ class _Walk:
                 and c.day is not None
                 and c.day.days == {"sat"}
                 and own_start > 0
-                and not DAY_ANY_RE.search(line, own_start, min(c.next_start, c.clause_end))
+                and not names_day(line[own_start : min(c.next_start, c.clause_end)])
                 and not self._saturday_goes_on(idxs, idx, before)
             ):
                 # "Niedziela: sobota 18:00, 8:00": the 8:00 is Sunday's again; a later time goes on with
@@ -686,9 +726,12 @@ class _Walk:
                 if named is not None or MASS_CUE_RE.search(before) or new_list:
                     place = named  # "Bagrowo 10.00 Msze św. w soboty: 18.00": a Mass header starts anew
                     place_seasonal = named is not None and season_before is not None
+                marked = None  # "8.00 (Borki), 9.30": a place set apart from the line's other times
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
-                r.church = self._church_at(named or place)
+                elif named is None and place is None:
+                    named = marked = place_in_parens(after)
+                r.church = marked or self._church_at(named or place)
                 if r.church is None and (named or place):
                     self.at_home.append((r, named or place))
             elif r.church is None and names_main_church(own):
@@ -712,11 +755,14 @@ class _Walk:
                 r.season = season_in(opening) if opening is not None else None
             gap, inside = line[own_start : c.s], _in_parens(line, c.s)
             listed_season = _listed_season(listed_season, gap, before, own, r, inside)
-            if _REST_OF_YEAR_RE.search(before) and complement(named_season) is not None:
-                r.season = listed_season = complement(named_season)  # "pozostałe miesiące: 7.30, 11.00"
+            if (_REST_OF_YEAR_RE.search(before) or starts_rest_of_year(before, named_season)) and complement(
+                named_season
+            ) is not None:
+                # "pozostałe miesiące: 7.30, 11.00"; "od maja do września 19.00, od października 18.00"
+                r.season = listed_season = complement(named_season)
             elif season_in(own) is not None:
                 named_season = r.season
-            aside = paired or aside_next or (r.season in _SUMMERS and AS_WELL_RE.search(before) is not None)
+            aside = paired or aside_next or (r.season is not None and AS_WELL_RE.search(before) is not None)
             # one time's variant, not "(latem tylko 18:00)"
             one_time = varied is not None and not _WHOLE_ORDER_RE.search(variant["s"])
             aside_next = one_time and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
@@ -724,12 +770,15 @@ class _Walk:
             # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
             r.aside |= r.season is not None and excepts(own)
             r.days = c.day
+            if r.days is not None and "sat" in r.days.days and _SATURDAY_VIGIL_NOTE_RE.match(after):
+                r.vigil = True  # "18.00 (w sobotę Msza niedzielna)": Saturday's is the vigil (schedule.py)
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
                 r.kind, r.monthly = REGULAR, None
             r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
-            self.owns[idx] = c.before[-80:] + " " + after  # what finish() reads for "nie ma Mszy o ..."
+            # what finish() reads for "nie ma Mszy o ...": not an earlier item's "(nie ma w wakacje); ..."
+            self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
             if is_mass:
                 block.notes.main_seen = True
         first = self.hours[idxs[0]].start - line_start
