@@ -3,6 +3,7 @@
 
     .venv/bin/python benchmarks/bench_poland.py --sizes 250,500,1000 --work /tmp/poland
     .venv/bin/python benchmarks/bench_poland.py --jobs 2     # two processes over halves of each list
+                                                             # (and OCR_CONCURRENCY=cores/2 in each)
 
 The fake web is benchmarks/fakeweb.py's realistic mode (latency, timeouts, dropped connections, robots.txt,
 gzip, archive-sized sites; its distributions are in `fakeweb.realistic_spec`), served once for the largest
@@ -210,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.work or tempfile.mkdtemp(prefix="bench-poland-"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
+    if args.jobs > 1 and not any(s.startswith("OCR_CONCURRENCY=") for s in args.settings):
+        # OCR_CONCURRENCY=0 is one Tesseract child a core in each process: the cores shared out instead
+        args.settings.append(f"OCR_CONCURRENCY={max(1, (os.cpu_count() or 1) // args.jobs)}")
     extra = [x for s in args.settings for x in ("-s", s)]
     fakeweb.MEDIA = args.media  # for realistic_stats' shares; the server gets --media
     web_stats = fakeweb.realistic_stats(max(sizes))

@@ -1,5 +1,6 @@
 """Crawl extensions: StatsFileExtension writes the final crawl stats as JSON (tests, batch jobs read it);
-WarcExtension writes every downloaded HTTP exchange to a WARC file (adapter over msze/archive/warc.py).
+WarcExtension writes every downloaded HTTP exchange to a WARC file (adapter over msze/archive/warc.py);
+MemoryTrimExtension gives freed memory back to the system during a long crawl (msze/utils/memory.py).
 
 WarcExtension listens to `response_downloaded`, which the downloader sends before any downloader middleware
 sees the response: redirects, errors and robots.txt are archived as the server sent them, and the body is
@@ -14,9 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
+from twisted.internet import task
 
 from msze.archive.warc import INFO_START_URL, WarcFile
 from msze.optional import SwitchedOff
+from msze.utils.memory import limit_arenas, trim_heap
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -48,6 +51,42 @@ class StatsFileExtension:
             json.dumps(stats, default=str, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8"
         )
         tmp.replace(self.path)
+
+
+class MemoryTrimExtension:
+    """MALLOC_ARENA_MAX arenas from the start, and the heap trimmed every MEMORY_TRIM_INTERVAL seconds.
+
+    Stats: msze/memory/trims, msze/memory/released_mb (what the trims gave back, summed). Created with the
+    crawler, before the engine starts its threads, so the arena limit holds for all of them.
+    """
+
+    def __init__(self, crawler: Any, interval: float) -> None:
+        self.crawler = crawler
+        self.interval = interval
+        self.loop: task.LoopingCall | None = None
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> MemoryTrimExtension:
+        interval = crawler.settings.getfloat("MEMORY_TRIM_INTERVAL")
+        if interval <= 0:
+            raise SwitchedOff(cls, "MEMORY_TRIM_INTERVAL is 0")
+        limit_arenas(crawler.settings.getint("MALLOC_ARENA_MAX"))
+        return cls(crawler, interval)
+
+    def spider_opened(self, spider: Spider | None = None) -> None:
+        self.loop = task.LoopingCall(self.trim)
+        self.loop.start(self.interval, now=False)
+
+    def trim(self) -> None:
+        stats = self.crawler.stats
+        stats.inc_value("msze/memory/trims")
+        stats.inc_value("msze/memory/released_mb", round(trim_heap() / 2**20, 1))
+
+    def spider_closed(self, spider: Spider | None = None) -> None:
+        if self.loop is not None and self.loop.running:
+            self.loop.stop()
 
 
 def _headers(headers: object) -> list[tuple[str, str]]:

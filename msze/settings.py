@@ -86,6 +86,7 @@ ITEM_PIPELINES = {
     "msze.pipelines.ParishJsonlWriterPipeline": 900,  # last: it stores what the others added
 }
 EXTENSIONS = {
+    "msze.extensions.MemoryTrimExtension": 100,
     "msze.extensions.StatsFileExtension": 500,
     "msze.extensions.WarcExtension": 600,
 }
@@ -110,6 +111,11 @@ PAGES_DIR = "output/pages"
 PAGES_MAX_OPEN_FILES = 256  # one-process crawls of many sites stay under the open-files limit
 # When set, StatsFileExtension writes the final crawl stats there as JSON (tests, batch jobs).
 STATS_FILE = ""
+# A long crawl's freed memory goes back to the system (msze/utils/memory.py): the heap is trimmed every
+# MEMORY_TRIM_INTERVAL seconds (0 = never; a trim takes milliseconds), and threads share MALLOC_ARENA_MAX
+# malloc arenas (glibc's default is 8 a core, each keeping its own freed pages).
+MEMORY_TRIM_INTERVAL = 30.0
+MALLOC_ARENA_MAX = 2
 # Old parish hosting speaks only TLS 1.0: after such a handshake failure the host is retried once with
 # legacy TLS (msze/crawling/tls.py).
 LEGACY_TLS_RETRY = True

@@ -45,6 +45,7 @@ def crawl(web, tmp_path, urls_text, *args):
         tmp_path,
         "AUTOTHROTTLE_ENABLED=False",
         "RETRY_ENABLED=False",
+        "MEMORY_TRIM_INTERVAL=0.05",  # several trims even in a short crawl
         proxy=web.proxy,
         spider="parishes",
         args=("-a", f"urls={urls}", *args),
@@ -84,6 +85,8 @@ def test_two_sites_in_one_process_with_per_site_limits(web, tmp_path):
     assert stats["msze/parishes/bad_start_url"] == 1
     assert stats["msze/parishes/duplicate_site"] == 1
     assert stats["msze/parishes/depth_limited"] >= 1
+    assert stats["msze/memory/trims"] >= 1  # MemoryTrimExtension ran during the crawl
+    assert stats["msze/memory/released_mb"] >= 0
 
 
 def test_max_pages_per_site(web, tmp_path):
