@@ -1122,6 +1122,36 @@ def test_a_feast_held_in_the_sunday_order_is_a_one_off_by_reference():
     assert got == [("08:00", "one_off", True), ("10:00", "one_off", True), ("17:00", "one_off", True)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msze św. w tygodniu: 6.30, 18.00. W Wielki Piątek 18.00.",
+        "Msze św. w tygodniu: 6.30, 18.00. Z okazji odpustu o 18.00 suma.",
+    ],
+)
+def test_a_sentence_end_before_a_feast_phrase_leaves_the_weekly_time_weekly(text):
+    got = [(t, r["kind"]) for t, r in readings(text)]
+    assert got == [("06:30", "regular"), ("18:00", "regular"), ("18:00", "one_off")]
+
+
+def test_a_sentence_of_its_own_in_the_sunday_order_is_still_a_one_off_by_reference():
+    # the sentence end before "W Farnym" splits the item: the order given by the Sunday's names no day
+    text = (
+        "2. Na cmentarzu Msze nie będą odprawiane. W Farnym Kościele odprawimy Msze św. według porządku "
+        "niedzielnego o godz. 7.00, 9.30 i 17.00."
+    )
+    assert [(t, r["kind"], r["days"]) for t, r in readings(text)] == [
+        ("07:00", "one_off", []),
+        ("09:30", "one_off", []),
+        ("17:00", "one_off", []),
+    ]
+    # the holy days' order by the Sunday's stays weekly
+    assert [r["kind"] for _, r in readings("W święta zniesione Msze jak w niedzielę: 7.00, 9.00.")] == [
+        "regular",
+        "regular",
+    ]
+
+
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
     text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]

@@ -799,11 +799,17 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
         date=dates[-1][2] if dates else None,
         monthly=bool(MONTHLY_RE.search(prefix)),
         monthly_day=monthly_in(prefix),
-        one_off=one_off_in(prefix),
+        one_off=one_off_in(prefix) or _order_by_reference(prefix),
         confession=bool(CONFESSION_RE.search(clause)),
         sunday_order=bool(_AS_SUNDAY_RE.search(prefix)),
         vigil=bool(_VIGIL_RE.search(prefix)),
     )
+
+
+def _order_by_reference(prefix: str) -> bool:
+    """ "W katedrze będą Msze według porządku niedzielnego: 7.30, 9.00": an occasion's order, given by the
+    Sunday's, names no day of its own; "W święta zniesione Msze jak w niedzielę" is the holy days' order."""
+    return _AS_SUNDAY_RE.search(prefix) is not None and not DAY_ANY_RE.search(_AS_SUNDAY_RE.sub(" ", prefix))
 
 
 _VIGIL_RE = re.compile(
