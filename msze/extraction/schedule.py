@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
 from msze.extraction.rules.reading import (
+    DAY_BEFORE_DATE,
     ONE_OFF,
     REGULAR_ORDER_RE,
     THIS_WEEK_RE,
@@ -636,7 +637,9 @@ def _move(entries: dict[tuple[Any, ...], _Entry], e: _Entry, day: str, key: tupl
     moved.evidence = moved.evidence or list(e.evidence)
 
 
-_FROM_RE = re.compile(r"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?", re.IGNORECASE)
+_FROM_RE = re.compile(
+    rf"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?{DAY_BEFORE_DATE}", re.IGNORECASE
+)
 
 
 def starts_on(sentence: str, page_year: int | None) -> str | None:

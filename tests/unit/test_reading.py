@@ -1152,6 +1152,18 @@ def test_a_sentence_of_its_own_in_the_sunday_order_is_still_a_one_off_by_referen
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Od niedzieli 7 czerwca Msze św. będą o godz. 8.00 i 10.30.", "regular"),
+        ("Od środy, 10 czerwca Msza św. wieczorna o 19.00.", "regular"),
+        ("W niedzielę 7 czerwca Msze św. będą o godz. 8.00 i 10.30.", "one_off"),  # that Sunday only
+    ],
+)
+def test_an_order_from_a_weekday_s_date_is_no_one_off(text, kind):
+    assert {r["kind"] for _, r in readings(text)} == {kind}
+
+
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
     text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]

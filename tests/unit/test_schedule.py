@@ -316,6 +316,22 @@ def test_times_more_pages_confirm_win_a_conflict_between_undated_schedule_pages(
     assert [r[0] for r in rows(result)] == ["08:00", "11:00"]
 
 
+def test_an_order_from_a_named_weekday_s_date_is_the_new_regular_order():
+    # "od niedzieli 7 czerwca": the weekday the order starts on stands between "od" and the date
+    assert starts_on("Od niedzieli 7 czerwca Msze św. będą o 8:00, 10:30", 2026) == "2026-06-07"
+    assert starts_on("Od poniedziałku, 8 czerwca Msza o 7:00", None) == "06-08"
+    assert starts_on("Od poniedziałku do piątku Msza o 7:00", 2026) is None
+    text = "<p>Komunikat</p><p>2. W kościele od niedzieli 7 czerwca Msze św. będą o godz. 8.00, 10.30 i 16.00"
+    for url in ("https://parafia.test/komunikat", "https://parafia.test/ogloszenia"):
+        result = site((url, text))
+        assert [(r[0], r[1]) for r in rows(result)] == [
+            ("08:00", ("sun",)),
+            ("10:30", ("sun",)),
+            ("16:00", ("sun",)),
+        ]
+        assert not result["one_off"]
+
+
 def test_a_page_s_date_and_a_schedule_s_start_are_never_impossible():
     assert page_date({"text": "Ogłoszenia 30.02.2026, 12.01.2026"}) == "2026-01-12"
     assert page_date({"text": "Ogłoszenia 2025: 29.02 i 3.03"}) == "2025-03-03"  # 2025 has no 29 February

@@ -43,8 +43,11 @@ _NUMBER_RE = re.compile(r"\d+")
 _YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
 # "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass; a dash bounds
 # one after a date only ("1 – 15 sierpnia"; "Wniebowzięcie – 15 sierpnia – 8.00" is the feast's day)
+# "od niedzieli 26 kwietnia": the weekday the bound falls on may stand between
+DAY_BEFORE_DATE = r"(?:(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*,?\s+)?"
 _BOUND_BEFORE_RE = re.compile(
-    rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?$",
+    rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?"
+    rf"{DAY_BEFORE_DATE}$",
     re.IGNORECASE,
 )
 # a range's bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)
