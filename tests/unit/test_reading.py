@@ -1164,6 +1164,19 @@ def test_an_order_from_a_weekday_s_date_is_no_one_off(text, kind):
     assert {r["kind"] for _, r in readings(text)} == {kind}
 
 
+@pytest.mark.parametrize(
+    ("text", "season"),
+    [
+        ("W Adwencie zapraszamy na Msze św. roratne. Odprawiamy je w dni powszednie o godz. 6.45.", "advent"),
+        ("Zapraszamy na Msze Święte roratne. Będą one od poniedziałku do piątku o godz. 17.30.", "advent"),
+        # the earlier sentence's season is its own time's: "o 7.00" there, no topic for the next
+        ("W Adwencie Msze św. roratne o 7.00. W dni powszednie także o godz. 18.00.", None),
+    ],
+)
+def test_the_season_of_the_sentence_naming_the_masses_goes_to_its_next_sentence(text, season):
+    assert readings(text)[-1][1]["season"] == season
+
+
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
     text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]

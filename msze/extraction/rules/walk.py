@@ -594,6 +594,17 @@ def _to_next_item(after: str) -> str:
     return after
 
 
+def _topic_season(c: HourContext) -> str | None:
+    """The season of the earlier sentence whose Mass word is this hour's topic ("W Adwencie zapraszamy na
+    Msze roratne. Będą one celebrowane w dni powszednie o 18.00."), when no time of its own stands there."""
+    earlier = c.line.cues.last_own_by(c.clause_start)
+    if earlier is None or not earlier.mass:
+        return None
+    line = c.line.line
+    topic = line[max(s for s in clause_starts(line) if s <= earlier.start) : c.clause_start]
+    return None if any(ch.isdigit() for ch in topic) else season_in(topic)
+
+
 def _said_before(line: str, starts: list[int], clause: int) -> Days | None:
     """The days of a Mass sentence just before an hour's clause that names days but no time ("Niedzielne
     Msze w kościele dolnym. Porządek: 7.30, 9.00"): its times follow in the next sentence."""
@@ -718,6 +729,8 @@ class _Walk:
             new_list = said is not None and not place_seasonal and "(" not in before
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             r.confession |= not is_mass and _confession_topic(cues, c)
+            if r.season is None and reason == "schedule sentence":
+                r.season = _topic_season(c)  # "... na Msze roratne. Będą one od poniedziałku o 18.00."
             if own_start > c.clause_start and (church_after := inline_church(after)) is not None:
                 r.church = church_after  # "9.00 w kaplicy w Zalesiu oraz 16.00 w DPS": not the chapel before
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
