@@ -947,6 +947,18 @@ def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_g
     assert readings(text)[0][1]["church"] == expected
 
 
+def test_confession_during_every_mass_listed_in_parentheses_is_at_each_of_them():
+    text = (
+        "Spowiadamy w dni powszednie podczas każdej Mszy św.(6:45 i 19:00); w niedziele podczas każdej Mszy "
+        "(8.30, 10.00, 11.30), a w pierwsze piątki od godz. 16.00."
+    )
+    got = [(c["days"], c["start"]) for c in page_confessions(text)]
+    assert [start for _, start in got] == ["06:45", "19:00", "08:30", "10:00", "11:30", "16:00"]
+    assert got[0][0] == MON_SAT and got[2][0] == ["sun"]
+    hours = find_hours(text)
+    assert [d.reason for d in decide(text, hours, 2025)][:5] == ["confession at mass"] * 5
+
+
 def test_time_and_place_lines_under_a_day_heading_are_masses_at_that_church():
     text = "Dni powszednie:\n7:30 – kościół parafialny\n18:00 – kaplica Zalesie\nSobota:\n10:00 Powitanie"
     assert [(t, r["church"]) for t, r in readings(text)] == [("07:30", None), ("18:00", "kaplica Zalesie")]

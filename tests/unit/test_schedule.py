@@ -762,6 +762,23 @@ def test_a_day_with_a_winter_and_a_summer_time_keeps_its_other_times_all_year():
     assert {(r[0], r[3]) for r in rows(result)} == {("07:15", None), ("17:30", "winter"), ("18:30", "summer")}
 
 
+def test_the_masses_a_confession_is_held_at_are_the_order_where_no_page_states_one():
+    confession = "<p>Spowiedź w dni powszednie podczas każdej Mszy św. (6:45 i 19:00).</p>"
+    alone = site(("https://parafia.test/spowiedz", confession))
+    assert [(r[0], r[1]) for r in rows(alone)] == [("06:45", MON_SAT), ("19:00", MON_SAT)]
+    assert [c["start"] for c in alone["confession"]] == ["06:45", "19:00"]
+    stated = site(
+        ("https://parafia.test/msze", "<p>Msze św.</p><p>Dni powszednie: 7:00, 19:00</p>"),
+        ("https://parafia.test/spowiedz", confession),
+    )
+    assert [r[0] for r in rows(stated)] == ["07:00", "19:00"]  # the schedule page states the weekdays
+    # the confession's own time before the Mass is no Mass's
+    before = site(
+        ("https://parafia.test/spowiedz", "<p>Spowiedź codziennie pół godziny przed Mszą (6.15)</p>")
+    )
+    assert rows(before) == [] and [c["start"] for c in before["confession"]] == ["06:15"]
+
+
 def test_confession_a_quarter_before_the_masses_in_parentheses_adds_no_mass():
     result = site(
         (

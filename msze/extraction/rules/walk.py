@@ -435,13 +435,14 @@ def _confession_topic(cues: LineCues, c: HourContext) -> bool:
     )
 
 
-def _mentioned(reason: str, before: str, after: str, confession: bool, confession_listed: bool) -> str:
+def _mentioned(reason: str, before: str, after: str, confession: bool, listed_after: str | None) -> str:
     """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30", "Msza o
-    7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on);
-    else the verdict's own reason."""
+    7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on:
+    ``listed_after`` is the gap since such a time before); else the verdict's own reason."""
     if NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after):
         return NEGATED
-    if confession and (AT_MASS_RE.search(before) or (confession_listed and _LIST_SEP_RE.fullmatch(before))):
+    listed = listed_after is not None and _LIST_SEP_RE.fullmatch(listed_after) is not None
+    if confession and (AT_MASS_RE.search(before) or listed):
         return AT_MASS
     return reason
 
@@ -719,7 +720,8 @@ class _Walk:
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             if is_mass:
                 confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
-                reason = _mentioned(reason, before, after, bool(confession), confession_listed)
+                gap = line[own_start : c.s] if confession_listed else None
+                reason = _mentioned(reason, before, after, bool(confession), gap)
             confession_listed = reason == AT_MASS
             own = before + " " + after
             season_before = season_in(before)
