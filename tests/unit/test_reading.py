@@ -1189,6 +1189,20 @@ def test_the_season_of_the_sentence_naming_the_masses_goes_to_its_next_sentence(
     assert readings(text)[-1][1]["season"] == season
 
 
+def test_a_saturday_line_under_a_sunday_mass_header_is_the_vigil():
+    text = (
+        "Msze niedzielne:\nniedziela – 7:30, 10:00\nsobota – 17:00\n\nMsze w tygodniu:\nsobota – 7:00, 18:00"
+    )
+    got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+    assert got == [
+        ("07:30", ["sun"], False),
+        ("10:00", ["sun"], False),
+        ("17:00", ["sat"], True),
+        ("07:00", ["sat"], False),
+        ("18:00", ["sat"], False),  # under the weekdays' header: Saturday's own evening Mass
+    ]
+
+
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
     text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]

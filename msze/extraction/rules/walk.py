@@ -203,6 +203,7 @@ class _Block:
     section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
     heading_day: Days | None = None  # the day heading on a line of its own just above
     label_day: Days | None = None  # the same, kept across short notes, for the day label only
+    sunday_header: bool = False  # under a Mass header naming Sunday ("Msze niedzielne:"), day lines and all
     notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
     broadcast: bool = False  # under "Msze święte w telewizji", "Program TV": times of broadcasts
     columns: list[Days] | None = None  # a flattened table's day headings, one a column, over the rows below
@@ -233,8 +234,10 @@ class _Block:
         line_day = day_at(line) if day_matters else None
         if is_head or (cued and size <= HEADER_CHARS and line_day):
             self.heading_day = self.label_day = line_day
+            self.sunday_header = cued and line_day is not None and "sun" in line_day.days
         elif not self._keeps_day(line, cued, size, line_day):
             self.heading_day = None
+            self.sunday_header = False
             if line_day or size > LABEL_DAY_LINE_CHARS or cued:
                 self.label_day = None
         if size <= PLACE_HEADING_CHARS:
@@ -790,7 +793,9 @@ class _Walk:
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
                 r.kind, r.monthly = REGULAR, None
-            r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
+            # "Msze niedzielne:" over "niedziela — 8:00, 11:00" and "sobota — 18:00": Saturday's is the vigil
+            under_sunday = sunday_heading or (block.sunday_header and head_days is not None)
+            r.sunday_heading = under_sunday and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
             # what finish() reads for "nie ma Mszy o ...": not an earlier item's "(nie ma w wakacje); ..."
             self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
