@@ -1203,6 +1203,20 @@ def test_a_saturday_line_under_a_sunday_mass_header_is_the_vigil():
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a comma between Sunday and the weekdays parts two items: Sunday's has no time here
+        ("Z kościoła nadajemy Msze niedzielne, w tygodniu Mszę o 19:00 i różaniec.", MON_SAT),
+        ("Msze: w tygodniu, w niedziele Msza o 9.30.", ["sun"]),
+        # a conjunction joins them
+        ("Msze w niedziele i w tygodniu o 19:00.", [*MON_SAT, "sun"]),
+    ],
+)
+def test_sunday_and_the_weekdays_after_a_mere_comma_are_two_items(text, expected):
+    assert days(text)[-1][1] == expected
+
+
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
     text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]

@@ -294,11 +294,24 @@ def _joined(text: str, found: Sequence[_DayMatch], i: int, step: int) -> list[_D
     j = i + step
     while 0 <= j < len(found):
         a, b = (found[j], group[-1]) if step < 0 else (group[-1], found[j])
-        if not _DAY_JOIN_RE.fullmatch(text, a[1], b[0]):
+        if not _DAY_JOIN_RE.fullmatch(text, a[1], b[0]) or _contrasted(text, a, b):
             break
         group.append(found[j])
         j += step
     return group
+
+
+_COMMA_ONLY_RE = re.compile(r"\s*[,;][\s,;]*")
+
+
+def _contrasted(text: str, a: _DayMatch, b: _DayMatch) -> bool:
+    """ "Msze niedzielne, w tygodniu msze o 18:00": Sunday and the weekdays after a mere comma are two
+    items, not one list ("niedziele i dni powszednie: 18.00" joins them with a conjunction)."""
+    if not _COMMA_ONLY_RE.fullmatch(text, a[1], b[0]):
+        return False
+    return any(
+        d.generic and d.days == MON_SAT.days and "sun" in e.days for d, e in ((a[2], b[2]), (b[2], a[2]))
+    )
 
 
 def union(days: Iterable[Days]) -> Days:
