@@ -1217,6 +1217,25 @@ def test_sunday_and_the_weekdays_after_a_mere_comma_are_two_items(text, expected
     assert days(text)[-1][1] == expected
 
 
+def test_a_parish_s_english_page_names_days_and_seasons_in_english():
+    text = (
+        "Holy Mass times\n"
+        "- Sundays and holy days: 8:00; 9:30; 12:00\n"
+        "- Weekdays: 7:00; in winter 17:30; in summer 19:00\n"
+        "- Fridays: 15:00\n"
+    )
+    got = [(t, r["days"], r["season"]) for t, r in readings(text)]
+    assert got == [
+        ("08:00", ["sun", "holiday"], None),
+        ("09:30", ["sun", "holiday"], None),
+        ("12:00", ["sun", "holiday"], None),
+        ("07:00", MON_SAT, None),
+        ("17:30", MON_SAT, "winter"),
+        ("19:00", MON_SAT, "summer"),
+        ("15:00", ["fri"], None),
+    ]
+
+
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
     text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]

@@ -125,6 +125,21 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     # its own times (generic, narrowed like "codziennie")
     (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
     (r"(?:niedz|ndz|nd)\.\s*i\s+św\.", days_of("sun", "holiday")),  # "ndz. i św.": Sundays and holy days
+    # a parish's English page: "Sundays and holidays: 7:00", "weekdays: 18:00"
+    (rf"sundays?\s+and\s+(?:holidays|holy\s+days|feasts){_R}", days_of("sun", "holiday")),
+    (rf"week\s?days?{_R}", MON_SAT),
+    *(
+        (rf"{name}s?{_R}", days_of(day))
+        for name, day in (
+            ("sunday", "sun"),
+            ("monday", "mon"),
+            ("tuesday", "tue"),
+            ("wednesday", "wed"),
+            ("thursday", "thu"),
+            ("friday", "fri"),
+            ("saturday", "sat"),
+        )
+    ),
     (rf"niedziel{_W}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),

@@ -79,8 +79,12 @@ _SEASONS: list[tuple[str, str]] = [
         "not-summer",
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
-    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
-    (r"zim(?:[aąę]|ie)\b|zimow\w*", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
+    (
+        r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień"
+        r"|in\s+summer\b",  # a parish's English page
+        "summer",
+    ),
+    (r"zim(?:[aąę]|ie)\b|zimow\w*|in\s+winter\b", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
     (r"wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "Wielki Post", "w Wielkim Poście"
