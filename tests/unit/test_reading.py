@@ -1236,6 +1236,31 @@ def test_a_parish_s_english_page_names_days_and_seasons_in_english():
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "season"),
+    [
+        (
+            "Od 1 maja obowiązuje letni porządek Mszy. W dni powszednie Msza wieczorna jest o godz. 19.30.",
+            "summer",
+        ),
+        (
+            "Wprowadzamy zimowy porządek nabożeństw. Msza św. w dni powszednie jest odprawiana o 17.00.",
+            "winter",
+        ),
+        # the sentence before names no order, or holds a time of its own
+        ("Latem zapraszamy na festyn. W dni powszednie Msza wieczorna jest o godz. 19.30.", None),
+        ("Letni porządek od 1 maja, różaniec o 18.00. Msza św. w dni powszednie jest o godz. 19.30.", None),
+    ],
+)
+def test_a_sentence_naming_the_order_s_season_gives_it_to_the_next_sentence_s_times(text, season):
+    assert readings(text)[-1][1]["season"] == season
+
+
+def test_a_feast_s_order_given_by_the_weekdays_is_a_one_off():
+    text = "W Środę Popielcową Msze św. jak w dzień powszedni, z dodatkową Mszą o godz. 12.00."
+    assert [(t, r["kind"]) for t, r in readings(text)] == [("12:00", "one_off")]
+
+
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():
     text = "NIEDZIELE I ŚWIĘTA:\n(od września do czerwca)\n7:00, 9:00, 11:00\n\nDNI POWSZEDNIE:\n(zimą)\n7:30"
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]

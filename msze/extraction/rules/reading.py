@@ -813,9 +813,16 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
     )
 
 
+# "Msze jak w dzień powszedni z dodatkową Eucharystią o 10.00": a feast's order given by the weekdays'
+_AS_WEEKDAY_RE = re.compile(r"\b(?:jak|tak\s+jak)\s+w\s+(?:dzień\s+powszedni|dni\s+powszednie)\b", re.I)
+
+
 def _order_by_reference(prefix: str) -> bool:
     """ "W katedrze będą Msze według porządku niedzielnego: 7.30, 9.00": an occasion's order, given by the
-    Sunday's, names no day of its own; "W święta zniesione Msze jak w niedzielę" is the holy days' order."""
+    Sunday's, names no day of its own ("W święta zniesione Msze jak w niedzielę" is the holy days' order);
+    one given by the weekdays' ("Msze jak w dzień powszedni") is an occasion's too."""
+    if _AS_WEEKDAY_RE.search(prefix):
+        return True
     return _AS_SUNDAY_RE.search(prefix) is not None and not DAY_ANY_RE.search(_AS_SUNDAY_RE.sub(" ", prefix))
 
 

@@ -598,6 +598,23 @@ def _to_next_item(after: str) -> str:
     return after
 
 
+# "wprowadzony został letni porządek", "obowiązuje zimowy porządek Mszy": a sentence naming the order's season
+_SEASON_ORDER_RE = re.compile(r"\bporząd\w*", re.IGNORECASE)
+_TIME_RE = re.compile(r"\d{1,2}[.:]\d\d|\bgodz", re.IGNORECASE)
+
+
+def _order_season(line: str, starts: list[int], clause_start: int) -> str | None:
+    """The season of the sentence just before, when it names an order and no time ("Od Wielkanocy
+    wprowadzony został letni porządek nabożeństw. Msza wieczorna w dni powszednie jest o 18.00.")."""
+    i = bisect_right(starts, clause_start) - 1
+    if i < 1 or starts[i] != clause_start:
+        return None
+    prev = line[starts[i - 1] : clause_start]
+    if _TIME_RE.search(prev) or not _SEASON_ORDER_RE.search(prev):  # "od 1 maja" is no time
+        return None
+    return season_in(prev)
+
+
 def _topic_season(c: HourContext) -> str | None:
     """The season of the earlier sentence whose Mass word is this hour's topic ("W Adwencie zapraszamy na
     Msze roratne. Będą one celebrowane w dni powszednie o 18.00."), when no time of its own stands there."""
@@ -736,6 +753,8 @@ class _Walk:
             r.confession |= not is_mass and _confession_topic(cues, c)
             if r.season is None and reason == "schedule sentence":
                 r.season = _topic_season(c)  # "... na Msze roratne. Będą one od poniedziałku o 18.00."
+            if r.season is None and is_mass:
+                r.season = _order_season(line, starts, c.clause_start)
             if own_start > c.clause_start and (church_after := inline_church(after)) is not None:
                 r.church = church_after  # "9.00 w kaplicy w Zalesiu oraz 16.00 w DPS": not the chapel before
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
