@@ -308,6 +308,9 @@ def mentioned_mass(text: str, hour: Mapping[str, Any]) -> bool:
     return not _FEAST_RE.search(statement) and not _THIS_WEEKS_EVENT_RE.search(statement)
 
 
+_OFFSET_BEFORE_RE = re.compile(r"\b(?:kwadrans\w*|pół\s+godziny|godzin\w*|minut\w*|min\.?)\s+przed\b", re.I)
+
+
 def confessed_at_mass(text: str, hour: Mapping[str, Any]) -> bool:
     """A standing Mass a confession is held at ("Spowiedź w dni powszednie podczas każdej Mszy (7:00 i
     18:30)"): no Mass of its own, but evidence of that day's order where no page states one, as a mention."""
@@ -320,9 +323,6 @@ def confessed_at_mass(text: str, hour: Mapping[str, Any]) -> bool:
     if _OFFSET_BEFORE_RE.search(text, max(0, start - _MENTION_CHARS), start):
         return False  # "kwadrans przed Mszą (7.00 i 18.00)": the confession's time, not the Mass's
     return not _FEAST_RE.search(sentence_of(text, hour))
-
-
-_OFFSET_BEFORE_RE = re.compile(r"\b(?:kwadrans\w*|pół\s+godziny|godzin\w*|minut\w*|min\.?)\s+przed\b", re.I)
 
 
 _HEADING_DATE_RE = re.compile(r"\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})?")  # "08.12.2022", "8.12."

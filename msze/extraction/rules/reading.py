@@ -41,10 +41,10 @@ _NUMBER_RE = re.compile(r"\d+")
 # "2025", not in a longer number; the "no digit before" is checked after the "2" so that the regex engine can
 # skip to the next "2" (a look-behind first makes it try every position)
 _YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
+# "od niedzieli 26 kwietnia": the weekday a bound falls on may stand between "od" and its date
+DAY_BEFORE_DATE = r"(?:(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*,?\s+)?"
 # "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass; a dash bounds
 # one after a date only ("1 – 15 sierpnia"; "Wniebowzięcie – 15 sierpnia – 8.00" is the feast's day)
-# "od niedzieli 26 kwietnia": the weekday the bound falls on may stand between
-DAY_BEFORE_DATE = r"(?:(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*,?\s+)?"
 _BOUND_BEFORE_RE = re.compile(
     rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?"
     rf"{DAY_BEFORE_DATE}$",

@@ -615,15 +615,14 @@ def _order_season(line: str, starts: list[int], clause_start: int) -> str | None
     return season_in(prev)
 
 
-def _topic_season(c: HourContext) -> str | None:
+def _topic_season(c: HourContext, starts: list[int]) -> str | None:
     """The season of the earlier sentence whose Mass word is this hour's topic ("W Adwencie zapraszamy na
     Msze roratne. Będą one celebrowane w dni powszednie o 18.00."), when no time of its own stands there."""
     earlier = c.line.cues.last_own_by(c.clause_start)
     if earlier is None or not earlier.mass:
         return None
-    line = c.line.line
-    topic = line[max(s for s in clause_starts(line) if s <= earlier.start) : c.clause_start]
-    return None if any(ch.isdigit() for ch in topic) else season_in(topic)
+    topic = c.line.line[starts[bisect_right(starts, earlier.start) - 1] : c.clause_start]
+    return None if _TIME_RE.search(topic) else season_in(topic)
 
 
 def _said_before(line: str, starts: list[int], clause: int) -> Days | None:
@@ -752,7 +751,9 @@ class _Walk:
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             r.confession |= not is_mass and _confession_topic(cues, c)
             if r.season is None and reason == "schedule sentence":
-                r.season = _topic_season(c)  # "... na Msze roratne. Będą one od poniedziałku o 18.00."
+                r.season = _topic_season(
+                    c, starts
+                )  # "... na Msze roratne. Będą one od poniedziałku o 18.00."
             if r.season is None and is_mass:
                 r.season = _order_season(line, starts, c.clause_start)
             if own_start > c.clause_start and (church_after := inline_church(after)) is not None:
