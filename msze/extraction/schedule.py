@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.days import DAY_ORDER
 from msze.extraction.rules.reading import (
+    DAY_BEFORE_DATE,
     ONE_OFF,
     REGULAR_ORDER_RE,
     THIS_WEEK_RE,
@@ -31,7 +32,7 @@ from msze.extraction.rules.reading import (
     same_half,
     with_year,
 )
-from msze.extraction.rules.verdict import NOT_SCHEDULED
+from msze.extraction.rules.verdict import AT_MASS, NOT_SCHEDULED
 from msze.utils.vocabulary import WEEK
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
@@ -209,6 +210,8 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if hour.get("label") != "mass" and hour.get("time"):
                 p.unread |= {(day, hour["time"]) for day in hour.get("days") or (None,)}
             if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") in NOT_SCHEDULED:
+                if confessed_at_mass(text, hour):
+                    mentioned.append(_Weekly(p, page, hour, None))
                 continue  # "nie ma Mszy o 12.30", "spowiedź przed Mszą o 7.30": no Mass of its own
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
             if hour.get("monthly") and _is_listed(p, hour):
@@ -303,6 +306,23 @@ def mentioned_mass(text: str, hour: Mapping[str, Any]) -> bool:
         return False
     statement = sentence_of(text, hour)
     return not _FEAST_RE.search(statement) and not _THIS_WEEKS_EVENT_RE.search(statement)
+
+
+_OFFSET_BEFORE_RE = re.compile(r"\b(?:kwadrans\w*|pół\s+godziny|godzin\w*|minut\w*|min\.?)\s+przed\b", re.I)
+
+
+def confessed_at_mass(text: str, hour: Mapping[str, Any]) -> bool:
+    """A standing Mass a confession is held at ("Spowiedź w dni powszednie podczas każdej Mszy (7:00 i
+    18:30)"): no Mass of its own, but evidence of that day's order where no page states one, as a mention."""
+    if hour.get("reason") != AT_MASS or hour.get("kind", "regular") != "regular":
+        return False
+    days = set(hour.get("days") or ())
+    start = hour.get("start", -1)
+    if not (days and days <= set(WEEK) and 0 < start <= len(text)):
+        return False
+    if _OFFSET_BEFORE_RE.search(text, max(0, start - _MENTION_CHARS), start):
+        return False  # "kwadrans przed Mszą (7.00 i 18.00)": the confession's time, not the Mass's
+    return not _FEAST_RE.search(sentence_of(text, hour))
 
 
 _HEADING_DATE_RE = re.compile(r"\b\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})?")  # "08.12.2022", "8.12."
@@ -636,7 +656,9 @@ def _move(entries: dict[tuple[Any, ...], _Entry], e: _Entry, day: str, key: tupl
     moved.evidence = moved.evidence or list(e.evidence)
 
 
-_FROM_RE = re.compile(r"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?", re.IGNORECASE)
+_FROM_RE = re.compile(
+    rf"\b(?:od|począwszy\s+od|poczynając\s+od)\s+(?:dnia\s+)?{DAY_BEFORE_DATE}", re.IGNORECASE
+)
 
 
 def starts_on(sentence: str, page_year: int | None) -> str | None:

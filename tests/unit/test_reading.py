@@ -947,6 +947,18 @@ def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_g
     assert readings(text)[0][1]["church"] == expected
 
 
+def test_confession_during_every_mass_listed_in_parentheses_is_at_each_of_them():
+    text = (
+        "Spowiadamy w dni powszednie podczas każdej Mszy św.(6:45 i 19:00); w niedziele podczas każdej Mszy "
+        "(8.30, 10.00, 11.30), a w pierwsze piątki od godz. 16.00."
+    )
+    got = [(c["days"], c["start"]) for c in page_confessions(text)]
+    assert [start for _, start in got] == ["06:45", "19:00", "08:30", "10:00", "11:30", "16:00"]
+    assert got[0][0] == MON_SAT and got[2][0] == ["sun"]
+    hours = find_hours(text)
+    assert [d.reason for d in decide(text, hours, 2025)][:5] == ["confession at mass"] * 5
+
+
 def test_time_and_place_lines_under_a_day_heading_are_masses_at_that_church():
     text = "Dni powszednie:\n7:30 – kościół parafialny\n18:00 – kaplica Zalesie\nSobota:\n10:00 Powitanie"
     assert [(t, r["church"]) for t, r in readings(text)] == [("07:30", None), ("18:00", "kaplica Zalesie")]
@@ -1120,6 +1132,133 @@ def test_a_feast_held_in_the_sunday_order_is_a_one_off_by_reference():
         for h, d in zip(hours, decide(text, hours), strict=True)
     ]
     assert got == [("08:00", "one_off", True), ("10:00", "one_off", True), ("17:00", "one_off", True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msze św. w tygodniu: 6.30, 18.00. W Wielki Piątek 18.00.",
+        "Msze św. w tygodniu: 6.30, 18.00. Z okazji odpustu o 18.00 suma.",
+    ],
+)
+def test_a_sentence_end_before_a_feast_phrase_leaves_the_weekly_time_weekly(text):
+    got = [(t, r["kind"]) for t, r in readings(text)]
+    assert got == [("06:30", "regular"), ("18:00", "regular"), ("18:00", "one_off")]
+
+
+def test_a_sentence_of_its_own_in_the_sunday_order_is_still_a_one_off_by_reference():
+    # the sentence end before "W Farnym" splits the item: the order given by the Sunday's names no day
+    text = (
+        "2. Na cmentarzu Msze nie będą odprawiane. W Farnym Kościele odprawimy Msze św. według porządku "
+        "niedzielnego o godz. 7.00, 9.30 i 17.00."
+    )
+    assert [(t, r["kind"], r["days"]) for t, r in readings(text)] == [
+        ("07:00", "one_off", []),
+        ("09:30", "one_off", []),
+        ("17:00", "one_off", []),
+    ]
+    # the holy days' order by the Sunday's stays weekly
+    assert [r["kind"] for _, r in readings("W święta zniesione Msze jak w niedzielę: 7.00, 9.00.")] == [
+        "regular",
+        "regular",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Od niedzieli 7 czerwca Msze św. będą o godz. 8.00 i 10.30.", "regular"),
+        ("Od środy, 10 czerwca Msza św. wieczorna o 19.00.", "regular"),
+        ("W niedzielę 7 czerwca Msze św. będą o godz. 8.00 i 10.30.", "one_off"),  # that Sunday only
+    ],
+)
+def test_an_order_from_a_weekday_s_date_is_no_one_off(text, kind):
+    assert {r["kind"] for _, r in readings(text)} == {kind}
+
+
+@pytest.mark.parametrize(
+    ("text", "season"),
+    [
+        ("W Adwencie zapraszamy na Msze św. roratne. Odprawiamy je w dni powszednie o godz. 6.45.", "advent"),
+        ("Zapraszamy na Msze Święte roratne. Będą one od poniedziałku do piątku o godz. 17.30.", "advent"),
+        # the earlier sentence's season is its own time's: "o 7.00" there, no topic for the next
+        ("W Adwencie Msze św. roratne o 7.00. W dni powszednie także o godz. 18.00.", None),
+    ],
+)
+def test_the_season_of_the_sentence_naming_the_masses_goes_to_its_next_sentence(text, season):
+    assert readings(text)[-1][1]["season"] == season
+
+
+def test_a_saturday_line_under_a_sunday_mass_header_is_the_vigil():
+    text = (
+        "Msze niedzielne:\nniedziela – 7:30, 10:00\nsobota – 17:00\n\nMsze w tygodniu:\nsobota – 7:00, 18:00"
+    )
+    got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+    assert got == [
+        ("07:30", ["sun"], False),
+        ("10:00", ["sun"], False),
+        ("17:00", ["sat"], True),
+        ("07:00", ["sat"], False),
+        ("18:00", ["sat"], False),  # under the weekdays' header: Saturday's own evening Mass
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a comma between Sunday and the weekdays parts two items: Sunday's has no time here
+        ("Z kościoła nadajemy Msze niedzielne, w tygodniu Mszę o 19:00 i różaniec.", MON_SAT),
+        ("Msze: w tygodniu, w niedziele Msza o 9.30.", ["sun"]),
+        # a conjunction joins them
+        ("Msze w niedziele i w tygodniu o 19:00.", [*MON_SAT, "sun"]),
+    ],
+)
+def test_sunday_and_the_weekdays_after_a_mere_comma_are_two_items(text, expected):
+    assert days(text)[-1][1] == expected
+
+
+def test_a_parish_s_english_page_names_days_and_seasons_in_english():
+    text = (
+        "Holy Mass times\n"
+        "- Sundays and holy days: 8:00; 9:30; 12:00\n"
+        "- Weekdays: 7:00; in winter 17:30; in summer 19:00\n"
+        "- Fridays: 15:00\n"
+    )
+    got = [(t, r["days"], r["season"]) for t, r in readings(text)]
+    assert got == [
+        ("08:00", ["sun", "holiday"], None),
+        ("09:30", ["sun", "holiday"], None),
+        ("12:00", ["sun", "holiday"], None),
+        ("07:00", MON_SAT, None),
+        ("17:30", MON_SAT, "winter"),
+        ("19:00", MON_SAT, "summer"),
+        ("15:00", ["fri"], None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "season"),
+    [
+        (
+            "Od 1 maja obowiązuje letni porządek Mszy. W dni powszednie Msza wieczorna jest o godz. 19.30.",
+            "summer",
+        ),
+        (
+            "Wprowadzamy zimowy porządek nabożeństw. Msza św. w dni powszednie jest odprawiana o 17.00.",
+            "winter",
+        ),
+        # the sentence before names no order, or holds a time of its own
+        ("Latem zapraszamy na festyn. W dni powszednie Msza wieczorna jest o godz. 19.30.", None),
+        ("Letni porządek od 1 maja, różaniec o 18.00. Msza św. w dni powszednie jest o godz. 19.30.", None),
+    ],
+)
+def test_a_sentence_naming_the_order_s_season_gives_it_to_the_next_sentence_s_times(text, season):
+    assert readings(text)[-1][1]["season"] == season
+
+
+def test_a_feast_s_order_given_by_the_weekdays_is_a_one_off():
+    text = "W Środę Popielcową Msze św. jak w dzień powszedni, z dodatkową Mszą o godz. 12.00."
+    assert [(t, r["kind"]) for t, r in readings(text)] == [("12:00", "one_off")]
 
 
 def test_a_season_note_between_a_day_heading_and_its_times_keeps_the_day_list():

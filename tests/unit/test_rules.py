@@ -151,6 +151,15 @@ def test_abbreviated_days_in_a_sidebar():
     assert (d["07:30"], d["11:00"], d["07:00"], d["18:00"]) == ("sunday", "sunday", "weekday", "weekday")
 
 
+def test_a_time_listed_under_a_header_of_something_else_is_decided_not_left_to_the_classifier():
+    text = "Msze św.\nDni powszednie: 7.00\n\nSpotkanie biblijne (wg ogłoszeń)\nczwartek godz. 19:00\n"
+    hours = find_hours(text)
+    assert [(h.time, d.is_mass, d.reason) for h, d in zip(hours, decide(text, hours), strict=True)] == [
+        ("07:00", True, "schedule block"),
+        ("19:00", False, "other block"),
+    ]
+
+
 def test_devotion_held_with_the_mass_does_not_cancel_it():
     text = "Msze św. w dni powszednie: 7:30, 15:00 (z Koronką do Miłosierdzia Bożego), 18:00 z nowenną, 19:00"
     assert masses(text) == ["07:30", "15:00", "18:00", "19:00"]

@@ -316,6 +316,22 @@ def test_times_more_pages_confirm_win_a_conflict_between_undated_schedule_pages(
     assert [r[0] for r in rows(result)] == ["08:00", "11:00"]
 
 
+def test_an_order_from_a_named_weekday_s_date_is_the_new_regular_order():
+    # "od niedzieli 7 czerwca": the weekday the order starts on stands between "od" and the date
+    assert starts_on("Od niedzieli 7 czerwca Msze św. będą o 8:00, 10:30", 2026) == "2026-06-07"
+    assert starts_on("Od poniedziałku, 8 czerwca Msza o 7:00", None) == "06-08"
+    assert starts_on("Od poniedziałku do piątku Msza o 7:00", 2026) is None
+    text = "<p>Komunikat</p><p>2. W kościele od niedzieli 7 czerwca Msze św. będą o godz. 8.00, 10.30 i 16.00"
+    for url in ("https://parafia.test/komunikat", "https://parafia.test/ogloszenia"):
+        result = site((url, text))
+        assert [(r[0], r[1]) for r in rows(result)] == [
+            ("08:00", ("sun",)),
+            ("10:30", ("sun",)),
+            ("16:00", ("sun",)),
+        ]
+        assert not result["one_off"]
+
+
 def test_a_page_s_date_and_a_schedule_s_start_are_never_impossible():
     assert page_date({"text": "Ogłoszenia 30.02.2026, 12.01.2026"}) == "2026-01-12"
     assert page_date({"text": "Ogłoszenia 2025: 29.02 i 3.03"}) == "2025-03-03"  # 2025 has no 29 February
@@ -744,6 +760,23 @@ def test_a_day_with_a_winter_and_a_summer_time_keeps_its_other_times_all_year():
         ),
     )
     assert {(r[0], r[3]) for r in rows(result)} == {("07:15", None), ("17:30", "winter"), ("18:30", "summer")}
+
+
+def test_the_masses_a_confession_is_held_at_are_the_order_where_no_page_states_one():
+    confession = "<p>Spowiedź w dni powszednie podczas każdej Mszy św. (6:45 i 19:00).</p>"
+    alone = site(("https://parafia.test/spowiedz", confession))
+    assert [(r[0], r[1]) for r in rows(alone)] == [("06:45", MON_SAT), ("19:00", MON_SAT)]
+    assert [c["start"] for c in alone["confession"]] == ["06:45", "19:00"]
+    stated = site(
+        ("https://parafia.test/msze", "<p>Msze św.</p><p>Dni powszednie: 7:00, 19:00</p>"),
+        ("https://parafia.test/spowiedz", confession),
+    )
+    assert [r[0] for r in rows(stated)] == ["07:00", "19:00"]  # the schedule page states the weekdays
+    # the confession's own time before the Mass is no Mass's
+    before = site(
+        ("https://parafia.test/spowiedz", "<p>Spowiedź codziennie pół godziny przed Mszą (6.15)</p>")
+    )
+    assert rows(before) == [] and [c["start"] for c in before["confession"]] == ["06:15"]
 
 
 def test_confession_a_quarter_before_the_masses_in_parentheses_adds_no_mass():

@@ -135,9 +135,10 @@ NEGATED_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 # "Spowiedź ... przed Mszą św. o 7.30 i 18.30", "w czasie Mszy o 18.00", "pół godziny przed Mszą (6.30 i
-# 17.30)": the hour is the Mass's (or the confession's before it), no Mass of its own
+# 17.30)", "podczas każdej Mszy (7:00 i 18:30)": the hour is the Mass's (or the confession's before it), no
+# Mass of its own
 AT_MASS_RE = re.compile(
-    r"\b(?:przed|w\s+czasie|podczas)\s+(?:ka[żz]d[ąa]\s+)?msz\w*(?:\s+(?:św\.?|święt\w*))?(?:\s+[^\W\d]+){0,2}"
+    r"\b(?:przed|w\s+czasie|podczas)\s+(?:ka[żz]d(?:[ąa]|ej)\s+)?msz\w*(?:\s+(?:św\.?|święt\w*))?(?:\s+[^\W\d]+){0,2}"
     r"(?:\s+|\s*\(\s*)(?:o\s+)?"
     r"(?:godz(?:\.|inie)?\s*)?$",
     re.IGNORECASE,

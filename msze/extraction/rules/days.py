@@ -125,6 +125,21 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     # its own times (generic, narrowed like "codziennie")
     (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
     (r"(?:niedz|ndz|nd)\.\s*i\s+św\.", days_of("sun", "holiday")),  # "ndz. i św.": Sundays and holy days
+    # a parish's English page: "Sundays and holidays: 7:00", "weekdays: 18:00"
+    (rf"sundays?\s+and\s+(?:holidays|holy\s+days|feasts){_R}", days_of("sun", "holiday")),
+    (rf"week\s?days?{_R}", MON_SAT),
+    *(
+        (rf"{name}s?{_R}", days_of(day))
+        for name, day in (
+            ("sunday", "sun"),
+            ("monday", "mon"),
+            ("tuesday", "tue"),
+            ("wednesday", "wed"),
+            ("thursday", "thu"),
+            ("friday", "fri"),
+            ("saturday", "sat"),
+        )
+    ),
     (rf"niedziel{_W}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),
@@ -294,11 +309,24 @@ def _joined(text: str, found: Sequence[_DayMatch], i: int, step: int) -> list[_D
     j = i + step
     while 0 <= j < len(found):
         a, b = (found[j], group[-1]) if step < 0 else (group[-1], found[j])
-        if not _DAY_JOIN_RE.fullmatch(text, a[1], b[0]):
+        if not _DAY_JOIN_RE.fullmatch(text, a[1], b[0]) or _contrasted(text, a, b):
             break
         group.append(found[j])
         j += step
     return group
+
+
+_COMMA_ONLY_RE = re.compile(r"\s*[,;][\s,;]*")
+
+
+def _contrasted(text: str, a: _DayMatch, b: _DayMatch) -> bool:
+    """ "Msze niedzielne, w tygodniu msze o 18:00": Sunday and the weekdays after a mere comma are two
+    items, not one list ("niedziele i dni powszednie: 18.00" joins them with a conjunction)."""
+    if not _COMMA_ONLY_RE.fullmatch(text, a[1], b[0]):
+        return False
+    return any(
+        d.generic and d.days == MON_SAT.days and "sun" in e.days for d, e in ((a[2], b[2]), (b[2], a[2]))
+    )
 
 
 def union(days: Iterable[Days]) -> Days:

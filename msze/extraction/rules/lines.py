@@ -14,9 +14,11 @@ PROSE_WORDS_PER_HOUR = (
     6  # ... unless it has an hour for every this many words (a schedule written as a sentence)
 )
 
-# Clause ends inside a line: ".", "!" or "?" followed by a capitalised word ("W pierwszym" too), except after
-# an abbreviation.
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-ZĄĆĘŁŃÓŚŹŻ](?:[a-ząćęłńóśźż]|\s+[a-ząćęłńóśźż]))")
+# Clause ends inside a line: ".", "!" or "?" followed by a capitalised word ("W pierwszym" too, and "W Wielki
+# Czwartek", a one-letter preposition before a capitalised word), except after an abbreviation.
+_SENTENCE_END_RE = re.compile(
+    r"[.!?](?=\s+[A-ZĄĆĘŁŃÓŚŹŻ](?:[a-ząćęłńóśźż]|\s+[a-ząćęłńóśźż]|(?<=[WZ])\s+[A-ZĄĆĘŁŃÓŚŹŻ][a-ząćęłńóśźż]))"
+)
 _ABBREVIATIONS = frozenset(
     [
         "św",

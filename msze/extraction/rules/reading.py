@@ -41,10 +41,13 @@ _NUMBER_RE = re.compile(r"\d+")
 # "2025", not in a longer number; the "no digit before" is checked after the "2" so that the regex engine can
 # skip to the next "2" (a look-behind first makes it try every position)
 _YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
+# "od niedzieli 26 kwietnia": the weekday a bound falls on may stand between "od" and its date
+DAY_BEFORE_DATE = r"(?:(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*,?\s+)?"
 # "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass; a dash bounds
 # one after a date only ("1 – 15 sierpnia"; "Wniebowzięcie – 15 sierpnia – 8.00" is the feast's day)
 _BOUND_BEFORE_RE = re.compile(
-    rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?$",
+    rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?"
+    rf"{DAY_BEFORE_DATE}$",
     re.IGNORECASE,
 )
 # a range's bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)
@@ -76,8 +79,12 @@ _SEASONS: list[tuple[str, str]] = [
         "not-summer",
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
-    (r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień", "summer"),
-    (r"zim(?:[aąę]|ie)\b|zimow\w*", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
+    (
+        r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień"
+        r"|in\s+summer\b",  # a parish's English page
+        "summer",
+    ),
+    (r"zim(?:[aąę]|ie)\b|zimow\w*|in\s+winter\b", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
     (r"wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "Wielki Post", "w Wielkim Poście"
@@ -799,11 +806,24 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
         date=dates[-1][2] if dates else None,
         monthly=bool(MONTHLY_RE.search(prefix)),
         monthly_day=monthly_in(prefix),
-        one_off=one_off_in(prefix),
+        one_off=one_off_in(prefix) or _order_by_reference(prefix),
         confession=bool(CONFESSION_RE.search(clause)),
         sunday_order=bool(_AS_SUNDAY_RE.search(prefix)),
         vigil=bool(_VIGIL_RE.search(prefix)),
     )
+
+
+# "Msze jak w dzień powszedni z dodatkową Eucharystią o 10.00": a feast's order given by the weekdays'
+_AS_WEEKDAY_RE = re.compile(r"\b(?:jak|tak\s+jak)\s+w\s+(?:dzień\s+powszedni|dni\s+powszednie)\b", re.I)
+
+
+def _order_by_reference(prefix: str) -> bool:
+    """ "W katedrze będą Msze według porządku niedzielnego: 7.30, 9.00": an occasion's order, given by the
+    Sunday's, names no day of its own ("W święta zniesione Msze jak w niedzielę" is the holy days' order);
+    one given by the weekdays' ("Msze jak w dzień powszedni") is an occasion's too."""
+    if _AS_WEEKDAY_RE.search(prefix):
+        return True
+    return _AS_SUNDAY_RE.search(prefix) is not None and not DAY_ANY_RE.search(_AS_SUNDAY_RE.sub(" ", prefix))
 
 
 _VIGIL_RE = re.compile(

@@ -245,6 +245,8 @@ def _by_block(c: HourContext) -> Verdict:
         return (True, "schedule sentence")  # "Eucharystia ... codziennie. / W niedziele o godz. 8.00, 10.30"
     if section is None and _is_day_list_item(c):
         return (True, "day list")
+    if section is False and _is_listy(c):
+        return (False, "other block")  # "Spotkanie formacyjne" over "piątek godz. 18:00": its time
     return (False, UNCUED)
 
 

@@ -203,6 +203,7 @@ class _Block:
     section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
     heading_day: Days | None = None  # the day heading on a line of its own just above
     label_day: Days | None = None  # the same, kept across short notes, for the day label only
+    sunday_header: bool = False  # under a Mass header naming Sunday ("Msze niedzielne:"), day lines and all
     notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
     broadcast: bool = False  # under "Msze święte w telewizji", "Program TV": times of broadcasts
     columns: list[Days] | None = None  # a flattened table's day headings, one a column, over the rows below
@@ -233,8 +234,10 @@ class _Block:
         line_day = day_at(line) if day_matters else None
         if is_head or (cued and size <= HEADER_CHARS and line_day):
             self.heading_day = self.label_day = line_day
+            self.sunday_header = cued and line_day is not None and "sun" in line_day.days
         elif not self._keeps_day(line, cued, size, line_day):
             self.heading_day = None
+            self.sunday_header = False
             if line_day or size > LABEL_DAY_LINE_CHARS or cued:
                 self.label_day = None
         if size <= PLACE_HEADING_CHARS:
@@ -435,13 +438,14 @@ def _confession_topic(cues: LineCues, c: HourContext) -> bool:
     )
 
 
-def _mentioned(reason: str, before: str, after: str, confession: bool, confession_listed: bool) -> str:
+def _mentioned(reason: str, before: str, after: str, confession: bool, listed_after: str | None) -> str:
     """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30", "Msza o
-    7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on);
-    else the verdict's own reason."""
+    7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on:
+    ``listed_after`` is the gap since such a time before); else the verdict's own reason."""
     if NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after):
         return NEGATED
-    if confession and (AT_MASS_RE.search(before) or (confession_listed and _LIST_SEP_RE.fullmatch(before))):
+    listed = listed_after is not None and _LIST_SEP_RE.fullmatch(listed_after) is not None
+    if confession and (AT_MASS_RE.search(before) or listed):
         return AT_MASS
     return reason
 
@@ -594,6 +598,33 @@ def _to_next_item(after: str) -> str:
     return after
 
 
+# "wprowadzony został letni porządek", "obowiązuje zimowy porządek Mszy": a sentence naming the order's season
+_SEASON_ORDER_RE = re.compile(r"\bporząd\w*", re.IGNORECASE)
+_TIME_RE = re.compile(r"\d{1,2}[.:]\d\d|\bgodz", re.IGNORECASE)
+
+
+def _order_season(line: str, starts: list[int], clause_start: int) -> str | None:
+    """The season of the sentence just before, when it names an order and no time ("Od Wielkanocy
+    wprowadzony został letni porządek nabożeństw. Msza wieczorna w dni powszednie jest o 18.00.")."""
+    i = bisect_right(starts, clause_start) - 1
+    if i < 1 or starts[i] != clause_start:
+        return None
+    prev = line[starts[i - 1] : clause_start]
+    if _TIME_RE.search(prev) or not _SEASON_ORDER_RE.search(prev):  # "od 1 maja" is no time
+        return None
+    return season_in(prev)
+
+
+def _topic_season(c: HourContext, starts: list[int]) -> str | None:
+    """The season of the earlier sentence whose Mass word is this hour's topic ("W Adwencie zapraszamy na
+    Msze roratne. Będą one celebrowane w dni powszednie o 18.00."), when no time of its own stands there."""
+    earlier = c.line.cues.last_own_by(c.clause_start)
+    if earlier is None or not earlier.mass:
+        return None
+    topic = c.line.line[starts[bisect_right(starts, earlier.start) - 1] : c.clause_start]
+    return None if _TIME_RE.search(topic) else season_in(topic)
+
+
 def _said_before(line: str, starts: list[int], clause: int) -> Days | None:
     """The days of a Mass sentence just before an hour's clause that names days but no time ("Niedzielne
     Msze w kościele dolnym. Porządek: 7.30, 9.00"): its times follow in the next sentence."""
@@ -708,7 +739,8 @@ class _Walk:
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             if is_mass:
                 confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
-                reason = _mentioned(reason, before, after, bool(confession), confession_listed)
+                gap = line[own_start : c.s] if confession_listed else None
+                reason = _mentioned(reason, before, after, bool(confession), gap)
             confession_listed = reason == AT_MASS
             own = before + " " + after
             season_before = season_in(before)
@@ -718,6 +750,12 @@ class _Walk:
             new_list = said is not None and not place_seasonal and "(" not in before
             r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
             r.confession |= not is_mass and _confession_topic(cues, c)
+            if r.season is None and reason == "schedule sentence":
+                r.season = _topic_season(
+                    c, starts
+                )  # "... na Msze roratne. Będą one od poniedziałku o 18.00."
+            if r.season is None and is_mass:
+                r.season = _order_season(line, starts, c.clause_start)
             if own_start > c.clause_start and (church_after := inline_church(after)) is not None:
                 r.church = church_after  # "9.00 w kaplicy w Zalesiu oraz 16.00 w DPS": not the chapel before
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
@@ -775,7 +813,9 @@ class _Walk:
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
                 r.kind, r.monthly = REGULAR, None
-            r.sunday_heading = sunday_heading and self.hours[idx].time >= VIGIL_FROM
+            # "Msze niedzielne:" over "niedziela — 8:00, 11:00" and "sobota — 18:00": Saturday's is the vigil
+            under_sunday = sunday_heading or (block.sunday_header and head_days is not None)
+            r.sunday_heading = under_sunday and self.hours[idx].time >= VIGIL_FROM
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
             # what finish() reads for "nie ma Mszy o ...": not an earlier item's "(nie ma w wakacje); ..."
             self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
