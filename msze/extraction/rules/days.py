@@ -221,10 +221,11 @@ _DAYS_TRAIL_RE = re.compile(
 )
 # "18:00 (msza niedzielna)", "17.00 (z liturgii niedzieli)": a note that the Saturday time is Sunday's (the
 # vigil), not that it is on Sunday
-_VIGIL_NOTE_RE = re.compile(
-    r"niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*|antycyp\w*",
-    re.IGNORECASE,
+VIGIL_WORDS = (
+    r"niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*"
+    r"|antycyp\w*"
 )
+_VIGIL_NOTE_RE = re.compile(VIGIL_WORDS, re.IGNORECASE)
 _HEADING_FILLER_RE = re.compile(
     r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE
 )

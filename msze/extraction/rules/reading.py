@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from msze.extraction.rules.cues import EXCEPT_WORD, MASS_CUE_RE, OTHER_CUE_RE
-from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, WEEK, Days, days_of
+from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, VIGIL_WORDS, WEEK, Days, days_of
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
 from msze.utils.vocabulary import season_range
 
@@ -826,10 +826,7 @@ def _order_by_reference(prefix: str) -> bool:
     return _AS_SUNDAY_RE.search(prefix) is not None and not DAY_ANY_RE.search(_AS_SUNDAY_RE.sub(" ", prefix))
 
 
-_VIGIL_RE = re.compile(
-    r"\b(?:niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*|antycyp\w*)",
-    re.I,
-)
+_VIGIL_RE = re.compile(rf"\b(?:{VIGIL_WORDS})", re.I)  # the words that make a Saturday time the vigil
 VIGIL_FROM = "15:00"  # a Saturday Mass from this hour on may be the Sunday vigil
 
 
