@@ -35,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sites",
         nargs="*",
         metavar="FILE",
-        help="score the consolidated schedule of each parish of these realsites-style files instead "
-        "(msze/cli/evaluate_sites.py); without FILE: data/realsites and, beside it, data/diocesan",
+        help="score the consolidated schedule of each parish of these files instead, each file and all "
+        "together (msze/cli/evaluate_sites.py): realsites parishes with their texts, data/realsites labels "
+        "(texts joined, see --texts) or data/diocesan rows; without FILE: data/realsites and data/diocesan",
     )
     parser.add_argument(
         "--texts",
@@ -451,6 +452,9 @@ def _report_structure(structure: dict[str, Any]) -> None:
         print(f"  agreement on the Mass tokens both label mass: {agree}")
 
 
+ALL_FILES = "all files"
+
+
 def _run_sites(args: argparse.Namespace) -> int:
     from msze.cli import evaluate_sites
 
@@ -458,7 +462,7 @@ def _run_sites(args: argparse.Namespace) -> int:
         print("error: --sites takes no gold pages, --cv or --plot", file=sys.stderr)
         return 2
     try:
-        sets = {"sites": evaluate_sites.load_sites(args.sites)} if args.sites else _data_sites(args.texts)
+        sets = _site_files(args.sites, args.texts) if args.sites else _data_sites(args.texts)
         classifier = load_classifier(args.model, args.threshold) if args.model else None
     except OSError as exc:
         print(f"error: cannot read sites file: {exc}", file=sys.stderr)
@@ -466,6 +470,8 @@ def _run_sites(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - a broken file or model: one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.sites and len(sets) > 1:  # each file, then all of them together
+        sets[ALL_FILES] = [parish for parishes in sets.values() for parish in parishes]
     results = {}
     for name, parishes in sets.items():
         figures = evaluate_sites.score_sites(parishes, classifier).as_dict()
@@ -474,9 +480,23 @@ def _run_sites(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{name}:")
             evaluate_sites.report(figures)
-    if args.json:
-        print(json.dumps(results["sites"] if args.sites else results, ensure_ascii=False))
+    if args.json and args.sites:  # the files' figures together, each file's under "files" when several
+        combined = results.pop(ALL_FILES, None) or next(iter(results.values()))
+        print(json.dumps({**combined, "files": results if len(results) > 1 else {}}, ensure_ascii=False))
+    elif args.json:
+        print(json.dumps(results, ensure_ascii=False))
     return 0
+
+
+def _site_files(paths: list[str], texts: list[str] | None) -> dict[str, list[dict[str, Any]]]:
+    """The parishes of each sites file given, their texts joined (msze.cli.evaluate_sites.join_files)."""
+    from msze.cli.evaluate_sites import join_files
+    from msze.labels.texts import JoinReport, TextStore
+
+    report = JoinReport()
+    sets = join_files(paths, TextStore(texts), report)
+    _say_unjoined(report)
+    return sets
 
 
 def _data_sites(texts: list[str] | None) -> dict[str, list[dict[str, Any]]]:

@@ -1,7 +1,9 @@
 """`msze evaluate --sites FILE...`: the consolidated schedule of each parish against its true schedule.
 
 A sites file has one parish a line, in the format of ../shared/data/realsites (its pages' text and its true
-``masses``, ``one_off`` and ``confession``). Each parish's pages go through the crawl's page steps in order
+``masses``, ``one_off`` and ``confession``), or is a label file of data/ (realsites pages keyed by URL and
+SHA-256, diocesan rows by ``source``) whose texts are joined as msze.labels does; each file is scored alone
+and all together. Each parish's pages go through the crawl's page steps in order
 (one site, so the site template applies) and msze.extraction.schedule.consolidate; the figures are summed
 over parishes (micro-averaged):
 
@@ -32,6 +34,8 @@ from msze.classifier.metrics import Confusion, set_confusion
 from msze.extraction.page import HourScorer
 from msze.extraction.rules.days import WEEK
 from msze.extraction.schedule import consolidate
+from msze.labels.sets import join_diocesan, join_sites
+from msze.labels.texts import JoinReport, TextStore
 
 Pair = tuple[str, str]
 
@@ -51,6 +55,27 @@ def load_sites(paths: Sequence[str]) -> list[dict[str, Any]]:
                 )
             parishes.append(r)
     return parishes
+
+
+def join_files(paths: Sequence[str], store: TextStore, report: JoinReport) -> dict[str, list[dict[str, Any]]]:
+    """The parishes of each file, by what the file holds: realsites parishes with their pages' text, or
+    labels keyed by URL and SHA-256 (data/realsites, texts joined from `store`), or diocesan rows keyed by
+    `source` (data/diocesan, texts read from the thesis's TSVs). Held-out hosts and rows are left out."""
+    sets = {}
+    for path in paths:
+        if _diocesan(path):
+            sets[path] = join_diocesan([path], report)
+        else:
+            load_sites([path])  # a broken line is a ValueError naming it
+            sets[path] = join_sites([path], store, report)
+    return sets
+
+
+def _diocesan(path: str) -> bool:
+    """A file of diocesan row labels: its records name their `source` row and carry no pages."""
+    for _n, record in read_numbered(path, lambda n, _line: None):
+        return "source" in record and "pages" not in record
+    return False
 
 
 def parish_schedule(parish: dict[str, Any], classifier: HourScorer | None) -> dict[str, Any]:

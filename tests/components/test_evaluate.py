@@ -222,3 +222,54 @@ def test_a_broken_sites_file_is_one_line(tmp_path, capsys):
     assert main(["evaluate", "--sites", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path}:1: not a parish of the realsites format") and "Traceback" not in err
+
+
+def test_sites_join_labels_to_their_texts_and_score_each_file(tmp_path, capsys):
+    from msze.labels.texts import sha256
+
+    text_a = "Msze święte\nNiedziele: 8:00, 10:00\nDni powszednie: 18:00\n"
+    text_b = "Porządek Mszy\nw niedziele o 9.00 i 11.30\n"
+    with_text = [
+        parish("A", [("http://a.test/msze", text_a)], [mass("08:00", ["sun"]), mass("10:00", ["sun"])]),
+        parish("B", [("http://b.test/", text_b)], [mass("09:00", ["sun"]), mass("11:30", ["sun"])]),
+    ]
+    texts = tmp_path / "texts"
+    (texts / "realsites").mkdir(parents=True)
+    (texts / "realsites" / "local.jsonl").write_text(
+        "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in with_text), encoding="utf-8"
+    )
+    labels = []  # as data/realsites keeps them: each page by its URL and the SHA-256 of its text
+    for p in with_text:
+        labels.append({**p, "pages": [{"url": g["url"], "sha256": sha256(g["text"])} for g in p["pages"]]})
+    labels[1]["pages"][0]["sha256"] = sha256(text_b + "changed")
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text(json.dumps(labels[0], ensure_ascii=False) + "\n", encoding="utf-8")
+    second.write_text(json.dumps(labels[1], ensure_ascii=False) + "\n", encoding="utf-8")
+
+    argv = ["evaluate", "--sites", str(first), str(second), "--texts", str(texts)]
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    got = json.loads(out)
+    assert got["parishes"] == 1  # B's text is not the one labelled: named and left out
+    assert "label B http://b.test/ changed since it was labelled" in err
+    assert got["files"][str(first)]["weekly"]["tp"] == 2 and got["files"][str(second)]["parishes"] == 0
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"{first}:\n1 parishes" in out and f"{second}:\n0 parishes" in out
+    assert "all files:\n1 parishes" in out
+
+
+def test_sites_read_a_diocesan_label_file_from_the_thesis_rows(capsys):
+    """data/diocesan labels name a row of the thesis's TSVs: --sites joins them as the guard does."""
+    from msze.cli.quality import site_figures
+    from msze.labels.sets import join_diocesan
+    from msze.labels.texts import JoinReport
+
+    path = "data/diocesan/warszawa-101-211.jsonl"
+    expected = site_figures(join_diocesan([path], JoinReport()), None)["figures"]
+    with open(path, encoding="utf-8") as f:
+        assert expected["parishes"] == sum(1 for line in f if line.strip())  # every row met its text
+    assert main(["evaluate", "--sites", path, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["parishes"] == expected["parishes"] and got["files"] == {}
+    assert round(got["weekly"]["f1"], 4) == expected["weekly_f1"]
