@@ -65,6 +65,7 @@ def days(text: str) -> list[tuple[str, list[str]]]:
         ("wtorek, czwartek, sobota", ["tue", "thu", "sat"]),
         ("w czwartki", ["thu"]),
         ("uroczystości", ["holiday"]),
+        ("Niedziala i święta", ["sun", "holiday"]),  # misspelt
     ],
 )
 def test_day_phrases(phrase, expected):
@@ -1929,3 +1930,27 @@ def test_a_season_s_start_named_alone_after_a_range_is_the_rest_of_the_year(rest
     text = f"Msze św. w dni powszednie: 7.15; od maja do września 19.15, {rest} 18.15"
     got = [(t, r["season"]) for t, r in readings(text)]
     assert got == [("07:15", None), ("19:15", "05-01..09-30"), ("18:15", "10-01..04-30")]
+
+
+
+def test_a_day_label_heading_a_long_list_reaches_its_last_times():
+    text = (
+        "Msze św. w niedziele: kościół parafialny: godz. 6.45, godz. 9.15, godz. 10.45, godz. 12.15, godz. "
+        "19.00; kaplica pod wezwaniem Świętego Wojciecha Biskupa i Męczennika godz. 8.30 (nie ma w ferie);"
+        " lipiec sierpień kościół parafialny godz. 6.45, godz. 17.30"
+    )
+    got = [(t, r["days"], r["season"]) for t, r in readings(text)]
+    assert got[-2:] == [("06:45", ["sun"], "summer"), ("17:30", ["sun"], "summer")]
+
+
+def test_an_advent_mass_on_no_day_is_the_weekdays_roraty():
+    assert [(t, r["days"], r["season"]) for t, r in readings("Okresowo:\nRoraty\n6:45")] == [
+        ("06:45", ["mon", "tue", "wed", "thu", "fri", "sat"], "advent")
+    ]
+    text = "W Adwencie zapraszamy dorosłych na Mszę św. o godz. 6.45, a w soboty o 8.15 przy świecach."
+    assert [(t, r["days"]) for t, r in readings(text)] == [
+        ("06:45", ["mon", "tue", "wed", "thu", "fri"]),
+        ("08:15", ["sat"]),
+    ]
+    # another season on no day stays without one
+    assert [r["days"] for _, r in readings("W Wielkim Poście zapraszamy na Mszę św. o godz. 6.45.")] == [[]]

@@ -140,7 +140,8 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
             ("saturday", "sat"),
         )
     ),
-    (rf"niedziel{_W}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
+    # "Niedziala i święta": the day misspelt as the web writes it too
+    (rf"niedziel{_W}|niedzial[aęy]{_R}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),
     (rf"środ{_W}|śr{_DOT}", days_of("wed")),
@@ -209,6 +210,7 @@ _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.�
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
 _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 PARENS_RE = re.compile(r"\([^()\n]*\)")
+_LABEL_AFTER_RE = re.compile(r"\s*:")  # "w niedziele:": a day phrase labelling the list after it
 # "7.00 - w poniedziałki w kaplicy, 8.30": a day in the note after a time is that time's, not the next ones
 _NOTE_OF_TIME_RE = re.compile(r"\d[.:]\d\d\s*[-–—]\s*(?:w|we)?\s*$", re.IGNORECASE)
 _AFTER_NAME_RE = re.compile(r"[^\W\d_]{3}\s*$")  # a parenthesis right after a word, not after a time
@@ -424,7 +426,18 @@ class LineDays:
             wider = found[: len(found) - len(_joined(line, found, len(found) - 1, -1))]
             if wider and wider[-1][2].generic:
                 return _resolve_day(line, wider)
+        if not found and lo > clause_start:
+            return self._label_before(clause_start, lo)
         return _resolve_day(line, found)
+
+    def _label_before(self, clause_start: int, lo: int) -> Days | None:
+        """The days of a label heading the clause's long list ("Msze w niedziele: kościół parafialny: 7.30,
+        ...; kaplica ... 9.00; lipiec, sierpień: 7.30"), for an hour past the look-behind with no day
+        nearer."""
+        earlier = self.days[bisect_left(self.day_starts, clause_start) : bisect_left(self.day_starts, lo)]
+        if earlier and _LABEL_AFTER_RE.match(self.line, earlier[-1][1]):
+            return earlier[-1][2]
+        return None
 
 
 def names_day(text: str) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from msze.extraction.rules.cues import EXCEPT_WORD, MASS_CUE_RE, OTHER_CUE_RE
-from msze.extraction.rules.days import DAY_ANY_RE, PARENS_RE, VIGIL_WORDS, WEEK, Days, days_of
+from msze.extraction.rules.days import DAY_ANY_RE, MON_SAT, PARENS_RE, VIGIL_WORDS, WEEK, Days, days_of
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
 from msze.utils.vocabulary import season_range
 
@@ -239,7 +239,7 @@ def monthly_in(text: str) -> Monthly | None:
 
 
 # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30", "w porządku niedzielnym": the Sunday order's times
-_AS_SUNDAY_RE = re.compile(
+AS_SUNDAY_RE = re.compile(
     r"\b(?:jak|tak\s+jak)\s+(?:w\s+)?(?:każdą\s+)?niedziel\w*"
     r"|\b(?:w\s+porządku|porządkiem|według\s+porządku)\s+niedziel\w*",
     re.I,
@@ -777,7 +777,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     elif r.date is not None or p.one_off or one_off_in(own):
         r.kind = ONE_OFF
     r.confession = p.confession or block.confession
-    r.sunday_order = p.sunday_order or bool(_AS_SUNDAY_RE.search(own))
+    r.sunday_order = p.sunday_order or bool(AS_SUNDAY_RE.search(own))
     r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
     return r
 
@@ -808,7 +808,7 @@ def _clause_notes(prefix: str, clause: str) -> _ClauseNotes:
         monthly_day=monthly_in(prefix),
         one_off=one_off_in(prefix) or _order_by_reference(prefix),
         confession=bool(CONFESSION_RE.search(clause)),
-        sunday_order=bool(_AS_SUNDAY_RE.search(prefix)),
+        sunday_order=bool(AS_SUNDAY_RE.search(prefix)),
         vigil=bool(_VIGIL_RE.search(prefix)),
     )
 
@@ -823,7 +823,7 @@ def _order_by_reference(prefix: str) -> bool:
     one given by the weekdays' ("Msze jak w dzień powszedni") is an occasion's too."""
     if _AS_WEEKDAY_RE.search(prefix):
         return True
-    return _AS_SUNDAY_RE.search(prefix) is not None and not DAY_ANY_RE.search(_AS_SUNDAY_RE.sub(" ", prefix))
+    return AS_SUNDAY_RE.search(prefix) is not None and not DAY_ANY_RE.search(AS_SUNDAY_RE.sub(" ", prefix))
 
 
 _VIGIL_RE = re.compile(rf"\b(?:{VIGIL_WORDS})", re.I)  # the words that make a Saturday time the vigil
@@ -858,8 +858,18 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
             r.vigil = True
     _monthly_days(readings)
     _bare_churches(readings)
+    _advent_weekdays(readings, facts)
     _narrow_generic(readings, facts)
     _dropped_in_season(readings, facts)
+
+
+def _advent_weekdays(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
+    """A weekly Advent Mass on no day is the Roraty, held on the weekdays ("Roraty: 6:30", "w Adwencie
+    zapraszamy na Mszę o 6.30, a w soboty o 7.30"): Saturday's own time then narrows them as "dni
+    powszednie" are narrowed."""
+    for r, f in zip(readings, facts, strict=True):
+        if f.is_mass and r.days is None and r.kind == REGULAR and r.season == "advent":
+            r.days = MON_SAT
 
 
 def _bare_churches(readings: Sequence[Reading]) -> None:
