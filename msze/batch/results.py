@@ -111,8 +111,8 @@ def csv_row(summary: dict[str, Any]) -> dict[str, Any]:
     row["mass_count"] = len(schedule)
     row["one_off_count"] = len(summary.get("one_off") or ())
     for day in CSV_DAY_COLUMNS:
-        if day == "unknown_day":
-            row[day] = day_cell(e for e in schedule if not e["days"])
+        if day == "unknown_day":  # the weekly-read Masses no page gave a day
+            row[day] = day_cell(summary.get("dayless") or ())
         else:
             row[day] = day_cell(e for e in schedule if day in e["days"])
     return row

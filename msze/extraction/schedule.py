@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from msze.extraction.rules.days import DAY_ORDER
+from msze.extraction.rules.days import DAY_ORDER, day_at
 from msze.extraction.rules.reading import (
+    AS_SUNDAY_RE,
     DAY_BEFORE_DATE,
     ONE_OFF,
+    REGULAR,
     REGULAR_ORDER_RE,
     THIS_WEEK_RE,
     complement,
@@ -32,7 +34,7 @@ from msze.extraction.rules.reading import (
     same_half,
     with_year,
 )
-from msze.extraction.rules.verdict import AT_MASS, NOT_SCHEDULED
+from msze.extraction.rules.verdict import AT_MASS, DEVOTION_AT_MASS, NEGATED, NOT_SCHEDULED
 from msze.utils.vocabulary import WEEK
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
@@ -167,7 +169,6 @@ class _Entry:
     days: set[str] = field(default_factory=set)
     pages: set[str] = field(default_factory=set)
     evidence: list[dict[str, Any]] = field(default_factory=list)
-    dated: bool = False  # some page gave it a day (an entry left without days by the summer complement goes)
     valid_from: str | None = None  # an announced new schedule: the day it starts ("od 1 lipca")
     # the days a page lists it on in its own right, not as a seasonal time aside (hour "aside")
     listed: set[str] = field(default_factory=set)
@@ -176,7 +177,6 @@ class _Entry:
     def add(self, day: str | None, w: _Weekly) -> None:
         if day is not None:
             self.days.add(day)
-            self.dated = True
             if not w.hour.get("aside"):
                 self.listed.add(day)
         self.valid_from = self.valid_from or w.valid_from
@@ -197,7 +197,11 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     monthly: dict[tuple[Any, ...], dict[str, Any]] = {}
     by_reference: list[_Weekly] = []  # "W drugi dzień świąt Msze jak w niedzielę: 6.30, 9.30" as Sunday's
     mentioned: list[_Weekly] = []  # "w niedziele po Mszy o 18.00": a Mass a one-off takes as known
+    held_at: list[_Weekly] = []  # "spowiedź codziennie przed Mszą o 7.30": a Mass the confession is held at
     confession: dict[tuple[Any, ...], dict[str, Any]] = {}
+    dayless: list[_Weekly] = []  # weekly-read Masses with no day: listed apart, never in the schedule
+    like_sunday: list[tuple[frozenset[str], str | None, str]] = []  # "Święta: jak w niedzielę, bez Mszy o 20"
+    withdrawn: list[tuple[frozenset[str], str | None, str]] = []  # "Msza o 7.00 nie będzie odprawiana"
     for i, page in enumerate(pages):
         role = page_role(page)
         p = _Page(i, page.get("url") or "", role, page_date(page) if role == ANNOUNCEMENTS else None)
@@ -210,13 +214,19 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if hour.get("label") != "mass" and hour.get("time"):
                 p.unread |= {(day, hour["time"]) for day in hour.get("days") or (None,)}
             if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") in NOT_SCHEDULED:
-                if confessed_at_mass(text, hour):
-                    mentioned.append(_Weekly(p, page, hour, None))
+                if hour.get("reason") == NEGATED:
+                    _negation(p, text, hour, like_sunday, withdrawn)
+                elif confessed_at_mass(text, hour):
+                    held_at.append(_Weekly(p, page, hour, None))
+                elif hour.get("reason") == DEVOTION_AT_MASS and mentioned_mass(text, hour):
+                    mentioned.append(_Weekly(p, page, {**hour, "kind": REGULAR}, None))  # a devotion's
                 continue  # "nie ma Mszy o 12.30", "spowiedź przed Mszą o 7.30": no Mass of its own
             valid_from = starts_on(sentence_of(text, hour), year) if p.role == ANNOUNCEMENTS else None
             if hour.get("monthly") and _is_listed(p, hour):
                 _add_monthly(monthly, page, hour)  # "w pierwsze piątki" (or a list's last item alone)
-            if _is_weekly(p, hour, valid_from) or (p.role == ANNOUNCEMENTS and regular_order(text, hour)):
+            if not hour.get("days") and hour.get("kind", REGULAR) == REGULAR and not hour.get("date"):
+                dayless.append(_Weekly(p, page, hour, valid_from))  # a weekly Mass on no day: no schedule row
+            elif _is_weekly(p, hour, valid_from) or (p.role == ANNOUNCEMENTS and regular_order(text, hour)):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[_said_key(day, hour)].add(hour["time"])
@@ -236,16 +246,86 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": page.get("url")})
     weekly += _sunday_by_reference(by_reference, said)
+    # the Masses a confession is held at are the schedule's where it has that time: they add no days to it
+    known = {(w.hour["time"], w.hour.get("church")) for w in weekly}
+    mentioned += [w for w in held_at if (w.hour["time"], w.hour.get("church")) not in known]
     weekly += _by_mention(mentioned, said)
     winners = _winners(said)
     schedule, conflicts = _schedule(weekly, winners)
+    schedule = _withdraw(_as_sunday(schedule, like_sunday), withdrawn)
     return {
         "schedule": schedule,
         "one_off": sorted(one_off.values(), key=lambda o: (o["date"] or "9999", o["time"])),
         "monthly": sorted(monthly.values(), key=lambda m: (m["week"] < 0, m["week"], m["days"], m["time"])),
         "confession": list(confession.values()),
         "conflicts": conflicts,
+        "dayless": _dayless(dayless),
     }
+
+
+# a negation that speaks of one day, this week's: "W czwartek Msza o 7.00 nie będzie odprawiana"
+_ONE_DAY_RE = re.compile(
+    r"\b(?:w|we)\s+(?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)\b", re.IGNORECASE
+)
+
+
+def _negation(
+    p: _Page,
+    text: str,
+    hour: Mapping[str, Any],
+    like_sunday: list[tuple[frozenset[str], str | None, str]],
+    withdrawn: list[tuple[frozenset[str], str | None, str]],
+) -> None:
+    """What a Mass said not to be held says of the weekly order (a seasonal one is the reading's:
+    "w wakacje nie ma Mszy o 12.30"). "Święta: Msze jak w niedzielę, bez Mszy o 20.00": the holy days have
+    Sunday's times but that one. "Msza o 7.00 nie będzie odprawiana", undated and of no single day: that
+    weekly Mass is gone (on an announcements page only when said to hold: "na stałe", "do odwołania"); one
+    dated, of this week or of one day ("w czwartek") is that day's cancellation and the order stands."""
+    if hour.get("season") or hour.get("date") or hour.get("kind", REGULAR) != REGULAR:
+        return
+    statement = sentence_of(text, hour)
+    church, time = hour.get("church"), hour["time"]
+    sunday = AS_SUNDAY_RE.search(statement)
+    if sunday is not None:
+        days = day_at(statement[: sunday.start()])
+        if days is not None and "sun" not in days.days:
+            like_sunday.append((days.days, church, time))
+        return
+    if not _undated(statement) or _ONE_DAY_RE.search(statement):
+        return
+    if p.role == ANNOUNCEMENTS and not (
+        REGULAR_ORDER_RE.search(statement) or _UNTIL_NOTICE_RE.search(statement)
+    ):
+        return
+    withdrawn.append((frozenset(hour.get("days") or DAY_ORDER), church, time))
+
+
+def _as_sunday(
+    schedule: list[dict[str, Any]], like_sunday: list[tuple[frozenset[str], str | None, str]]
+) -> list[dict[str, Any]]:
+    """The days given Sunday's order ("Święta: Msze jak w niedzielę, bez Mszy o 20.00") added to the church's
+    Sunday times but the excepted ones, where no row gives those days times of their own."""
+    excepted: dict[tuple[frozenset[str], str | None], set[str]] = defaultdict(set)
+    for days, church, time in like_sunday:
+        excepted[(days, church)].add(time)
+    for (days, church), times in excepted.items():
+        if any(days & set(r["days"]) for r in schedule if r["church"] == church):
+            continue
+        for r in schedule:
+            if r["church"] == church and "sun" in r["days"] and not r["vigil"] and r["time"] not in times:
+                r["days"] = sorted(set(r["days"]) | days, key=DAY_ORDER.__getitem__)
+    return schedule
+
+
+def _withdraw(
+    schedule: list[dict[str, Any]], withdrawn: list[tuple[frozenset[str], str | None, str]]
+) -> list[dict[str, Any]]:
+    """The schedule without the weekly Masses said to be held no more, on the days said (every season)."""
+    for days, church, time in withdrawn:
+        for r in schedule:
+            if r["time"] == time and r["church"] == church:
+                r["days"] = [d for d in r["days"] if d not in days]
+    return [r for r in schedule if r["days"]]
 
 
 def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> bool:
@@ -313,7 +393,8 @@ _OFFSET_BEFORE_RE = re.compile(r"\b(?:kwadrans\w*|pół\s+godziny|godzin\w*|minu
 
 def confessed_at_mass(text: str, hour: Mapping[str, Any]) -> bool:
     """A standing Mass a confession is held at ("Spowiedź w dni powszednie podczas każdej Mszy (7:00 i
-    18:30)"): no Mass of its own, but evidence of that day's order where no page states one, as a mention."""
+    18:30)"): no Mass of its own, but evidence of that day's order where no page states one, as a mention,
+    unless the schedule has that time already ("codziennie" then spreads it to no other day)."""
     if hour.get("reason") != AT_MASS or hour.get("kind", "regular") != "regular":
         return False
     days = set(hour.get("days") or ())
@@ -559,10 +640,7 @@ def _schedule(
         hour = w.hour
         church, season, time = hour.get("church"), hour.get("season"), hour["time"]
         key = (time, church, season, bool(hour.get("vigil")))
-        days = hour.get("days") or []
-        if not days:
-            entries[key].add(None, w)
-        for day in days:
+        for day in hour["days"]:
             said = _said_key(day, hour)
             winner = winners[said]
             # "18.00 (w sobotę Msza niedzielna)" under the weekdays: the vigil on Saturday only
@@ -573,7 +651,7 @@ def _schedule(
                 lost[(said[0], *day_key)].add(day, w)
     _season_complement(entries)
     _vigil_once(entries)
-    schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days or not e.dated]
+    schedule = [_entry_dict(k, e) for k, e in entries.items() if e.days]  # never a weekly Mass on no day
     schedule.sort(key=lambda s: (min((DAY_ORDER[d] for d in s["days"]), default=99), s["time"]))
     conflicts = [
         {**_entry_dict(k[1:], e), "kept": winners[(k[0], k[2], k[3])].url}
@@ -581,6 +659,16 @@ def _schedule(
         if not (k[1:] in entries and _day_of(k[0]) in entries[k[1:]].days)
     ]
     return schedule, conflicts
+
+
+def _dayless(dayless: list[_Weekly]) -> list[dict[str, Any]]:
+    """The weekly-read Masses no page gave a day, by (time, church, season, vigil): kept apart from the
+    schedule for review (results.csv's unknown_day), never a Mass on some day."""
+    entries: dict[tuple[Any, ...], _Entry] = defaultdict(_Entry)
+    for w in dayless:
+        h = w.hour
+        entries[(h["time"], h.get("church"), h.get("season"), bool(h.get("vigil")))].add(None, w)
+    return sorted((_entry_dict(k, e) for k, e in entries.items()), key=lambda d: d["time"])
 
 
 def _day_of(said_day: str) -> str:
@@ -651,7 +739,6 @@ def _move(entries: dict[tuple[Any, ...], _Entry], e: _Entry, day: str, key: tupl
     e.days.discard(day)
     moved = entries[key]
     moved.days.add(day)
-    moved.dated = True
     moved.pages |= e.pages
     moved.evidence = moved.evidence or list(e.evidence)
 

@@ -14,6 +14,7 @@ from msze.extraction.page import extract
 from msze.extraction.rules import decide
 from msze.extraction.rules.days import day_at
 from msze.extraction.rules.reading import WINTER_REST, complement, season_in
+from msze.extraction.rules.verdict import DEVOTION_AT_MASS
 from msze.utils.vocabulary import season_range
 
 MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
@@ -1931,6 +1932,16 @@ def test_a_season_s_start_named_alone_after_a_range_is_the_rest_of_the_year(rest
     got = [(t, r["season"]) for t, r in readings(text)]
     assert got == [("07:15", None), ("19:15", "05-01..09-30"), ("18:15", "10-01..04-30")]
 
+
+def test_a_time_after_a_mass_named_in_a_devotion_s_clause_adds_no_mass():
+    text = "Nabożeństwa\nKoronka w Wielkim Poście (w piątki po Mszy wieczornej o 17.15)\nGodziny"
+    hours = find_hours(text)
+    assert [(d.is_mass, d.reason) for d in decide(text, hours, 2025)] == [(True, DEVOTION_AT_MASS)]
+    # a Mass named for itself, or a devotion after the time, is still that Mass
+    text = "Msze św. w piątki po nabożeństwie o 17.15"
+    assert [d.reason for d in decide(text, find_hours(text), 2025)] != [DEVOTION_AT_MASS]
+    text = "W piątki po Mszy o godz. 17.15 koronka."
+    assert [d.reason for d in decide(text, find_hours(text), 2025)] != [DEVOTION_AT_MASS]
 
 
 def test_a_day_label_heading_a_long_list_reaches_its_last_times():

@@ -49,7 +49,7 @@ def test_summarize_contract():
     s = summarize(PAGES, "http://parafia.test/", "parafia.test", crawled_at="2026-11-30T01:00:00Z")
     assert set(s) == {
         "start_url", "domain", "status", "error", "pages", "bytes", "crawled_at", "masses",
-        "schedule", "one_off", "monthly", "confession", "conflicts", "churches",
+        "schedule", "one_off", "monthly", "confession", "conflicts", "dayless", "churches",
     }  # fmt: skip
     assert (s["status"], s["error"], s["pages"]) == ("finished", None, 2)
     assert s["bytes"] == len(b"<p>Zapraszamy</p>") + len("<p>Porządek Mszy św.</p>".encode())
@@ -85,10 +85,10 @@ def test_export_jsonl_and_csv(tmp_path):
     assert export_csv([s1, s2], tmp_path / "results.csv") == 2
     with open(tmp_path / "results.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    # these hours have no days: their weekly Masses are of an unknown day
+    # these hours have no days: their weekly Masses are of an unknown day, none of the schedule
     assert rows[0]["unknown_day"] == "7:00, 9:00, 11:00, 18:00"
     assert rows[0]["sun"] == ""
-    assert rows[0]["mass_count"] == "4"
+    assert rows[0]["mass_count"] == "0"
     assert (rows[1]["status"], rows[1]["error"], rows[1]["mass_count"]) == (
         "failed",
         "Connection refused",

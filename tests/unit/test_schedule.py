@@ -456,10 +456,11 @@ def test_a_mass_said_not_to_be_held_is_never_a_new_one():
             "<p>W święta zniesione Msze jak w niedzielę, bez Mszy o 20.15.</p>",
         ),
     )
+    # Thursday's cancellation is that day's: the weekday 7:00 stands; the holy days have Sunday's times
     assert set(rows(result)) == {
-        ("08:00", ("sun",), None, None, False),
-        ("10:00", ("sun",), None, None, False),
-        ("12:30", ("sun",), None, "not-summer", False),
+        ("08:00", ("sun", "holiday"), None, None, False),
+        ("10:00", ("sun", "holiday"), None, None, False),
+        ("12:30", ("sun", "holiday"), None, "not-summer", False),
         ("07:00", MON_SAT, None, None, False),
         ("18:00", MON_SAT, None, None, False),
     }
@@ -806,3 +807,92 @@ def test_a_winter_and_summer_pair_of_one_time_leaves_the_other_times_all_year():
     assert ("07:15", MON_SAT, None, None, False) in got
     assert ("17:15", MON_SAT, None, "winter", False) in got
     assert ("18:15", MON_SAT, None, "summer", False) in got
+
+
+def test_a_weekly_mass_said_to_be_held_no_more_leaves_the_schedule_but_a_dated_cancellation_does_not():
+    order = "<h2>Msze święte</h2><p>Niedziela: 9:00, 11:30</p><p>Dni powszednie: 6:45, 19:00</p>"
+    for gone in (
+        "<p>Msza św. o 6.45 nie będzie już odprawiana.</p>",
+        "<p>Od teraz nie ma Mszy o 6.45.</p>",
+        "<p>Poranna Msza o 6.45 została odwołana.</p>",
+    ):
+        result = site(("https://parafia.test/msze", order + gone))
+        assert rows(result) == [("19:00", MON_SAT, None, None, False), ("09:00", ("sun",), None, None, False),
+                                ("11:30", ("sun",), None, None, False)], gone  # fmt: skip
+    # of Saturdays only: the other weekdays keep it
+    result = site(("https://parafia.test/msze", order + "<p>W soboty nie ma Mszy o 6.45.</p>"))
+    assert ("06:45", MON_SAT[:5], None, None, False) in rows(result)
+    # one day's, this week's, dated, or in this week's announcements: the order stands
+    for once in (
+        "<p>W piątek Msza o 6.45 nie będzie odprawiana.</p>",
+        "<p>W tym tygodniu nie ma Mszy o 6.45.</p>",
+        "<p>14 listopada Msza o 6.45 jest odwołana.</p>",
+    ):
+        result = site(("https://parafia.test/msze", order + once))
+        assert ("06:45", MON_SAT, None, None, False) in rows(result), once
+    result = site(
+        ("https://parafia.test/msze", order),
+        (
+            "https://parafia.test/ogloszenia",
+            "<h1>Ogłoszenia</h1><p>2. Msza o 6.45 nie będzie odprawiana.</p>",
+        ),
+    )
+    assert ("06:45", MON_SAT, None, None, False) in rows(result)
+
+
+def test_holy_days_with_sunday_s_masses_but_one_get_the_others():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziele: 7:30, 9:30, 21:00</p><p>Dni powszednie: 18:00</p>"
+            "<p>Uroczystości: Msze jak w niedzielę, bez Mszy o 21.00</p>",
+        ),
+    )
+    assert rows(result) == [
+        ("18:00", MON_SAT, None, None, False),
+        ("07:30", ("sun", "holiday"), None, None, False),
+        ("09:30", ("sun", "holiday"), None, None, False),
+        ("21:00", ("sun",), None, None, False),
+    ]
+    # holy days with times of their own keep them
+    own = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>Niedziele: 7:30, 9:30, 21:00</p><p>Święta: 10:00</p>"
+            "<p>W święta Msze jak w niedzielę, bez Mszy o 21.00</p>",
+        ),
+    )
+    assert [r[:2] for r in rows(own) if "holiday" in r[1]] == [("10:00", ("holiday",))]
+
+
+def test_confession_every_day_before_the_weekday_masses_spreads_them_to_no_other_day():
+    result = site(
+        (
+            "https://parafia.test/msze",
+            "<h2>Msze święte</h2><p>W dni powszednie: 6:30, 18:00</p>"
+            "<p>Spowiadamy codziennie przed Mszą św. o 6.30 i 18.00</p>",
+        ),
+    )
+    assert rows(result) == [("06:30", MON_SAT, None, None, False), ("18:00", MON_SAT, None, None, False)]
+    assert [(c["start"], c.get("at_mass")) for c in result["confession"]] == [
+        ("06:30", True),
+        ("18:00", True),
+    ]
+
+
+def test_a_weekly_mass_read_on_no_day_is_no_schedule_row_but_kept_apart():
+    steps = page_steps(None)
+    page = steps.run(
+        {"url": "https://parafia.test/msze", "text": "Msze święte\nKaplica: 9.15", "domain": "p"}
+    )
+    page["hours"] = [{**h, "days": [], "kind": "regular"} for h in page["hours"]]
+    result = consolidate([page])
+    assert result["schedule"] == [] and result["one_off"] == []
+    assert [(d["time"], d["days"], d["pages"]) for d in result["dayless"]] == [("09:15", [], 1)]
+
+
+def test_a_devotion_s_time_after_a_mass_it_names_is_no_weekly_mass():
+    steps = page_steps(None)
+    text = "Nabożeństwa\nKoronka w Wielkim Poście (w piątki po Mszy wieczornej o 17.15)\nGodziny"
+    page = steps.run({"url": "https://parafia.test/nabozenstwa", "text": text, "domain": "parafia.test"})
+    assert consolidate([page])["schedule"] == []

@@ -84,6 +84,15 @@ def test_a_one_off_on_an_impossible_day_fails_the_result_schema():
     assert errors({**result, "crawled_at": "2026-12-01 10:00"}, "result")[0].startswith("crawled_at: ")
 
 
+def test_a_weekly_mass_is_on_some_day_and_one_on_none_is_dayless():
+    p = page()
+    result = summarize([p], p["start_url"], p["domain"], crawled_at="2026-12-01T10:00:00Z")
+    row = result["schedule"][0]
+    assert errors({**result, "schedule": [{**row, "days": []}]}, "result")[0].startswith("schedule/0/days: ")
+    check({**result, "dayless": [{**row, "days": []}]}, "result")
+    assert errors({**result, "dayless": [row]}, "result")[0].startswith("dayless/0/days: ")
+
+
 def test_a_monthly_mass_matches_both_schemas_and_an_older_result_without_monthly_still_does():
     p = page(HTML + "<p>Msze św. w pierwsze piątki miesiąca: 16:30; w ostatnią niedzielę miesiąca: 15:00</p>")
     assert [h["monthly"] for h in p["hours"] if h.get("monthly")] == [

@@ -332,3 +332,14 @@ def test_a_database_of_the_first_version_is_upgraded_to_days_of_the_week(tmp_pat
     assert times_of(engine, 1) == {("sun", "10:00")} | {
         (d, "18:00") for d in ("mon", "tue", "wed", "thu", "fri")
     }
+
+
+def test_a_weekly_entry_on_no_day_is_never_published_and_is_counted(tmp_path, engine):
+    objects = results()
+    objects[0]["schedule"].append(
+        {**objects[0]["schedule"][0], "time": "16:45", "days": []}  # a results file before "dayless"
+    )
+    paths = write_inputs(tmp_path, objects)
+    report = load(engine, paths["parishes"], paths["places"], paths["results"])
+    assert report.times_dayless == 1
+    assert not [t for t in times_of(engine, parish_id(engine, "Świętego Józefa")) if t[1] == "16:45"]

@@ -29,7 +29,10 @@ from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading, place_named
 
 NEGATED = "negated"  # a Mass said not to be held at the hour: the page's Mass time, no Mass of the schedule
 AT_MASS = "confession at mass"  # "Spowiedź przed Mszą o 7.30": the page's Mass time, confession then
-NOT_SCHEDULED = frozenset({NEGATED, AT_MASS})  # reasons of Mass times that add no Mass to a schedule
+# "Różaniec (w Adwencie po Roratach o 16.00)": a Mass named as the devotion's time, no Mass of its own
+DEVOTION_AT_MASS = "devotion at mass"
+# the reasons of Mass times that add no Mass to a schedule
+NOT_SCHEDULED = frozenset({NEGATED, AT_MASS, DEVOTION_AT_MASS})
 UNCUED = "no cue"  # the reason for an hour the rules found nothing to go on for (the classifier's to label)
 FORWARD_WORDS = 6  # a cue at most this many words after an hour may decide it ("18.30 Nieszpory")
 SECTION_MAX_WORDS = 8  # a block's header decides only for list-like clauses (few words before the hour)

@@ -69,7 +69,9 @@ from msze.extraction.rules.reading import (
 from msze.extraction.rules.verdict import (
     AT_MASS,
     CELL_GAP_RE,
+    DEVOTION_AT_MASS,
     NEGATED,
+    NOT_SCHEDULED,
     HourContext,
     LineContext,
     RuleDecision,
@@ -438,6 +440,17 @@ def _confession_topic(cues: LineCues, c: HourContext) -> bool:
     )
 
 
+def _devotion_at_mass(cues: LineCues, c: HourContext) -> bool:
+    """ "Różaniec w październiku (w Adwencie po Roratach o 16.00)": a time after a Mass named as a point of
+    reference, in a clause about something else, is that devotion's (or a known Mass's): no Mass of its
+    own."""
+    ref = cues.last_within(c.clause_start, c.s)
+    if ref is None or not (ref.mass and ref.reference):
+        return False
+    topic = cues.last_own_by(ref.start)
+    return topic is not None and topic.start >= c.clause_start and not topic.mass
+
+
 def _mentioned(reason: str, before: str, after: str, confession: bool, listed_after: str | None) -> str:
     """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30", "Msza o
     7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on:
@@ -741,6 +754,8 @@ class _Walk:
                 confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
                 gap = line[own_start : c.s] if confession_listed else None
                 reason = _mentioned(reason, before, after, bool(confession), gap)
+                if reason not in NOT_SCHEDULED and _devotion_at_mass(cues, c):
+                    reason = DEVOTION_AT_MASS
             confession_listed = reason == AT_MASS
             own = before + " " + after
             season_before = season_in(before)

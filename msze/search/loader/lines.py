@@ -35,6 +35,7 @@ class LoadReport:
     times_loaded: int = 0
     times_capped: int = 0  # rows past MAX_ROWS_PER_PARISH of one parish: not loaded
     times_skipped: int = 0  # masses without a valid time
+    times_dayless: int = 0  # weekly entries on no day (results before their "dayless" list): not published
     history_rows: int = 0
     verified_queued: int = 0  # crawls of a verified parish that read otherwise: queued for review
     verified_confirmed: int = 0  # the others: they read the same, or a difference a reviewer kept

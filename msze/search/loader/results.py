@@ -120,6 +120,9 @@ def _score(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
+_NO_DAY = ""  # a weekly entry's day when it has none
+
+
 def _entries(result: CrawlResult) -> Iterator[tuple[dict, str | None, dict]]:
     """(entry, day, evidence) for every day of every weekly entry: the consolidated `schedule`, else (a
     first-version file) `masses` with their day category spread over its days."""
@@ -132,8 +135,11 @@ def _entries(result: CrawlResult) -> Iterator[tuple[dict, str | None, dict]]:
             if days is None:  # "days": 5, true, a list of lists: the entry is wrong, not its crawl
                 yield entry, None, {}
                 continue
+            if not days:  # a weekly Mass on no day (a results file before "dayless"): never published
+                yield entry, _NO_DAY, {}
+                continue
             first = _first_evidence(entry)
-            for day in days or [UNKNOWN_DAY]:
+            for day in days:
                 yield entry, day, first
         return
     for mass in result.masses:
@@ -150,6 +156,9 @@ def _mass_rows(
 ) -> list[dict]:
     rows: dict[tuple, dict] = {}
     for mass, day, evidence in _entries(result):
+        if day == _NO_DAY:
+            report.times_dayless += 1
+            continue
         if not isinstance(mass, dict) or day is None:
             report.times_skipped += 1
             continue
