@@ -1965,3 +1965,20 @@ def test_an_advent_mass_on_no_day_is_the_weekdays_roraty():
     ]
     # another season on no day stays without one
     assert [r["days"] for _, r in readings("W Wielkim Poście zapraszamy na Mszę św. o godz. 6.45.")] == [[]]
+
+
+def test_a_hard_wrapped_sentence_gives_its_times_the_day_of_the_next_line():
+    text = "Msze święte sprawujemy o 6.45 i o 17.30\nw dni powszednie, zaś w niedziele o 8.00 i 10.30."
+    assert days(text) == [("06:45", MON_SAT), ("17:30", MON_SAT), ("08:00", ["sun"]), ("10:30", ["sun"])]
+    # a lowercase day heading on its own line is the next times' heading, not the line's above
+    text = "Msze św.\nNiedziele i święta\n8.00, 10.30\nw dni powszednie\n18.00"
+    assert days(text)[:2] == [("08:00", ["sun", "holiday"]), ("10:30", ["sun", "holiday"])]
+
+
+def test_a_patron_alone_names_the_church_of_its_time():
+    text = "Msze święte w niedziele: 7.30; bł. Karoliny 9.00; Św. Marcina 11.00"
+    assert [(t, r["church"]) for t, r in readings(text)] == [
+        ("07:30", None),
+        ("09:00", "bł. Karoliny"),
+        ("11:00", "Św. Marcina"),
+    ]

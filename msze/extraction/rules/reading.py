@@ -439,12 +439,15 @@ def names_main_church(text: str) -> bool:
 # words around the hour, less its header, days, seasons and "godz.", are one capitalised name or nothing.
 _UPPER, _LOWER = "A-ZĄĆĘŁŃÓŚŹŻ", "a-ząćęłńóśźż"
 _NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+|[{_UPPER}]{{2,4}})(?:-[{_UPPER}]?[{_LOWER}]+)?"
-_PLACE_NAME_RE = re.compile(rf"{_NAME_WORD}(?:\s+(?:i\s+|nad\s+|pod\s+|k\s+|koło\s+)?{_NAME_WORD}){{0,3}}")
+# "Bagrowo", "Nowa Wieś", a patron alone: "św. Anny", "bł. Karoliny"
+_PLACE_NAME_RE = re.compile(
+    rf"(?:(?:[śŚ]w|[bB]ł)\.\s+)?{_NAME_WORD}(?:\s+(?:i\s+|nad\s+|pod\s+|k\s+|koło\s+)?{_NAME_WORD}){{0,3}}"
+)
 # a Mass header up to its colon ("Msze św. w niedziele:"), and the small words of a time ("o godz.")
 _PLACE_HEADER_RE = re.compile(r"^[^:]*\bmsz\w*[^:]*:", re.IGNORECASE)
 _PLACE_FILLER_RE = re.compile(
     r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok|a|oraz|zaś|natomiast|także|również)(?![^\W\d_])\.?"
-    r"|[:,.;()/]|(?<!\w)[-–—]|[-–—](?!\w)"
+    r"|[:,;()/]|(?<!\bśw)(?<!\bŚw)(?<!\bbł)(?<!\bBł)\.|(?<!\w)[-–—]|[-–—](?!\w)"
 )
 # what a capitalised word before a time may be besides a place: a Mass or another event, a church word, an
 # occasion, a tag, a month; "Uwaga", "Ks." and people's names ("Ks. Jan") are no place either

@@ -289,6 +289,10 @@ _BULLETS = " \t•*·-–—"  # what may stand before a list line's time
 _SENTENCE_WORDS = 3  # a line of this many words ending in a full stop is a sentence, no header
 
 
+# the start of a hard-wrapped line going on with a day phrase: "\nw dni powszednie, a ...", "\nw niedziele."
+_WRAPPED_DAY_RE = re.compile(r"\n[ \t]*((?:w|we|od)[ \t]+[^\W\d][^\d\n;.,:()]{0,40}?)[ \t]*[,;.]")
+
+
 def _ends_sentence(line: str) -> bool:
     """A sentence ("Zapraszamy na różaniec.", "..., a w piątki na różaniec."): what it says of something else
     than Mass opens no block of it (a header does: "Nabożeństwa", "Różaniec:")."""
@@ -717,7 +721,9 @@ class _Walk:
         )
         starts = clause_starts(line)
         line_days = LineDays(line)
-        tail = _trailing_day(line, self.hours[idxs[-1]].end - line_start)
+        tail = _trailing_day(line, self.hours[idxs[-1]].end - line_start) or self._wrapped_day(
+            line_start + len(line), line
+        )
         head_days = day_at(line[: head.end()]) if head is not None else None
         # "Msze św. w niedziele: ...": a day heading that labels the line, not a sentence's "We wtorek ..."
         labelled = head_days if head is not None and _LABEL_COLON_RE.match(line, head.end()) else None
@@ -843,6 +849,14 @@ class _Walk:
         block.read_hour_line(
             cues, line[:first] if head is not None and day_list_line else None, last_end, label_line
         )
+
+    def _wrapped_day(self, line_end: int, line: str) -> Days | None:
+        """The day phrase a hard-wrapped sentence goes on with on the next line ("Msze św. są o 7.00 i o
+        18.00" / "w dni powszednie, a w niedziele o 9.00"): the day of the line's times."""
+        if line.rstrip().endswith((".", "!", "?", ":", ";")) or self.block.heading_day is not None:
+            return None
+        m = _WRAPPED_DAY_RE.match(self.text, line_end)
+        return day_at(m[1]) if m is not None and is_day_heading(m[1]) else None
 
     def _variant_after(self, idx: int, idxs: list[int], before: str, season: str | None) -> bool:
         """ "17.00 (16.00 okres zimowy)": a time in parentheses with its season right after another time
