@@ -1982,3 +1982,17 @@ def test_a_patron_alone_names_the_church_of_its_time():
         ("09:00", "bł. Karoliny"),
         ("11:00", "Św. Marcina"),
     ]
+
+
+def test_a_devotion_sentence_s_season_does_not_head_the_times_below():
+    text = (
+        "Gorzkie Żale w Wielkim Poście w niedziele.\nDni powszednie: 6.45, 18.15\nMsze św.\nNiedziela: 10.00"
+    )
+    assert [(t, r["season"]) for t, r in readings(text)] == [
+        ("06:45", None),
+        ("18:15", None),
+        ("10:00", None),
+    ]
+    # a season heading (no sentence of another topic) still does
+    text = "W Wielkim Poście\nDni powszednie: 6.45, 18.15"
+    assert [r["season"] for _, r in readings(text)] == ["lent", "lent"]

@@ -245,7 +245,11 @@ class _Block:
         if size <= PLACE_HEADING_CHARS:
             if is_head and self.notes.season_read:
                 self.notes.season = None  # "W wakacje: 7:00" read, then "Msze w dzień powszedni:": all year
+            prior = self.notes.season, self.notes.season_read
             self.notes.read_heading(line)
+            if own and not own[-1].mass and _ends_sentence(line):
+                # "Droga Krzyżowa w Wielkim Poście w piątki.": the devotion's season, not the lines' below
+                self.notes.season, self.notes.season_read = prior
             channel = BROADCAST_RE.search(line) is not None
             if own or channel:  # "Msze św. w TV", or a channel's name in a listing: "TVP 1 i TVP Info"
                 self.broadcast = channel
