@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from msze.extraction.rules.cues import OTHER_CUE_RE
 from msze.extraction.rules.days import DAY_ORDER, day_at
 from msze.extraction.rules.reading import (
     AS_SUNDAY_RE,
+    CONFESSION_RE,
     DAY_BEFORE_DATE,
     ONE_OFF,
     REGULAR,
@@ -202,6 +204,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     dayless: list[_Weekly] = []  # weekly-read Masses with no day: listed apart, never in the schedule
     like_sunday: list[tuple[frozenset[str], str | None, str]] = []  # "Święta: jak w niedzielę, bez Mszy o 20"
     withdrawn: list[tuple[frozenset[str], str | None, str]] = []  # "Msza o 7.00 nie będzie odprawiana"
+    every_mass: list[tuple[frozenset[str] | None, str | None]] = []  # "Spowiedź przed każdą Mszą św."
     for i, page in enumerate(pages):
         role = page_role(page)
         p = _Page(i, page.get("url") or "", role, page_date(page) if role == ANNOUNCEMENTS else None)
@@ -245,6 +248,8 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             entry = confession.setdefault(key, {**c, "evidence": []})
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": page.get("url")})
+        if p.role != ANNOUNCEMENTS:
+            every_mass += [(days, page.get("url")) for days in confession_at_every_mass(text)]
     weekly += _sunday_by_reference(by_reference, said)
     # the Masses a confession is held at are the schedule's where it has that time: they add no days to it
     known = {(w.hour["time"], w.hour.get("church")) for w in weekly}
@@ -253,6 +258,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     winners = _winners(said)
     schedule, conflicts = _schedule(weekly, winners)
     schedule = _withdraw(_as_sunday(schedule, like_sunday), withdrawn)
+    _confession_at_masses(confession, schedule, every_mass)
     return {
         "schedule": schedule,
         "one_off": sorted(one_off.values(), key=lambda o: (o["date"] or "9999", o["time"])),
@@ -326,6 +332,60 @@ def _withdraw(
             if r["time"] == time and r["church"] == church:
                 r["days"] = [d for d in r["days"] if d not in days]
     return [r for r in schedule if r["days"]]
+
+
+# "Spowiedź pół godziny przed każdą Mszą św.", "w niedziele przed Mszami": in a confession line, a clause with
+# no time giving confession at every Mass of its days (one with a time is the page's: "przed Mszą o 7.30")
+_EVERY_MASS_RE = re.compile(
+    r"\b(?:przed|podczas|w\s+czasie)\s+(?:(?:każd\w+|wszystkich)\s+msz\w*|mszami\b|mszach\b)", re.IGNORECASE
+)
+_CLAUSE_SEP_RE = re.compile(r"[,;.]\s")
+
+
+def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
+    """The days of each clause of a confession line giving confession at every Mass and no time ("Spowiedź
+    przed każdą Mszą św.": None, every day; "..., w niedziele przed Mszami": Sunday)."""
+    found = []
+    for line in text.splitlines():
+        confessed = CONFESSION_RE.search(line)
+        if confessed is None or _EVERY_MASS_RE.search(line) is None:
+            continue
+        for clause in _CLAUSE_SEP_RE.split(line[confessed.start() :]):
+            if not _EVERY_MASS_RE.search(clause) or any(ch.isdigit() for ch in clause):
+                continue
+            if OTHER_CUE_RE.search(clause) and not CONFESSION_RE.search(clause):
+                continue  # "..., różaniec przed Mszami": another devotion's
+            days = day_at(clause)
+            found.append(days.days if days is not None else None)
+    return found
+
+
+def _confession_at_masses(
+    confession: dict[tuple[Any, ...], dict[str, Any]],
+    schedule: list[dict[str, Any]],
+    every_mass: list[tuple[frozenset[str] | None, str | None]],
+) -> None:
+    """Confession ``at_mass`` at each weekly Mass of the days a sentence with no time gives it."""
+    for named, url in every_mass:
+        for r in schedule:
+            days = [d for d in r["days"] if named is None or d in named]
+            if not days:
+                continue
+            key = (tuple(days), r["time"], None, r["church"], r["season"])
+            entry = confession.setdefault(
+                key,
+                {
+                    "days": days,
+                    "start": r["time"],
+                    "end": None,
+                    "church": r["church"],
+                    "season": r["season"],
+                    "at_mass": True,
+                    "evidence": [],
+                },  # fmt: skip
+            )
+            if len(entry["evidence"]) < EVIDENCE_KEPT:
+                entry["evidence"].append({"url": url})
 
 
 def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> bool:

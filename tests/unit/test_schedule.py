@@ -896,3 +896,34 @@ def test_a_devotion_s_time_after_a_mass_it_names_is_no_weekly_mass():
     text = "Nabożeństwa\nKoronka w Wielkim Poście (w piątki po Mszy wieczornej o 17.15)\nGodziny"
     page = steps.run({"url": "https://parafia.test/nabozenstwa", "text": text, "domain": "parafia.test"})
     assert consolidate([page])["schedule"] == []
+
+
+def test_confession_at_every_mass_with_no_time_is_at_each_weekly_mass_of_its_days():
+    order = "<h2>Msze święte</h2><p>Niedziela: 8:30, 11:15</p><p>Dni powszednie: 17:45</p>"
+    every = site(("https://parafia.test/msze", order + "<p>Spowiadamy kwadrans przed każdą Mszą św.</p>"))
+    assert [(c["days"], c["start"], c.get("at_mass")) for c in every["confession"]] == [
+        (list(MON_SAT), "17:45", True),
+        (["sun"], "08:30", True),
+        (["sun"], "11:15", True),
+    ]
+    sunday = site(
+        (
+            "https://parafia.test/msze",
+            order + "<p>Spowiedź: w piątki 16.00 – 17.00, w niedziele przed Mszami</p>",
+        )
+    )
+    assert [(c["days"], c["start"]) for c in sunday["confession"]] == [
+        (["fri"], "16:00"),
+        (["sun"], "08:30"),
+        (["sun"], "11:15"),
+    ]
+    # another devotion before the Masses, or this week's announcement, is no confession at them
+    rosary = site(
+        ("https://parafia.test/msze", order + "<p>Spowiedź w piątki 16.00; różaniec przed Mszami</p>")
+    )
+    assert [c["start"] for c in rosary["confession"]] == ["16:00"]
+    week = site(
+        ("https://parafia.test/msze", order),
+        ("https://parafia.test/ogloszenia", "<h1>Ogłoszenia</h1><p>1. Spowiedź przed każdą Mszą św.</p>"),
+    )
+    assert week["confession"] == []
