@@ -19,7 +19,8 @@ from msze.utils.time import format_timestamp, parse_timestamp
 from msze.utils.urls import domain_of, parish_url
 
 DAY_ORDER = {"sunday": 0, "holiday": 1, "saturday": 2, "weekday": 3, None: 4}
-PAGE_FIELDS = ("url", "text", "hours", "confessions", "has_schedule_hint", "change", "crawled_at")
+# "template": the blocks a page repeats from the site's earlier pages (a sidebar's schedule is the site's)
+PAGE_FIELDS = ("url", "text", "hours", "confessions", "has_schedule_hint", "change", "crawled_at", "template")
 
 
 class ParishRecorder(Protocol):

@@ -14,7 +14,7 @@ from.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -205,6 +205,8 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     like_sunday: list[tuple[frozenset[str], str | None, str]] = []  # "Święta: jak w niedzielę, bez Mszy o 20"
     withdrawn: list[tuple[frozenset[str], str | None, str]] = []  # "Msza o 7.00 nie będzie odprawiana"
     every_mass: list[tuple[frozenset[str] | None, str | None]] = []  # "Spowiedź przed każdą Mszą św."
+    pages = list(pages)
+    site_lines = _site_block_lines(pages)
     for i, page in enumerate(pages):
         role = page_role(page)
         p = _Page(i, page.get("url") or "", role, page_date(page) if role == ANNOUNCEMENTS else None)
@@ -229,7 +231,11 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                 _add_monthly(monthly, page, hour)  # "w pierwsze piątki" (or a list's last item alone)
             if not hour.get("days") and hour.get("kind", REGULAR) == REGULAR and not hour.get("date"):
                 dayless.append(_Weekly(p, page, hour, valid_from))  # a weekly Mass on no day: no schedule row
-            elif _is_weekly(p, hour, valid_from) or (p.role == ANNOUNCEMENTS and regular_order(text, hour)):
+            elif (
+                _is_weekly(p, hour, valid_from)
+                or (p.role == ANNOUNCEMENTS and regular_order(text, hour))
+                or (p.role == ANNOUNCEMENTS and _in_site_block(text, hour, site_lines))
+            ):
                 weekly.append(_Weekly(p, page, hour, valid_from))
                 for day in hour.get("days") or ():
                     p.stated[_said_key(day, hour)].add(hour["time"])
@@ -386,6 +392,40 @@ def _confession_at_masses(
             )
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": url})
+
+
+SITE_BLOCK_PAGES = 2  # a block repeated on this many pages that are no announcements is the site's
+
+
+def _site_block_lines(pages: list[Mapping[str, Any]]) -> set[str]:
+    """The lines of the blocks pages that are no announcements repeat from earlier pages (their "template"
+    spans: a sidebar, a footer), on SITE_BLOCK_PAGES of them at least (a home page showing this week's
+    announcements is one): the site's own, wherever they were first met."""
+    seen: Counter[str] = Counter()
+    for page in pages:
+        if not page.get("template") or page_role(page) == ANNOUNCEMENTS:
+            continue
+        text = page.get("text") or ""
+        seen.update(
+            {
+                line.strip()
+                for start, end in page["template"]
+                for line in text[start:end].splitlines()
+                if line.strip()
+            }
+        )
+    return {line for line, n in seen.items() if n >= SITE_BLOCK_PAGES}
+
+
+def _in_site_block(text: str, hour: Mapping[str, Any], site_lines: set[str]) -> bool:
+    """A weekly-read hour of announcements in a block the site repeats on its other pages ("Msze św. w
+    niedziele o 8.00 i 10.00, w dni powszednie o 18.00" in the sidebar of a news page met first): the
+    site's schedule, not this week's."""
+    return (
+        hour.get("kind", REGULAR) == REGULAR
+        and bool(hour.get("days"))
+        and _line_of(text, hour).strip() in site_lines
+    )
 
 
 def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> bool:

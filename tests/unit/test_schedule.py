@@ -927,3 +927,28 @@ def test_confession_at_every_mass_with_no_time_is_at_each_weekly_mass_of_its_day
         ("https://parafia.test/ogloszenia", "<h1>Ogłoszenia</h1><p>1. Spowiedź przed każdą Mszą św.</p>"),
     )
     assert week["confession"] == []
+
+
+def test_the_site_s_schedule_block_first_met_on_a_news_page_is_weekly():
+    side = "<aside><p>Msze św. w niedziele o 7.45 i 11.15, w dni powszednie o 17.45.</p></aside>"
+    news = (
+        "https://parafia.test/aktualnosci/2025/10/dozynki",
+        f"<main><p>Dożynki w sobotę o 15.00.</p></main>{side}",
+    )
+    others = [
+        (f"https://parafia.test/{p}", f"<main><p>Strona {p}.</p></main>{side}")
+        for p in ("kontakt", "historia")
+    ]
+    result = site(news, *others)
+    assert rows(result) == [
+        ("17:45", MON_SAT, None, None, False),
+        ("07:45", ("sun",), None, None, False),
+        ("11:15", ("sun",), None, None, False),
+    ]
+    # this week's announcement a home page shows too is still this week's
+    week = "<div><p>W czwartek Msza św. o 17.45 w intencji rolników.</p></div>"
+    result = site(
+        ("https://parafia.test/ogloszenia", f"<h1>Ogłoszenia</h1>{week}"),
+        ("https://parafia.test/", f"<main><p>Witamy.</p></main>{week}"),
+    )
+    assert rows(result) == []
