@@ -1996,3 +1996,23 @@ def test_a_devotion_sentence_s_season_does_not_head_the_times_below():
     # a season heading (no sentence of another topic) still does
     text = "W Wielkim Poście\nDni powszednie: 6.45, 18.15"
     assert [r["season"] for _, r in readings(text)] == ["lent", "lent"]
+
+
+def test_two_times_after_a_day_and_a_dash_are_a_dash_style_list_not_a_range():
+    text = (
+        "Msze św.\nNiedziela – 7.30 – 9.30 – 11.00\nDni powszednie – 6.45 – 18.15\nKancelaria – 9.00 – 11.00"
+    )
+    assert days(text) == [
+        ("07:30", ["sun"]),
+        ("09:30", ["sun"]),
+        ("11:00", ["sun"]),
+        ("06:45", MON_SAT),
+        ("18:15", MON_SAT),
+    ]
+
+
+def test_saturday_times_said_to_be_added_leave_saturday_in_the_weekdays():
+    text = "Msze święte\nDni powszednie: 6.45, 18.15; w soboty także 8.30 i 10.00"
+    assert days(text) == [("06:45", MON_SAT), ("18:15", MON_SAT), ("08:30", ["sat"]), ("10:00", ["sat"])]
+    text = "Msze święte\nDni powszednie: 6.45, 18.15; w soboty 8.30"
+    assert days(text)[:2] == [("06:45", MON_FRI), ("18:15", MON_FRI)]

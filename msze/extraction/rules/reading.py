@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from msze.extraction.rules.cues import EXCEPT_WORD, MASS_CUE_RE, OTHER_CUE_RE
-from msze.extraction.rules.days import DAY_ANY_RE, MON_SAT, PARENS_RE, VIGIL_WORDS, WEEK, Days, days_of
+from msze.extraction.rules.days import (
+    AS_WELL_RE,
+    DAY_ANY_RE,
+    MON_SAT,
+    PARENS_RE,
+    VIGIL_WORDS,
+    WEEK,
+    Days,
+    days_of,
+)
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
 from msze.utils.vocabulary import season_range
 
@@ -940,6 +949,7 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
     weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on
     Saturday too, and 18.00 there is the vigil)."""
     own_sat: set[_Order] = set()
+    added_sat: set[_Order] = set()  # "w soboty także 8.00": Saturday's times besides the weekdays'
     own_sun: set[_Order] = set()
     own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
     vigils: set[tuple[_Order, str]] = set()
@@ -949,11 +959,12 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
             if r.vigil:  # "Niedziele: sobota 18.00", "7.00, 18.00 (w soboty 18.00 z liturgii niedzielnej)"
                 vigils.add((key, f.time))
             elif "sat" in r.days.days and "fri" not in r.days.days:
-                own_sat.add(key)
+                (added_sat if AS_WELL_RE.search(f.own) else own_sat).add(key)
             if "sun" in r.days.days:
                 own_sun.add(key)
             if not r.vigil:
                 own.setdefault(key, set()).update(r.days.days)
+    own_sat -= added_sat  # "w soboty także 8.00 i 10.00": the list goes on adding
     for r, f in zip(readings, facts, strict=True):
         if r.days is None or not r.days.generic:
             continue

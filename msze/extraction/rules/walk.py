@@ -121,8 +121,10 @@ def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
             and not UNIT_AFTER_RE.match(text, b.end)
             and not _BULLET_RE.fullmatch(between)
         ):
-            in_range[i] = in_range[i + 1] = True
             dashed[i] = a.time < b.time and bool(_DASH_RE.fullmatch(between))
+            line_head = text[text.rfind("\n", max(0, a.start - LOOKBEHIND), a.start) + 1 : a.start]
+            # "Dni powszednie – 7.00 – 18.00": a day's list in the dash style, no range
+            in_range[i] = in_range[i + 1] = not (dashed[i] and _DASH_LIST_HEAD_RE.search(line_head))
     i = 0
     while i < len(hours):
         j = i
@@ -132,6 +134,10 @@ def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
             in_range[i : j + 1] = [False] * (j - i + 1)
         i = j + 1
     return in_range
+
+
+# a day phrase, then a dash before the first time: "Niedziela – 7.00 – 9.00", "Dni powszednie – 7.00 – 18.00"
+_DASH_LIST_HEAD_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern})[^\d\n:–—-]{{0,30}}[–—-]\s*$", re.IGNORECASE)
 
 
 # what joins a list of hours: "godz. 7, 9, 11 i 18"
