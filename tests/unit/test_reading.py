@@ -2016,3 +2016,15 @@ def test_saturday_times_said_to_be_added_leave_saturday_in_the_weekdays():
     assert days(text) == [("06:45", MON_SAT), ("18:15", MON_SAT), ("08:30", ["sat"]), ("10:00", ["sat"])]
     text = "Msze święte\nDni powszednie: 6.45, 18.15; w soboty 8.30"
     assert days(text)[:2] == [("06:45", MON_FRI), ("18:15", MON_FRI)]
+
+
+def test_a_mass_sentence_naming_a_church_and_no_time_gives_it_to_the_times_after():
+    text = "Msze w kaplicy w Borkach. W niedziele: 9.15. W tygodniu: 17.00."
+    assert [(t, r["church"]) for t, r in readings(text)] == [
+        ("09:15", "kaplicy w Borkach"),
+        ("17:00", "kaplicy w Borkach"),
+    ]
+    # up to a sentence naming a church of its own with its time
+    text = "Msze w kaplicy w Borkach. W niedziele w kaplicy w Zalesiu: 9.15. W tygodniu: 17.00."
+    hours = find_hours(text)
+    assert [d.reading.church for d in decide(text, hours, 2025)] == ["kaplicy w Zalesiu", None]

@@ -663,6 +663,19 @@ def _said_before(line: str, starts: list[int], clause: int) -> Days | None:
     return day_at(prev)
 
 
+def _church_said_before(line: str, starts: list[int], clause_start: int) -> str | None:
+    """The church of a Mass sentence just before an hour's clause that names it but no time ("Msze w
+    kaplicy szpitalnej. W niedziele: 8.00. W tygodniu: 6.30."): its times follow in the next sentences, up
+    to one naming a church of its own."""
+    for clause in range(bisect_right(starts, clause_start) - 1, 0, -1):
+        prev = line[starts[clause - 1] : starts[clause]]
+        if CHURCH_WORD_RE.search(prev) and any(ch.isdigit() for ch in prev):
+            return None  # "... 9.00 w kaplicy. W tygodniu: 6.30": that sentence's church
+        if not any(ch.isdigit() for ch in prev):
+            return inline_church(prev) if MASS_CUE_RE.search(prev) else None
+    return None
+
+
 class _Walk:
     """One pass over a text's lines: the block state goes from line to line, verdicts go to the hours."""
 
@@ -812,6 +825,8 @@ class _Walk:
                 named = place_named(before[sep.end() :]) if sep is not None and sep.end() else None
                 if named is not None and not CHURCH_WORD_RE.search(before):
                     r.church = named  # "w kościołach w Czerninie o godz. 9.30 i Świelubiu o godz. 11.00"
+            if r.church is None and not CHURCH_WORD_RE.search(own):
+                r.church = _church_said_before(line, starts, c.clause_start)
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
