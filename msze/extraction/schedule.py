@@ -279,6 +279,12 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
 _ONE_DAY_RE = re.compile(
     r"\b(?:w|we)\s+(?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)\b", re.IGNORECASE
 )
+# ... or of a time or occasion that passes: "Podczas rekolekcji", "w czasie remontu", "z powodu urlopu"
+_OCCASION_RE = re.compile(
+    r"\b(?:podczas|w\s+czasie|w\s+dni\w*|w\s+okresie|na\s+czas|z\s+powodu|ze\s+względu|rekolekc\w*"
+    r"|remont\w*|urlop\w*|nieobecno\w*|chorob\w*|wigili\w*)",
+    re.IGNORECASE,
+)
 
 
 def _negation(
@@ -303,7 +309,9 @@ def _negation(
         if days is not None and "sun" not in days.days:
             like_sunday.append((days.days, church, time))
         return
-    if not _undated(statement) or _ONE_DAY_RE.search(statement):
+    if not _undated(statement) or _ONE_DAY_RE.search(statement) or _OCCASION_RE.search(statement):
+        return
+    if _FEAST_RE.search(statement):
         return
     if p.role == ANNOUNCEMENTS and not (
         REGULAR_ORDER_RE.search(statement) or _UNTIL_NOTICE_RE.search(statement)

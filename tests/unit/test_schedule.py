@@ -827,6 +827,9 @@ def test_a_weekly_mass_said_to_be_held_no_more_leaves_the_schedule_but_a_dated_c
         "<p>W piątek Msza o 6.45 nie będzie odprawiana.</p>",
         "<p>W tym tygodniu nie ma Mszy o 6.45.</p>",
         "<p>14 listopada Msza o 6.45 jest odwołana.</p>",
+        "<p>W czasie misji parafialnych nie ma Mszy o 6.45.</p>",
+        "<p>Z powodu urlopu proboszcza Msza o 6.45 jest zawieszona.</p>",
+        "<p>W Wielki Czwartek nie ma Mszy o 6.45.</p>",
     ):
         result = site(("https://parafia.test/msze", order + once))
         assert ("06:45", MON_SAT, None, None, False) in rows(result), once
