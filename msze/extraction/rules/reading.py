@@ -472,7 +472,8 @@ _PLACE_AFTER_LABEL_RE = re.compile(
 def place_named(words_near: str) -> str | None:
     """The place a time's words name by its name alone ("Bagrowo godz.", "w Rosnówku o"), else None."""
     rest = _PLACE_HEADER_RE.sub(" ", words_near)
-    if _NOT_PLACE_RE.search(rest):
+    # "Łęka Wielka sobota godz.": the village's Saturday, not Holy Saturday
+    if any(not _village_adjective(rest, m) for m in _NOT_PLACE_RE.finditer(rest)):
         return None
     rest = _SEASON_RE.sub(" ", _MONTH_RANGE_RE.sub(" ", DAY_ANY_RE.sub(" ", rest)))
     rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split())

@@ -669,6 +669,8 @@ class _Walk:
                 self.block.read_hourless(line, [] if li in overwritten else topic_cues(line))
             else:
                 self._hour_line(line_start, line, LineCues(line), idxs)
+        if not self._home_held():
+            self._home_is_a_village()
         facts = [
             HourFacts(h.time, v[0], own)
             for h, v, own in zip(self.hours, self.verdicts, self.owns, strict=True)
@@ -851,6 +853,13 @@ class _Walk:
         if self.home is None and not self.block.notes.main_seen:
             self.home = place.casefold()
         return None if place.casefold() == self.home else place
+
+    def _home_held(self) -> bool:
+        """Whether the place named first is the parish's own: given more than one time ("Olszyny 7.30,
+        11.00; Borowiec 9.00", or again on the weekdays' line). Named once, as the villages after it are
+        ("Dębina 7.30; Łęgi 9.00; Wola 11.00"), it is as likely a chapel: an unnamed chapel sends people to
+        the wrong village, a named parish church only repeats its village's name."""
+        return not self.at_home or sum(name.casefold() == self.home for _, name in self.at_home) > 1
 
     def _home_is_a_village(self) -> None:
         """The parish church named by its church word ("Mączniki 8.00; Bagrowo 10.00; kościół parafialny
