@@ -1394,6 +1394,31 @@ def test_months_listed_by_roman_numerals_are_a_season(text, expected):
     assert season_in(text) == expected
 
 
+def test_a_season_in_parentheses_after_two_times_joined_by_i_is_both_times():
+    got = readings("Msze w tygodniu: godz. 7.00 i 17.00 (XI-II), godz. 7.00 i 18.30 (III-X); w soboty 8.00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:00", "11-01..02-29"),
+        ("17:00", "11-01..02-29"),
+        ("07:00", "03-01..10-31"),
+        ("18:30", "03-01..10-31"),
+        ("08:00", None),
+    ]
+    got = readings("Niedziele: 8.00 oraz 20.00 (w wakacje)")
+    assert [(t, r["season"]) for t, r in got] == [("08:00", "summer"), ("20:00", "summer")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Niedziele: 8.00, 10.00, 16.00 (IV-IX)",  # a comma: the last time's alone
+        "Niedziele: 8.00 i 16.00 (także w wakacje)",  # held as well in the season, not only then
+        "Niedziele: 8.00 i 16.00 (oprócz wakacji)",  # the last time's exception
+    ],
+)
+def test_a_season_in_parentheses_after_a_list_stays_the_last_times(text):
+    assert readings(text)[0][1]["season"] is None
+
+
 def test_each_list_of_roman_months_heads_its_own_time_and_names_no_church():
     got = readings("Msze św. w tygodniu: m-ce XI,XII - godz. 16.30, I,II,III godz. 17.00, IV, V godz. 18.00")
     assert [(t, r["season"], r["church"]) for t, r in got] == [

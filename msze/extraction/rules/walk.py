@@ -425,6 +425,9 @@ _SATURDAY_VIGIL_NOTE_RE = re.compile(
     re.IGNORECASE,
 )
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
+# "17.00 i 18.00 (X-III)": two times joined by "i", then a parenthesis with no time in it
+_PAIRED_RE = re.compile(r"\s+(?:i|oraz)\s+(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
+_SEASON_PAREN_RE = re.compile(r"\s*\((?P<s>[^()\d]{1,40})\)")
 
 
 def _confession_topic(cues: LineCues, c: HourContext) -> bool:
@@ -818,6 +821,7 @@ class _Walk:
             # "Msze niedzielne:" over "niedziela — 8:00, 11:00" and "sobota — 18:00": Saturday's is the vigil
             under_sunday = sunday_heading or (block.sunday_header and head_days is not None)
             r.sunday_heading = under_sunday and self.hours[idx].time >= VIGIL_FROM
+            self._pair_shares_season(line, line_start, idxs, idx, r)
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
             # what finish() reads for "nie ma Mszy o ...": not an earlier item's "(nie ma w wakacje); ..."
             self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
@@ -840,6 +844,23 @@ class _Walk:
         previous.season = complement(season)
         previous.aside = previous.season is not None
         return previous.aside
+
+    def _pair_shares_season(self, line: str, line_start: int, idxs: list[int], idx: int, r: Reading) -> None:
+        """ "17.00 i 18.00 (X-III) albo 18.00 i 19.00 (IV-IX)": a season in parentheses after two times
+        joined by "i" is both times', not the second's alone; after a comma ("8.00, 15.30 (bez lipca)") it
+        stays the last time's."""
+        if idx == idxs[0] or r.season is None or self.readings[idx - 1].season is not None:
+            return
+        h, previous = self.hours[idx], self.hours[idx - 1]
+        paren = _SEASON_PAREN_RE.match(line, h.end - line_start)
+        if (
+            paren is not None
+            and _PAIRED_RE.fullmatch(line, previous.end - line_start, h.start - line_start)
+            and season_in(paren["s"]) == r.season
+            and not excepts(paren["s"])
+            and not AS_WELL_RE.search(paren["s"])
+        ):
+            self.readings[idx - 1].season = r.season
 
     def _closes_after(self, line_start: int, line: str, idx: int) -> bool:
         """Whether a parenthesis closes right after the hour: it holds that time alone."""
