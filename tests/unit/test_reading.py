@@ -941,10 +941,25 @@ def test_a_negation_of_another_clause_or_time_negates_nothing():
         ("Msze św.: niedziela 9:30 w kościele p.w. Św. Józefa", "kościele p.w. Św. Józefa"),
         # a verb or a Mass word is where the clause goes on
         ("W kaplicy Zamkowej będą Msze św. o 9:30", "kaplicy Zamkowej"),
+        # a season after the name is the time's, not part of the name
+        ("Msze św.: niedziela 8.00, kaplica domu opieki zimą 9:30", "kaplica domu opieki"),
     ],
 )
 def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_goes_on(text, expected):
-    assert readings(text)[0][1]["church"] == expected
+    assert readings(text)[-1 if "zimą" in text else 0][1]["church"] == expected
+
+
+def test_a_churchs_list_goes_on_past_the_season_that_ends_its_label():
+    text = (
+        "Msze w niedziele: 9.00, 11.00, kaplica szpitalna lato godz. 18.00, zima godz. 17.00; kościół 20.00"
+    )
+    assert [(t, r["church"], r["season"]) for t, r in readings(text)] == [
+        ("09:00", None, None),
+        ("11:00", None, None),
+        ("18:00", "kaplica szpitalna", "summer"),
+        ("17:00", "kaplica szpitalna", "winter"),
+        ("20:00", None, None),
+    ]
 
 
 def test_confession_during_every_mass_listed_in_parentheses_is_at_each_of_them():

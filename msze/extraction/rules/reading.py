@@ -419,6 +419,9 @@ def inline_church(text: str) -> str | None:
         return None
     name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
     name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
+    season = _SEASON_RE.search(name)
+    if season is not None and season.start() > 0:
+        name = name[: season.start()].strip(" \t:•*·-–—")  # "kaplica szpitalna lato 17.00, zima 16.00"
     if _BARE_CHURCH_RE.fullmatch(name):
         # "filie: Zalesie 9.30", "kościoły filialne: Zalesie": the place after the label's colon
         after = _PLACE_AFTER_LABEL_RE.match(text, m.end("name"))

@@ -573,19 +573,24 @@ def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str
             r.church = listed
         return listed
     named = inline_church(before)
-    return named if named is not None and _label_ends(before) else None
+    return named if named is not None and _label_ends(before, named) else None
 
 
-def _label_ends(before: str) -> bool:
+def _label_ends(before: str, named: str) -> bool:
     """A church's label ends right before the hour: at its colon, or at the day or season its list starts
-    with ("kaplica w Zalesiu: latem 9.30")."""
+    with ("kaplica w Zalesiu: latem 9.30", "kaplica szpitalna lato 17.00, zima 16.00")."""
     if _LABEL_END_RE.search(before):
+        return True
+    at = before.rfind(named)
+    tail = before[at + len(named) :] if at >= 0 else ""
+    if season_in(tail) is not None and words(_TIME_WORDS_RE.sub(" ", tail)) <= 2:
         return True
     colon = before.rfind(":")
     tail = before[colon + 1 :]
     return colon >= 0 and season_in(tail) is not None and words(tail) <= 3
 
 
+_TIME_WORDS_RE = re.compile(r"\b(?:o\s+)?(?:godz\.?|g\.)", re.IGNORECASE)  # "lato godz. 17.00"
 _WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]")  # words follow, "; u Sióstr" too (not "7.00, 9.00")
 
 
