@@ -943,10 +943,25 @@ def test_a_negation_of_another_clause_or_time_negates_nothing():
         ("Msze św.: niedziela 9:30 w kościele p.w. Św. Józefa", "kościele p.w. Św. Józefa"),
         # a verb or a Mass word is where the clause goes on
         ("W kaplicy Zamkowej będą Msze św. o 9:30", "kaplicy Zamkowej"),
+        # a season after the name is the time's, not part of the name
+        ("Msze św.: niedziela 8.00, kaplica domu opieki zimą 9:30", "kaplica domu opieki"),
     ],
 )
 def test_a_churchs_name_goes_past_its_abbreviations_and_stops_where_the_clause_goes_on(text, expected):
-    assert readings(text)[0][1]["church"] == expected
+    assert readings(text)[-1 if "zimą" in text else 0][1]["church"] == expected
+
+
+def test_a_churchs_list_goes_on_past_the_season_that_ends_its_label():
+    text = (
+        "Msze w niedziele: 9.00, 11.00, kaplica szpitalna lato godz. 18.00, zima godz. 17.00; kościół 20.00"
+    )
+    assert [(t, r["church"], r["season"]) for t, r in readings(text)] == [
+        ("09:00", None, None),
+        ("11:00", None, None),
+        ("18:00", "kaplica szpitalna", "summer"),
+        ("17:00", "kaplica szpitalna", "winter"),
+        ("20:00", None, None),
+    ]
 
 
 def test_confession_during_every_mass_listed_in_parentheses_is_at_each_of_them():
@@ -1343,9 +1358,35 @@ def test_villages_named_before_the_parish_church_s_own_times_are_its_chapels():
         ("10:30", None),
         ("12:00", None),
     ]
-    # with no church word anywhere the first village is the parish's own, as diocesan lists write them
-    text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00"
-    assert churches(text) == [("07:30", None), ("09:00", "Łęgi")]
+    # with no church word anywhere the first village is the parish's own when it is given more than one
+    # time, on its line or again on the weekdays'
+    text = "Msze św. w niedziele: Dębina godz. 7.30, 10.30; Łęgi godz. 9.00"
+    assert churches(text) == [("07:30", None), ("10:30", None), ("09:00", "Łęgi")]
+    text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00\nMsze św. w dni powszednie: Dębina 18.00"
+    assert churches(text) == [("07:30", None), ("09:00", "Łęgi"), ("18:00", None)]
+
+
+def test_villages_each_given_one_time_are_all_named_the_first_too():
+    # nothing sets the first apart from the others: it is as likely a chapel as the parish church
+    text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00; Sosnowo godz. 11.00\nW tygodniu: 18.00"
+    assert churches(text) == [("07:30", "Dębina"), ("09:00", "Łęgi"), ("11:00", "Sosnowo"), ("18:00", None)]
+    # on lines of their own below a header of the Masses
+    text = "Msze w niedzielę:\nDębina - godz. 8.00\nŁęgi - godz. 9.30 i 11.30\nSosnowo - godz. 15.00"
+    assert churches(text) == [("08:00", "Dębina"), ("09:30", "Łęgi"), ("11:30", "Łęgi"), ("15:00", "Sosnowo")]
+
+
+def test_a_village_whose_name_ends_in_wielka_before_a_saturday_is_that_village():
+    # "Wielka sobota" after a village's first word is its name and its Saturday, not Holy Saturday
+    text = (
+        "Msze św. w niedziele: Borki godz. 8.00, 10.00; Wola Wielka sobota godz. 17.00, niedziela godz. 9.00"
+    )
+    got = [(t, r["days"], r["church"]) for t, r in readings(text)]
+    assert got == [
+        ("08:00", ["sun"], None),
+        ("10:00", ["sun"], None),
+        ("17:00", ["sat"], "Wola Wielka"),
+        ("09:00", ["sun"], "Wola Wielka"),
+    ]
 
 
 # --- months listed by Roman numerals (issue 25, diocesan rows) --------------------------------------------
@@ -1368,6 +1409,31 @@ def test_villages_named_before_the_parish_church_s_own_times_are_its_chapels():
 )
 def test_months_listed_by_roman_numerals_are_a_season(text, expected):
     assert season_in(text) == expected
+
+
+def test_a_season_in_parentheses_after_two_times_joined_by_i_is_both_times():
+    got = readings("Msze w tygodniu: godz. 7.00 i 17.00 (XI-II), godz. 7.00 i 18.30 (III-X); w soboty 8.00")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:00", "11-01..02-29"),
+        ("17:00", "11-01..02-29"),
+        ("07:00", "03-01..10-31"),
+        ("18:30", "03-01..10-31"),
+        ("08:00", None),
+    ]
+    got = readings("Niedziele: 8.00 oraz 20.00 (w wakacje)")
+    assert [(t, r["season"]) for t, r in got] == [("08:00", "summer"), ("20:00", "summer")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Niedziele: 8.00, 10.00, 16.00 (IV-IX)",  # a comma: the last time's alone
+        "Niedziele: 8.00 i 16.00 (także w wakacje)",  # held as well in the season, not only then
+        "Niedziele: 8.00 i 16.00 (oprócz wakacji)",  # the last time's exception
+    ],
+)
+def test_a_season_in_parentheses_after_a_list_stays_the_last_times(text):
+    assert readings(text)[0][1]["season"] is None
 
 
 def test_each_list_of_roman_months_heads_its_own_time_and_names_no_church():
@@ -1539,15 +1605,18 @@ def test_a_day_in_parentheses_after_a_place_is_the_next_times():
 
 
 def test_a_place_before_a_list_of_days_is_the_next_times_church():
-    got = readings("Msze św. w tygodniu: Zalesie wtorek 17:00; Borowo poniedziałek, środa, sobota 18:00")
+    got = readings(
+        "Msze św. w tygodniu: Zalesie wtorek 17:00, 18:00; Borowo poniedziałek, środa, sobota 18:00"
+    )
     assert [(t, r["days"], r["church"]) for t, r in got] == [
-        ("17:00", ["tue"], None),  # the first place named: the parish's own
+        ("17:00", ["tue"], None),  # the first place named, with two times: the parish's own
+        ("18:00", ["tue"], None),
         ("18:00", ["mon", "wed", "sat"], "Borowo"),
     ]
-    # abbreviated days, and a comma before "o godz."
+    # abbreviated days, and a comma before "o godz."; each place given one time: both are named
     got = readings("Msze św. w tygodniu: Zalesie: wt. 8:15; Borowo: pon., śr., pt., o godz. 18:15")
     assert [(t, r["days"], r["church"]) for t, r in got] == [
-        ("08:15", ["tue"], None),
+        ("08:15", ["tue"], "Zalesie"),
         ("18:15", ["mon", "wed", "fri"], "Borowo"),
     ]
 

@@ -428,6 +428,9 @@ def inline_church(text: str) -> str | None:
         return None
     name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
     name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
+    season = _SEASON_RE.search(name)
+    if season is not None and season.start() > 0:
+        name = name[: season.start()].strip(" \t:•*·-–—")  # "kaplica szpitalna lato 17.00, zima 16.00"
     if _BARE_CHURCH_RE.fullmatch(name):
         # "filie: Zalesie 9.30", "kościoły filialne: Zalesie": the place after the label's colon
         after = _PLACE_AFTER_LABEL_RE.match(text, m.end("name"))
@@ -484,7 +487,8 @@ _PLACE_AFTER_LABEL_RE = re.compile(
 def place_named(words_near: str) -> str | None:
     """The place a time's words name by its name alone ("Bagrowo godz.", "w Rosnówku o"), else None."""
     rest = _PLACE_HEADER_RE.sub(" ", words_near)
-    if _NOT_PLACE_RE.search(rest):
+    # "Łęka Wielka sobota godz.": the village's Saturday, not Holy Saturday
+    if any(not _village_adjective(rest, m) for m in _NOT_PLACE_RE.finditer(rest)):
         return None
     rest = _SEASON_RE.sub(" ", _MONTH_RANGE_RE.sub(" ", DAY_ANY_RE.sub(" ", rest)))
     rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split())

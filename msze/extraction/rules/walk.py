@@ -441,6 +441,9 @@ _SATURDAY_VIGIL_NOTE_RE = re.compile(
     re.IGNORECASE,
 )
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
+# "17.00 i 18.00 (X-III)": two times joined by "i", then a parenthesis with no time in it
+_PAIRED_RE = re.compile(r"\s+(?:i|oraz)\s+(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
+_SEASON_PAREN_RE = re.compile(r"\s*\((?P<s>[^()\d]{1,40})\)")
 
 
 def _confession_topic(cues: LineCues, c: HourContext) -> bool:
@@ -597,19 +600,24 @@ def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str
             r.church = listed
         return listed
     named = inline_church(before)
-    return named if named is not None and _label_ends(before) else None
+    return named if named is not None and _label_ends(before, named) else None
 
 
-def _label_ends(before: str) -> bool:
+def _label_ends(before: str, named: str) -> bool:
     """A church's label ends right before the hour: at its colon, or at the day or season its list starts
-    with ("kaplica w Zalesiu: latem 9.30")."""
+    with ("kaplica w Zalesiu: latem 9.30", "kaplica szpitalna lato 17.00, zima 16.00")."""
     if _LABEL_END_RE.search(before):
+        return True
+    at = before.rfind(named)
+    tail = before[at + len(named) :] if at >= 0 else ""
+    if season_in(tail) is not None and words(_TIME_WORDS_RE.sub(" ", tail)) <= 2:
         return True
     colon = before.rfind(":")
     tail = before[colon + 1 :]
     return colon >= 0 and season_in(tail) is not None and words(tail) <= 3
 
 
+_TIME_WORDS_RE = re.compile(r"\b(?:o\s+)?(?:godz\.?|g\.)", re.IGNORECASE)  # "lato godz. 17.00"
 _WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]")  # words follow, "; u Sióstr" too (not "7.00, 9.00")
 
 
@@ -709,6 +717,8 @@ class _Walk:
                 self.block.read_hourless(line, [] if li in overwritten else topic_cues(line))
             else:
                 self._hour_line(line_start, line, LineCues(line), idxs)
+        if not self._home_held():
+            self._home_is_a_village()
         facts = [
             HourFacts(h.time, v[0], own)
             for h, v, own in zip(self.hours, self.verdicts, self.owns, strict=True)
@@ -862,6 +872,7 @@ class _Walk:
             # "Msze niedzielne:" over "niedziela — 8:00, 11:00" and "sobota — 18:00": Saturday's is the vigil
             under_sunday = sunday_heading or (block.sunday_header and head_days is not None)
             r.sunday_heading = under_sunday and self.hours[idx].time >= VIGIL_FROM
+            self._pair_shares_season(line, line_start, idxs, idx, r)
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
             # what finish() reads for "nie ma Mszy o ...": not an earlier item's "(nie ma w wakacje); ..."
             self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
@@ -893,6 +904,23 @@ class _Walk:
         previous.aside = previous.season is not None
         return previous.aside
 
+    def _pair_shares_season(self, line: str, line_start: int, idxs: list[int], idx: int, r: Reading) -> None:
+        """ "17.00 i 18.00 (X-III) albo 18.00 i 19.00 (IV-IX)": a season in parentheses after two times
+        joined by "i" is both times', not the second's alone; after a comma ("8.00, 15.30 (bez lipca)") it
+        stays the last time's."""
+        if idx == idxs[0] or r.season is None or self.readings[idx - 1].season is not None:
+            return
+        h, previous = self.hours[idx], self.hours[idx - 1]
+        paren = _SEASON_PAREN_RE.match(line, h.end - line_start)
+        if (
+            paren is not None
+            and _PAIRED_RE.fullmatch(line, previous.end - line_start, h.start - line_start)
+            and season_in(paren["s"]) == r.season
+            and not excepts(paren["s"])
+            and not AS_WELL_RE.search(paren["s"])
+        ):
+            self.readings[idx - 1].season = r.season
+
     def _closes_after(self, line_start: int, line: str, idx: int) -> bool:
         """Whether a parenthesis closes right after the hour: it holds that time alone."""
         return _CLOSING_RE.match(line, self.hours[idx].end - line_start) is not None
@@ -905,6 +933,13 @@ class _Walk:
         if self.home is None and not self.block.notes.main_seen:
             self.home = place.casefold()
         return None if place.casefold() == self.home else place
+
+    def _home_held(self) -> bool:
+        """Whether the place named first is the parish's own: given more than one time ("Olszyny 7.30,
+        11.00; Borowiec 9.00", or again on the weekdays' line). Named once, as the villages after it are
+        ("Dębina 7.30; Łęgi 9.00; Wola 11.00"), it is as likely a chapel: an unnamed chapel sends people to
+        the wrong village, a named parish church only repeats its village's name."""
+        return not self.at_home or sum(name.casefold() == self.home for _, name in self.at_home) > 1
 
     def _home_is_a_village(self) -> None:
         """The parish church named by its church word ("Mączniki 8.00; Bagrowo 10.00; kościół parafialny
