@@ -1434,6 +1434,40 @@ def test_a_season_in_parentheses_after_a_list_stays_the_last_times(text):
     assert readings(text)[0][1]["season"] is None
 
 
+def test_a_seasons_evening_mass_takes_the_place_of_the_evening_mass_before_it():
+    got = readings("Niedziele: 7.00, 9.30, 19.00, w lipcu i sierpniu Msza wieczorna o 20.30")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:00", None),
+        ("09:30", None),
+        ("19:00", "not-summer"),
+        ("20:30", "summer"),
+    ]
+    got = readings("Dni powszednie: 6.30, 17.30\nZimą Msza wieczorna o 16.30.")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("06:30", None),
+        ("17:30", WINTER_REST),
+        ("16:30", "winter"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # no evening Mass before it: 9.30 is the morning's
+        ("Niedziele: 7.00, 9.30, w wakacje Msza wieczorna o 20.30", [None, None, "summer"]),
+        # the weekdays' evening Mass, not Sunday's on the line above
+        (
+            "Niedziele: 7.00, 19.00\nW tygodniu: 18.00, w wakacje Msza wieczorna o 19.30",
+            [None, None, "not-summer", "summer"],
+        ),
+        # no evening Mass named: one more Mass in the season
+        ("Niedziele: 7.00, 19.00, w wakacje także Msza o 20.30", [None, None, "summer"]),
+    ],
+)
+def test_a_seasons_mass_replaces_no_morning_time_nor_another_days(text, expected):
+    assert [r["season"] for _, r in readings(text)] == expected
+
+
 def test_each_list_of_roman_months_heads_its_own_time_and_names_no_church():
     got = readings("Msze św. w tygodniu: m-ce XI,XII - godz. 16.30, I,II,III godz. 17.00, IV, V godz. 18.00")
     assert [(t, r["season"], r["church"]) for t, r in got] == [
