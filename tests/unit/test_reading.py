@@ -1387,6 +1387,21 @@ def test_a_village_whose_name_ends_in_wielka_before_a_saturday_is_that_village()
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("w każdą niedzielę listopada o 8.00", "11-01..11-30"),
+        ("we wszystkie soboty lutego", "02-01..02-29"),
+        ("w piątki marca o 17.00", "03-01..03-31"),
+        ("przez cały listopad o 7.30", "11-01..11-30"),
+        ("w ostatnią niedzielę listopada o 12.00", None),  # one Sunday: a date
+        ("w niedzielę 3 listopada", None),
+    ],
+)
+def test_each_day_of_a_month_or_the_whole_month_is_that_months_season(text, expected):
+    assert season_in(text) == expected
+
+
 # --- months listed by Roman numerals (issue 25, diocesan rows) --------------------------------------------
 
 
