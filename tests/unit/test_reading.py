@@ -1389,6 +1389,21 @@ def test_a_village_whose_name_ends_in_wielka_before_a_saturday_is_that_village()
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("w każdą niedzielę listopada o 8.00", "11-01..11-30"),
+        ("we wszystkie soboty lutego", "02-01..02-29"),
+        ("w piątki marca o 17.00", "03-01..03-31"),
+        ("przez cały listopad o 7.30", "11-01..11-30"),
+        ("w ostatnią niedzielę listopada o 12.00", None),  # one Sunday: a date
+        ("w niedzielę 3 listopada", None),
+    ],
+)
+def test_each_day_of_a_month_or_the_whole_month_is_that_months_season(text, expected):
+    assert season_in(text) == expected
+
+
 # --- months listed by Roman numerals (issue 25, diocesan rows) --------------------------------------------
 
 
@@ -1434,6 +1449,40 @@ def test_a_season_in_parentheses_after_two_times_joined_by_i_is_both_times():
 )
 def test_a_season_in_parentheses_after_a_list_stays_the_last_times(text):
     assert readings(text)[0][1]["season"] is None
+
+
+def test_a_seasons_evening_mass_takes_the_place_of_the_evening_mass_before_it():
+    got = readings("Niedziele: 7.00, 9.30, 19.00, w lipcu i sierpniu Msza wieczorna o 20.30")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:00", None),
+        ("09:30", None),
+        ("19:00", "not-summer"),
+        ("20:30", "summer"),
+    ]
+    got = readings("Dni powszednie: 6.30, 17.30\nZimą Msza wieczorna o 16.30.")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("06:30", None),
+        ("17:30", WINTER_REST),
+        ("16:30", "winter"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # no evening Mass before it: 9.30 is the morning's
+        ("Niedziele: 7.00, 9.30, w wakacje Msza wieczorna o 20.30", [None, None, "summer"]),
+        # the weekdays' evening Mass, not Sunday's on the line above
+        (
+            "Niedziele: 7.00, 19.00\nW tygodniu: 18.00, w wakacje Msza wieczorna o 19.30",
+            [None, None, "not-summer", "summer"],
+        ),
+        # no evening Mass named: one more Mass in the season
+        ("Niedziele: 7.00, 19.00, w wakacje także Msza o 20.30", [None, None, "summer"]),
+    ],
+)
+def test_a_seasons_mass_replaces_no_morning_time_nor_another_days(text, expected):
+    assert [r["season"] for _, r in readings(text)] == expected
 
 
 def test_each_list_of_roman_months_heads_its_own_time_and_names_no_church():

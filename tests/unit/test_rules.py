@@ -68,6 +68,35 @@ def test_sentence_cues_before_and_after():
     assert masses(text) == ["08:00", "12:00", "18:00"]
 
 
+def test_what_a_season_s_kiedy_clause_says_happens_then_is_no_topic_of_the_time_after_it():
+    text = (
+        "Eucharystia w naszym kościele\n"
+        "W dni powszednie o godz. 7.00.\n"
+        "W październiku, kiedy odprawiany jest różaniec, w środy o godz. 17.00."
+    )
+    assert masses(text) == ["07:00", "17:00"]
+    # two such clauses, the second after "oraz" and another season
+    text = (
+        "Eucharystia w naszym kościele\n"
+        "W dni powszednie o godz. 7.00.\n"
+        "W Adwencie, gdy są rekolekcje oraz w maju, kiedy śpiewamy litanię, w soboty o godz. 17.00."
+    )
+    assert masses(text) == ["07:00", "17:00"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no season before the clause: the devotion is what the time is for
+        "Eucharystia\nW dni powszednie o godz. 7.00.\nW środy, kiedy jest różaniec, o godz. 17.00.",
+        # the cue after the time names it
+        "Nabożeństwa\nW Wielkim Poście, kiedy są rekolekcje, w piątki o 17.00 Droga Krzyżowa.",
+    ],
+)
+def test_a_kiedy_clause_with_no_season_or_a_cue_after_the_time_still_decides(text):
+    assert "17:00" not in masses(text)
+
+
 def test_ranges_and_from_to_are_not_mass_starts():
     text = (
         "Msze św. w niedziele: 8.00, 10.00\n"

@@ -672,11 +672,17 @@ _EXCEPT_LITURGICAL_RE = re.compile(
     rf"\b{_EXCEPT}(?:\w+\s+)?(?:w\s+)?(?:wielk\w+\s+po(?:st|ści)\w*|adwen\w*)", re.IGNORECASE
 )
 # one month, not a date's ("26 lipca") nor one of two ("w lipcu i sierpniu" is the summer): "(w lipcu)",
-# "(oprócz lipca)"
+# "(oprócz lipca)"; each of its days ("w każdą niedzielę listopada", "w piątki marca", not "w ostatnią
+# niedzielę listopada", a date) or the whole of it ("przez cały listopad")
+_EACH_DAY_OF = (
+    r"(?:(?:każd\w+|wszystkie)\s+(?:niedziel\w*|sobot\w*|piąt\w*|czwart\w*|środ\w*|wtor\w*|poniedział\w*|dni\w*)"
+    r"|niedziele|soboty|piątki|czwartki|środy|wtorki|poniedziałki|dni\s+powszednie)\s+"
+)
 _ONE_MONTH_RE = re.compile(
-    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+)(?P<month>"
-    r"stycz(?:niu|nia|niem)|lut(?:ym|ego)|mar(?:cu|ca|cem)|kwie(?:tniu|tnia|tniem)|czerw(?:cu|ca|cem)"
-    r"|lip(?:cu|ca|cem)|sierp(?:niu|nia|niem)|wrze(?:śniu|śnia|śniem)|listopad(?:zie|a|em)|grud(?:niu|nia|niem))\b(?!\s+(?:i|oraz|[-–—])\s)",
+    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+|\b{_EACH_DAY_OF}|\bprzez\s+cały\s+(?:miesiąc\s+)?)(?P<month>"
+    r"stycz(?:niu|nia|niem|eń)|lut(?:ym|ego|y)|mar(?:cu|ca|cem|zec)|kwie(?:tniu|tnia|tniem|cień)"
+    r"|czerw(?:cu|ca|cem|iec)|lip(?:cu|ca|cem|iec)|sierp(?:niu|nia|niem|ień)|wrze(?:śniu|śnia|śniem|sień)"
+    r"|listopad(?:zie|a|em)?|grud(?:niu|nia|niem|zień))\b(?!\s+(?:i|oraz|[-–—])\s)",
     re.IGNORECASE,
 )
 

@@ -25,7 +25,7 @@ from msze.extraction.rules.cues import (
 )
 from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
 from msze.extraction.rules.lines import words
-from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading, place_named
+from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading, place_named, season_in
 
 NEGATED = "negated"  # a Mass said not to be held at the hour: the page's Mass time, no Mass of the schedule
 AT_MASS = "confession at mass"  # "Spowiedź przed Mszą o 7.30": the page's Mass time, confession then
@@ -203,6 +203,13 @@ def _by_cue(c: HourContext) -> Verdict | None:
     if gap is not None:
         fwd_end = min(fwd_end, gap.start())
     back_cue = cues.last_within(c.clause_start, c.s)
+    while (
+        back_cue is not None
+        and (aside := _season_aside(line, c.clause_start, back_cue.start, c.s)) is not None
+    ):
+        back_cue = cues.last_within(
+            c.clause_start, aside
+        )  # what the season's "kiedy ..." clause says is no topic
     fwd_cue = cues.first_own_from(c.e, fwd_end)
     if fwd_cue is not None and words(line[c.e : fwd_cue.start]) >= FORWARD_WORDS:
         fwd_cue = None
@@ -227,6 +234,20 @@ def _by_cue(c: HourContext) -> Verdict | None:
         ):
             return (False, "after the Mass")  # "czynna po Mszy św. (18.45)": the time of what follows it
         return (back_cue.mass, "cue before" if back_cue.mass else "other cue before")
+    return None
+
+
+# ", kiedy odprawiana jest Droga Krzyżowa,": a clause saying when a season is, set off by commas
+_WHEN_ASIDE_RE = re.compile(r",\s*(?:kiedy|gdy)\s[^,;.()]*(?=,)", re.IGNORECASE)
+
+
+def _season_aside(line: str, lo: int, pos: int, hi: int) -> int | None:
+    """The start of the "kiedy ..." clause holding ``pos`` that describes the season named before it ("W
+    Wielkim Poście, kiedy odprawiana jest Droga Krzyżowa, w piątki o 17.30"): what happens in the season,
+    not what the time after it is; None when ``pos`` is in no such clause."""
+    for m in _WHEN_ASIDE_RE.finditer(line, lo, hi):
+        if m.start() <= pos < m.end() and season_in(line[lo : m.start()]) is not None:
+            return m.start()
     return None
 
 

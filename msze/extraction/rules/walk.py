@@ -443,6 +443,9 @@ _SATURDAY_VIGIL_NOTE_RE = re.compile(
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
 # "17.00 i 18.00 (X-III)": two times joined by "i", then a parenthesis with no time in it
 _PAIRED_RE = re.compile(r"\s+(?:i|oraz)\s+(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
+# "Msza wieczorna": the day's last Mass, from the afternoon on
+_EVENING_RE = re.compile(r"\bwieczorn\w*", re.IGNORECASE)
+EVENING_FROM = "16:00"
 _SEASON_PAREN_RE = re.compile(r"\s*\((?P<s>[^()\d]{1,40})\)")
 
 
@@ -873,6 +876,8 @@ class _Walk:
             under_sunday = sunday_heading or (block.sunday_header and head_days is not None)
             r.sunday_heading = under_sunday and self.hours[idx].time >= VIGIL_FROM
             self._pair_shares_season(line, line_start, idxs, idx, r)
+            if is_mass:
+                self._evening_variant(idx, r, before)
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
             # what finish() reads for "nie ma Mszy o ...": not an earlier item's "(nie ma w wakacje); ..."
             self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
@@ -920,6 +925,24 @@ class _Walk:
             and not AS_WELL_RE.search(paren["s"])
         ):
             self.readings[idx - 1].season = r.season
+
+    def _evening_variant(self, idx: int, r: Reading, before: str) -> None:
+        """ "Niedziele: 8.00, 10.30, 18.30, w lipcu i sierpniu Msza wieczorna o 20.00": a season's evening
+        Mass takes the place of the evening Mass just before it on those days, which is held the rest of the
+        year; the two are one time's variants ("aside"), the other times stay all-year."""
+        rest = complement(r.season) if r.season is not None else None
+        if rest is None or r.days is None or idx == 0 or not _EVENING_RE.search(before):
+            return
+        j = idx - 1
+        previous = self.readings[j]
+        if (
+            self.verdicts[j][0]
+            and previous.season is None
+            and previous.days is not None
+            and previous.days.days == r.days.days
+            and self.hours[j].time >= EVENING_FROM
+        ):
+            previous.season, previous.aside, r.aside = rest, True, True
 
     def _closes_after(self, line_start: int, line: str, idx: int) -> bool:
         """Whether a parenthesis closes right after the hour: it holds that time alone."""
