@@ -65,6 +65,17 @@ _ORDER_SENTENCE_RE = re.compile(
     r"(?:są\s+)?o\s+(?:godz\.?\s*)?\d",  # "Msza św. w tygodniu codziennie o godz. 17.00"
     re.IGNORECASE,
 )
+# ... or, of Sunday, that its Masses (plural) will be held at times from now on ("Msze w niedzielę będą
+# odprawiane w X o godz. 8.00 i 11.00", "Msze z naszego kościoła transmitowane będą w niedzielę o 9.00";
+# "Msza w niedzielę będzie o 18.00" is one Mass, this week's; a date, feast or "w przyszłą" still makes it
+# this week's: _undated)
+_HELD = r"(?:odprawiane|sprawowane|celebrowane|transmitowane)"
+_SUNDAY_ORDER_SENTENCE_RE = re.compile(
+    rf"\bmsze(?:\s+(?:św\.?|święte))?(?:\s+z\s+nasz\w+\s+\w+)?\s+"
+    rf"(?:w\s+niedziel[ęe]\s+)?(?:będą(?:\s+{_HELD})?|{_HELD}\s+będą)\s+"
+    rf"(?:w\s+niedziel[ęe]\s+)?[^.\d]{{0,40}}?\bo\s+(?:godz(?:inie|\.)?|g\.)?\s*\d",
+    re.IGNORECASE,
+)
 # ... unless it is tied to this week or a feast
 _THIS_WEEK_RE = re.compile(
     r"w\s+tym\s+tygodniu|\bw\s+przyszł\w*|\bw\s+najbliższ\w*|uroczysto|[śs]wi[ęe]t[aoy]\b", re.IGNORECASE
@@ -525,9 +536,16 @@ def _dated_heading(text: str, start: int) -> str:
 
 
 def _by_mention(mentioned: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
-    """The Masses one-offs mention by their time (mentioned_mass), on each day (and church) no page states a
-    time of: the only evidence of that day's order the site gives."""
-    stated = {(day, church) for p in said for (day, church, _season), times in p.stated.items() if times}
+    """The Masses one-offs mention by their time (mentioned_mass), on each day (and church) no schedule page
+    states a time of: the only evidence of that day's order the site gives, or more of it than announcements
+    restating a (maybe partial) order do."""
+    stated = {
+        (day, church)
+        for p in said
+        if p.role != ANNOUNCEMENTS
+        for (day, church, _season), times in p.stated.items()
+        if times
+    }
     added = []
     for w in mentioned:
         church = w.hour.get("church")
@@ -558,7 +576,7 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     restated = (
         REGULAR_ORDER_RE.search(statement) is not None or _UNTIL_NOTICE_RE.search(statement) is not None
     )
-    if not (restated or _ORDER_SENTENCE_RE.search(statement)):
+    if not (restated or _ORDER_SENTENCE_RE.search(statement) or _sunday_order(statement)):
         statement = _line_of(text, hour)
         if not _ORDER_LINE_RE.match(statement):
             return False
@@ -568,6 +586,12 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     if restated:  # "w tym tygodniu porządek Mszy bez zmian": this week's order is the usual one
         statement = THIS_WEEK_RE.sub(" ", statement)
     return _undated(statement)
+
+
+def _sunday_order(statement: str) -> bool:
+    """Sunday's Masses said to be held at their times, Sunday named (_SUNDAY_ORDER_SENTENCE_RE)."""
+    m = _SUNDAY_ORDER_SENTENCE_RE.search(statement)
+    return m is not None and re.search(r"niedziel[ęe]", m.group(0), re.IGNORECASE) is not None
 
 
 _HOLY_MASS_RE = re.compile(r"\bmsz\w*\s+[śs]wi[ęe]t\w*", re.IGNORECASE)  # "Msza święta" is no feast

@@ -649,6 +649,37 @@ def test_a_sentence_saying_when_the_masses_of_plural_days_are_is_the_regular_ord
     assert {o["time"] for o in result["one_off"]} == {"19:15", "07:45"}
 
 
+def test_sunday_s_masses_said_to_be_held_at_their_times_are_the_regular_order():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/5",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>1. Msze w niedzielę będą odprawiane w Zalesiu o godz. 7.45"
+            " i 11.15.</p><p>2. Msze święte z naszej parafii transmitowane będą w niedzielę o g. 9.45.</p>"
+            "<p>3. Msza w niedzielę będzie o 16.45 z udziałem chóru.</p>"
+            "<p>4. W przyszłą niedzielę Msze będą o 13.15.</p>",
+        ),
+    )
+    # one Mass this Sunday, or next Sunday's, is no order
+    assert [(r[0], r[1]) for r in rows(result)] == [
+        ("07:45", ("sun",)),
+        ("09:45", ("sun",)),
+        ("11:15", ("sun",)),
+    ]
+    assert {o["time"] for o in result["one_off"]} == {"16:45", "13:15"}
+
+
+def test_a_mass_mentioned_every_sunday_adds_to_an_order_only_announcements_state():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/6",
+            "<h1>Ogłoszenia duszpasterskie</h1><p>1. Msze św. w niedziele są o 8.15 i 10.45.</p>"
+            "<p>2. Nabożeństwa majowe w tygodniu o 17.40, a w niedziele po Mszy św. o godz. 16.15.</p>",
+        ),
+    )
+    # the announcements' order may be partial: the Mass every Sunday's devotion follows is Sunday's too
+    assert {r[0] for r in rows(result) if "sun" in r[1]} == {"08:15", "10:45", "16:15"}
+
+
 def test_the_daily_order_in_dated_announcements_is_weekly_and_its_saturday_replaces_the_daily_time():
     result = site(
         (
