@@ -986,3 +986,22 @@ def test_the_site_s_schedule_block_first_met_on_a_news_page_is_weekly():
         ("https://parafia.test/", f"<main><p>Witamy.</p></main>{week}"),
     )
     assert rows(result) == []
+
+
+def test_a_time_alone_in_parentheses_after_another_is_that_mass_s_other_time_on_its_days():
+    result = site(
+        (
+            "https://parafia.test/msze-swiete",
+            "<h1>Porządek Mszy</h1><p>Niedziele: 8.15, 10.45</p>"
+            "<p>Dni powszednie: 6.45, we wtorki i I-sze soboty 19.00 (17.30)</p>",
+        ),
+    )
+    # the first Saturday stays monthly for both times: no weekly Saturday 17:30
+    assert {(r[0], r[1]) for r in rows(result) if r[0] in ("19:00", "17:30")} == {
+        ("19:00", ("tue",)),
+        ("17:30", ("tue",)),
+    }
+    assert {(m["time"], m["week"], tuple(m["days"])) for m in result["monthly"]} >= {
+        ("19:00", 1, ("sat",)),
+        ("17:30", 1, ("sat",)),
+    }

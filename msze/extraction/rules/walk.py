@@ -504,6 +504,11 @@ _DAY_LIST_COMMA_RE = re.compile(
 )
 
 
+# a time alone in parentheses right after another ("18.00 (16.00)"): the same Mass at its other time
+_ALTERNATIVE_TIME_RE = re.compile(r"\s*\(\s*$")
+_CLOSES_RE = re.compile(r"\s*\)")
+
+
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     """The words of the line that belong to this hour: since the previous hour (past a list separator,
     as "(dla dzieci), " and "(dla dzieci) " speak of the hour before), and up to the next (not into a
@@ -872,6 +877,14 @@ class _Walk:
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
                 r.kind, r.monthly = REGULAR, None
+            if (
+                idx != idxs[0]
+                and _ALTERNATIVE_TIME_RE.match(line, own_start, c.s)
+                and _CLOSES_RE.match(line, c.e)
+            ):
+                # "w środy i I-sze piątki 18.00 (16.00)": the other time of the Mass before, on its days
+                prev = self.readings[idxs[idxs.index(idx) - 1]]
+                r.days, r.kind, r.monthly = prev.days, prev.kind, prev.monthly
             # "Msze niedzielne:" over "niedziela — 8:00, 11:00" and "sobota — 18:00": Saturday's is the vigil
             under_sunday = sunday_heading or (block.sunday_header and head_days is not None)
             r.sunday_heading = under_sunday and self.hours[idx].time >= VIGIL_FROM
