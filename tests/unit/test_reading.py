@@ -1364,6 +1364,26 @@ def test_villages_named_before_the_parish_church_s_own_times_are_its_chapels():
     assert churches(text) == [("07:30", None), ("09:00", "Łęgi"), ("18:00", None)]
 
 
+def test_church_lines_below_a_days_mass_line_are_that_days():
+    text = (
+        "Msze w niedziele: 7.30, 11.00\nKościół filialny w Zalesiu: 9.00\nKaplica szpitalna: godz. 10.00\n"
+        "W dni powszednie: 18.00\nDom Zakonny: 6.30"
+    )
+    got = [(t, r["days"], r["church"]) for t, r in readings(text)]
+    assert got == [
+        ("07:30", ["sun"], None),
+        ("11:00", ["sun"], None),
+        ("09:00", ["sun"], "Kościół filialny w Zalesiu"),
+        ("10:00", ["sun"], "Kaplica szpitalna"),
+        ("18:00", MON_SAT, None),
+        ("06:30", MON_SAT, "Dom Zakonny"),
+    ]
+    # a heading between ends the Sunday list: the chapel's time is the heading's day's
+    text = "Msze w niedziele: 7.30, 11.00\nMsze święte w tygodniu\nKaplica szpitalna: 10.00"
+    time, reading = readings(text)[-1]
+    assert (time, reading["days"]) == ("10:00", MON_SAT)
+
+
 def test_villages_each_given_one_time_are_all_named_the_first_too():
     # nothing sets the first apart from the others: it is as likely a chapel as the parish church
     text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00; Sosnowo godz. 11.00\nW tygodniu: 18.00"
