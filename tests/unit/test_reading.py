@@ -446,6 +446,21 @@ def test_a_village_after_the_parish_times_is_another_church(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a bare name between a time and the comma before the next is that time's place
+        ("Msze św. w niedziele: 7.30 Olszynka, 9.00, 11.00", ["Olszynka", None, None]),
+        ("Msze św. w niedziele: 8.00, 9.30 Stara Wola, 11.00", [None, "Stara Wola", None]),
+        ("Msze św. w niedziele: 8.00 Borowo, 11.00 Dąbrowa", ["Borowo", "Dąbrowa"]),
+        # labels of the time are no place
+        ("Msze św. w niedziele: 8.00 Suma, 10.00, 12.00 Roraty, 18.00", [None, None, None, None]),
+    ],
+)
+def test_a_village_right_after_its_time_before_a_comma_is_that_times_church(text, expected):
+    assert [r["church"] for _, r in readings(text)] == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Niedziela: 8:00, 10:00 Suma, 12:00 Msza dla dzieci",

@@ -60,6 +60,7 @@ from msze.extraction.rules.reading import (
     monthly_note,
     names_main_church,
     place_after,
+    place_before_comma,
     place_in_parens,
     place_named,
     read,
@@ -799,7 +800,7 @@ class _Walk:
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
                 elif named is None and place is None:
-                    named = marked = place_in_parens(after)
+                    named = marked = place_in_parens(after) or place_before_comma(after)
                 r.church = marked or self._church_at(named or place)
                 if r.church is None and (named or place):
                     self.at_home.append((r, named or place))
