@@ -448,6 +448,21 @@ def test_a_village_after_the_parish_times_is_another_church(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a bare name between a time and the comma before the next is that time's place
+        ("Msze św. w niedziele: 7.30 Olszynka, 9.00, 11.00", ["Olszynka", None, None]),
+        ("Msze św. w niedziele: 8.00, 9.30 Stara Wola, 11.00", [None, "Stara Wola", None]),
+        ("Msze św. w niedziele: 8.00 Borowo, 11.00 Dąbrowa", ["Borowo", "Dąbrowa"]),
+        # labels of the time are no place
+        ("Msze św. w niedziele: 8.00 Suma, 10.00, 12.00 Roraty, 18.00", [None, None, None, None]),
+    ],
+)
+def test_a_village_right_after_its_time_before_a_comma_is_that_times_church(text, expected):
+    assert [r["church"] for _, r in readings(text)] == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Niedziela: 8:00, 10:00 Suma, 12:00 Msza dla dzieci",
@@ -1364,6 +1379,26 @@ def test_villages_named_before_the_parish_church_s_own_times_are_its_chapels():
     assert churches(text) == [("07:30", None), ("10:30", None), ("09:00", "Łęgi")]
     text = "Msze św. w niedziele: Dębina godz. 7.30; Łęgi godz. 9.00\nMsze św. w dni powszednie: Dębina 18.00"
     assert churches(text) == [("07:30", None), ("09:00", "Łęgi"), ("18:00", None)]
+
+
+def test_church_lines_below_a_days_mass_line_are_that_days():
+    text = (
+        "Msze w niedziele: 7.30, 11.00\nKościół filialny w Zalesiu: 9.00\nKaplica szpitalna: godz. 10.00\n"
+        "W dni powszednie: 18.00\nDom Zakonny: 6.30"
+    )
+    got = [(t, r["days"], r["church"]) for t, r in readings(text)]
+    assert got == [
+        ("07:30", ["sun"], None),
+        ("11:00", ["sun"], None),
+        ("09:00", ["sun"], "Kościół filialny w Zalesiu"),
+        ("10:00", ["sun"], "Kaplica szpitalna"),
+        ("18:00", MON_SAT, None),
+        ("06:30", MON_SAT, "Dom Zakonny"),
+    ]
+    # a heading between ends the Sunday list: the chapel's time is the heading's day's
+    text = "Msze w niedziele: 7.30, 11.00\nMsze święte w tygodniu\nKaplica szpitalna: 10.00"
+    time, reading = readings(text)[-1]
+    assert (time, reading["days"]) == ("10:00", MON_SAT)
 
 
 def test_villages_each_given_one_time_are_all_named_the_first_too():

@@ -504,11 +504,21 @@ def place_in_parens(words_after: str) -> str | None:
 
 def place_after(words_after: str, line_end: bool) -> str | None:
     """The place named right after a time: "(Szołdry)", "– Nagradowice", "w Kotuszu"; or a bare name that
-    ends the line ("12.00 DPS-Osiek")."""
+    ends the line ("12.00 DPS-Osiek") or its list item ("8.00 Pysząca, 9.00")."""
     m = _PLACE_AFTER_RE.match(words_after)
     if m is not None:
         return place_named(m["p"] or m["d"] or m["w"])
-    return place_named(words_after) if line_end else None
+    return place_named(words_after) if line_end else place_before_comma(words_after)
+
+
+def place_before_comma(words_after: str) -> str | None:
+    """A bare name between a time and the comma before the next time: "8.00 Borki, 9.30" is 8.00 in Borki
+    (a name after the comma, "8.00, Borki 9.30", is the next time's)."""
+    m = _BEFORE_COMMA_RE.fullmatch(words_after)
+    return place_named(m["n"]) if m is not None else None
+
+
+_BEFORE_COMMA_RE = re.compile(r"\s+(?P<n>[^\W\d][^,;()\d]*?)\s*,\s*")
 
 
 # a month named: "września" (as in dates), "wrzesień" (as in headings)

@@ -60,6 +60,7 @@ from msze.extraction.rules.reading import (
     monthly_note,
     names_main_church,
     place_after,
+    place_before_comma,
     place_in_parens,
     place_named,
     read,
@@ -215,6 +216,10 @@ class _Block:
     notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
     broadcast: bool = False  # under "Msze święte w telewizji", "Program TV": times of broadcasts
     columns: list[Days] | None = None  # a flattened table's day headings, one a column, over the rows below
+    # the day a Mass line's label gave ("Msze w niedziele: 8.00, 10.00"), for the church lines right below
+    # it ("Filia Borki: 9.00", "Kaplica szpitalna: 7.00"), which are that day's too
+    church_lines_day: Days | None = None
+    church_line: bool = False  # the line being read is such a church line
 
     def column_day(self, line: str, s: int) -> Days | None:
         """The day heading of the column a time at ``s`` stands in, on a row cut into as many cells."""
@@ -231,6 +236,7 @@ class _Block:
         """
         is_head = is_day_heading(line)
         self.columns = _column_days(line) if is_head else None
+        self.church_lines_day = None
         self.section = _topic_after(line, own, is_head, self.section)
         if own:  # "Spowiedź:", "Spowiedź św. przed Mszami": the lines below are confession times
             self.notes.confession = self.section is False and bool(CONFESSION_RE.search(line))
@@ -296,6 +302,17 @@ class _Block:
 
 
 _BULLETS = " \t•*·-–—"  # what may stand before a list line's time
+_LABEL_RE = re.compile(r"[\s•*·–—-]*(?P<label>[^:\d]{2,60}):\s*(?:(?:o\s+)?godz\.?\s*)?")
+
+
+def _church_label(label: str) -> bool:
+    """A line's label before its first time names a church and no day: "Filia Borki", "Kaplica
+    szpitalna"."""
+    if day_at(label) is not None:
+        return False
+    return bool(church_heading(label)) or place_named(label) is not None
+
+
 _SENTENCE_WORDS = 3  # a line of this many words ending in a full stop is a sentence, no header
 
 
@@ -770,6 +787,8 @@ class _Walk:
         labelled = head_days if head is not None and _LABEL_COLON_RE.match(line, head.end()) else None
         over = head_days or block.heading_day or block.label_day
         sunday_heading = over is not None and "sun" in over.days
+        label = _LABEL_RE.fullmatch(line, 0, self.hours[idxs[0]].start - line_start)
+        block.church_line = label is not None and _church_label(label["label"])
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
@@ -830,7 +849,7 @@ class _Walk:
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
                 elif named is None and place is None:
-                    named = marked = place_in_parens(after)
+                    named = marked = place_in_parens(after) or place_before_comma(after)
                 r.church = marked or self._church_at(named or place)
                 if r.church is None and (named or place):
                     self.at_home.append((r, named or place))
@@ -896,6 +915,8 @@ class _Walk:
             self.owns[idx] = c.before[-80:].rpartition(";")[2] + " " + after
             if is_mass:
                 block.notes.main_seen = True
+        if not block.church_line:
+            block.church_lines_day = day_at(label["label"]) if label is not None else None
         first = self.hours[idxs[0]].start - line_start
         last_end = self.hours[idxs[-1]].end - line_start
         # "15:00 - Gorzkie Żale" in a list of Masses: the words after a line's one time label that time alone
@@ -1027,6 +1048,7 @@ class _Walk:
             or self.block.column_day(ctx.line, s)
             or self.block.heading_day
             or self.block.label_day
+            or (self.block.church_lines_day if self.block.church_line else None)
         )
         excepted = line_days.excepted_after(e) if day is not None else None
         if excepted is not None and day is not None and day.days - excepted.days:
