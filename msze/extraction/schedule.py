@@ -286,10 +286,10 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     }
 
 
-# a negation that speaks of one day, this week's: "W czwartek Msza o 7.00 nie będzie odprawiana"
-_ONE_DAY_RE = re.compile(
-    r"\b(?:w|we)\s+(?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)\b", re.IGNORECASE
-)
+# one day in the singular, this week's: "W czwartek Msza o 7.00 nie będzie odprawiana" ("w czwartki" is
+# every Thursday)
+_ONE_DAY = r"\b(?:w|we)\s+(?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)\b"
+_ONE_DAY_RE = re.compile(_ONE_DAY, re.IGNORECASE)
 # ... or of a time or occasion that passes: "Podczas rekolekcji", "w czasie remontu", "z powodu urlopu"
 _OCCASION_RE = re.compile(
     r"\b(?:podczas|w\s+czasie|w\s+dni\w*|w\s+okresie|na\s+czas|z\s+powodu|ze\s+względu|rekolekc\w*"
@@ -484,7 +484,6 @@ _FEAST_RE = re.compile(
 )
 # ... and what this week's Saturday will have: "Koronka będzie w sobotę przed Mszą o 17.00" (a day in the
 # singular with a future verb; "w soboty" is every Saturday)
-_ONE_DAY = r"\b(?:w|we)\s+(?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)\b"
 _WILL_BE = r"\b(?:będzie|będą|odbędzie|odbędą)\b"
 _THIS_WEEKS_EVENT_RE = re.compile(rf"{_WILL_BE}.*{_ONE_DAY}|{_ONE_DAY}.*{_WILL_BE}", re.IGNORECASE)
 _MENTION_CHARS = 60  # how far before its time a mention's words stand at most
