@@ -11,6 +11,7 @@ import json
 import re
 import struct
 import threading
+import time
 import zlib
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -432,6 +433,15 @@ def test_the_map_shows_a_marker_per_church_with_tiles_from_the_configured_server
     assert "par. Świętego Wojciecha" in page.locator(".leaflet-popup-content").inner_text()
 
 
+def _wait_until(page, function: str, timeout: float = 30.0) -> None:
+    """Poll a JavaScript function until it is true. Not ``page.wait_for_function``: when its first try fails
+    it polls by evaluating a string, which the page's CSP (``script-src 'self'``) rightly refuses."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(function):
+        assert time.monotonic() < deadline, f"still false after {timeout:.0f} s: {function}"
+        page.wait_for_timeout(100)
+
+
 def test_installable_and_offline_the_last_answer_is_shown_marked_with_its_time(servers, browser, artifacts):
     app_url, _ = servers
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="pl-PL")
@@ -442,15 +452,14 @@ def test_installable_and_offline_the_last_answer_is_shown_marked_with_its_time(s
     assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
     for icon in manifest["icons"]:
         assert page.request.get(app_url + icon["src"]).headers["content-type"] == "image/png"
-    page.wait_for_function("navigator.serviceWorker.controller !== null")  # installed, controlling the page
+    _wait_until(page, "() => navigator.serviceWorker.controller !== null")  # installed, controlling the page
     page.get_by_label("Gdzie jesteś?").fill("Łódź")
     page.get_by_role("button", name="Msze w pobliżu — teraz").tap()
     page.wait_for_url("**when=now**")
     online = page.locator("li.mass").all_inner_texts()
     assert online
-    page.wait_for_function(
-        "caches.open('msze-last-answer-v1').then(c => c.match('/ostatnia-odpowiedz')).then(r => !!r)"
-    )
+    saved = "async () => !!(await (await caches.open('msze-last-answer-v1')).match('/ostatnia-odpowiedz'))"
+    _wait_until(page, saved)
     context.set_offline(True)
     page.reload()
     note = page.locator("p.offline")
