@@ -56,7 +56,7 @@ def realpages_table(result: dict[str, Any]) -> str:
     """`msze evaluate --json` on the ../shared pages as the doc's table and its day sentence."""
     rules = result["systems"]["rules"]
     tokens, pages = rules["tokens"], rules["pages"]
-    day = result["schedule_day_recall"]
+    day, right = result["schedule_day_recall"], result["schedule_day_precision"]
 
     def share(m: dict[str, Any], key: str, of: str) -> str:
         return f"{m[key]:.3f} ({m['tp']}/{m['tp'] + m[of]})"
@@ -72,7 +72,9 @@ def realpages_table(result: dict[str, Any]) -> str:
         f"| rules, Mass times per page (distinct HH:MM) | {share(pages, 'precision', 'fp')} | "
         f"{share(pages, 'recall', 'fn')} | {pages['f1']:.3f} | | |\n"
         f"\nThe rules also give {100 * day['recall']:.1f} % ({day['found']}/{day['total']}) of the gold "
-        "schedules' (day, time) pairs the right day.\n"
+        f"schedules' (day, time) pairs the right day, and {100 * right['precision']:.1f} % "
+        f"({right['right']}/{right['reported']}) of the pairs they report at a schedule's time are the "
+        "schedule's.\n"
     )
 
 

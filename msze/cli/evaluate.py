@@ -22,6 +22,8 @@ from msze.cli.extract import load_classifier
 from msze.extraction.hours import Hour, find_hours, find_hours_thesis
 from msze.extraction.page import HourScorer, classifier_labels
 from msze.extraction.rules import RuleDecision, decide
+from msze.extraction.rules.reading import Reading
+from msze.utils.vocabulary import WEEK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -218,26 +220,50 @@ def extractor_recall(pages: Sequence[Page]) -> tuple[int, int]:
     return found, sum(len(p.tokens) for p in pages)
 
 
-# the gold schedule's day keys; a holiday list counts as Sunday (the gold puts feasts with Sundays)
-_DAY_KEY = {"sunday": "sunday", "holiday": "sunday", "weekday": "weekday", "saturday": "saturday"}
+def _day_keys(reading: Reading, saturday_apart: bool) -> set[str]:
+    """The gold schedule's day keys (sunday / weekday / saturday) of the days a reading names. The gold
+    counts Saturday among weekdays unless the page gives Saturday apart (``saturday_apart``): then "w piątek
+    i sobotę" is weekday and Saturday, and so is a Saturday-evening Mass of Sunday (Sunday too). A holy days'
+    list of its own ("Msze w Święta:") is no Sunday; the Sunday order an occasion gives by reference ("Msze
+    według porządku niedzielnego: 7.00, 9.00") is Sunday's, as the site's schedule takes it."""
+    if reading.sunday_order:
+        return {"sunday"}
+    if reading.days is None or reading.kind != "regular":
+        return set()
+    days = set(reading.days.days)
+    if reading.days.generic and len(days) == len(WEEK):
+        days.discard("sun")  # "codziennie": the weekdays
+    keys = {"sunday"} if "sun" in days else set()
+    if days & set(WEEK[:5]) or ("sat" in days and not saturday_apart):
+        keys.add("weekday")
+    if saturday_apart and ("sat" in days or reading.vigil):
+        keys.add("saturday")
+    return keys
 
 
-def schedule_recall(pages: Sequence[Page]) -> tuple[int, int]:
-    """Of the gold schedules' (day, time) pairs, how many the rules label mass with that day."""
-    found = total = 0
+def schedule_recall(pages: Sequence[Page]) -> tuple[int, int, int, int]:
+    """Of the gold schedules' (day, time) pairs, how many the rules label mass on that day; and of the
+    pairs they report at a time the schedule lists, how many the schedule has: (found, total, right,
+    reported)."""
+    found = total = right = reported = 0
     for p in pages:
         if not p.schedule:
             continue
+        apart = "saturday" in p.schedule
         got = {
-            (_DAY_KEY[d.day], h.time)
+            (key, h.time)
             for h, d in zip(p.hours, p.decisions, strict=True)
-            if d.is_mass and d.day in _DAY_KEY
+            if d.is_mass
+            for key in _day_keys(d.reading, apart)
         }
-        for day, times in p.schedule.items():
-            for t in times:
-                total += 1
-                found += (day, t) in got
-    return found, total
+        gold = {(day, t) for day, times in p.schedule.items() for t in times}
+        total += len(gold)
+        found += len(gold & got)
+        times = {t for _, t in gold}
+        at_times = {g for g in got if g[1] in times}
+        reported += len(at_times)
+        right += len(at_times & gold)
+    return found, total, right, reported
 
 
 def _pairs(days: Sequence[str], time: str) -> set[tuple[str, str]]:
@@ -599,13 +625,19 @@ def _inputs(args: argparse.Namespace) -> tuple[list[Page], HourScorer | None]:
 
 def _result(pages: list[Page], threshold: float | None, systems: dict[str, Score]) -> dict[str, Any]:
     found, total = extractor_recall(pages)
+    found_pairs, total_pairs, right_pairs, reported_pairs = schedule_recall(pages)
     return {
         "pages": len(pages),
         "gold_tokens": total,
         "gold_tokens_found": found,
         "extractor_recall": round(found / total, 4) if total else 1.0,
         "thesis_extractor_recall": round(thesis_recall(pages) / total, 4) if total else 1.0,
-        "schedule_day_recall": _ratio(*schedule_recall(pages)),
+        "schedule_day_recall": _ratio(found_pairs, total_pairs),
+        "schedule_day_precision": {
+            "right": right_pairs,
+            "reported": reported_pairs,
+            "precision": round(right_pairs / reported_pairs, 4) if reported_pairs else 1.0,
+        },
         "hours_found": sum(len(p.hours) for p in pages),
         "threshold": threshold,
         "systems": {
@@ -622,11 +654,12 @@ def _report(result: dict[str, Any], systems: dict[str, Score], args: argparse.Na
     if result["threshold"] is not None:
         cv = f", {result['cv']}-fold site-grouped cross-validation" if result["cv"] else ""
         print(f"classifier threshold: {result['threshold']:.3f}{cv}")
-    sched = result["schedule_day_recall"]
+    sched, days = result["schedule_day_recall"], result["schedule_day_precision"]
     if sched["total"]:
         print(
             f"rules: gold schedule (day, time) pairs found with the right day: {sched['recall']:.4f} "
-            f"({sched['found']}/{sched['total']})"
+            f"({sched['found']}/{sched['total']}); reported pairs at a schedule time with a right day: "
+            f"{days['precision']:.4f} ({days['right']}/{days['reported']})"
         )
     print("Mass start, token level:")
     for name, s in systems.items():

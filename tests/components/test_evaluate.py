@@ -273,3 +273,29 @@ def test_sites_read_a_diocesan_label_file_from_the_thesis_rows(capsys):
     got = json.loads(capsys.readouterr().out)
     assert got["parishes"] == expected["parishes"] and got["files"] == {}
     assert round(got["weekly"]["f1"], 4) == expected["weekly_f1"]
+
+
+def test_schedule_pairs_take_the_days_a_reading_names_as_the_gold_keys_them(tmp_path, capsys):
+    """Saturday counts apart only where the page's gold gives it apart; an order given by reference is
+    Sunday's; a wrong day is counted against the reported pairs."""
+    apart = gold_page(
+        "S1",
+        "Msze święte\nw niedzielę: 8.00, 10.00\nw piątek i sobotę: 18.00\n"
+        "od poniedziałku do czwartku: 7.00\n",
+        {"8.00": "mass", "10.00": "mass", "18.00": "mass", "7.00": "mass"},
+    )
+    apart["schedule"] = {"sunday": ["08:00", "10:00"], "weekday": ["07:00", "18:00"], "saturday": ["18:00"]}
+    folded = gold_page(
+        "S2",
+        "Porządek Mszy\nDni powszednie: 6.30, 18.00\n"
+        "W Wielkanoc Msze według porządku niedzielnego o 9.00 i 11.00.\n",
+        {"6.30": "mass", "18.00": "mass", "9.00": "mass", "11.00": "mass"},
+    )
+    folded["schedule"] = {"sunday": ["09:00", "11:00", "18:00"], "weekday": ["06:30", "18:00"]}
+    path = tmp_path / "gold.jsonl"
+    path.write_text("\n".join(json.dumps(p, ensure_ascii=False) for p in (apart, folded)) + "\n", "utf-8")
+    assert main(["evaluate", str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    # all but Sunday 18:00 of S2 (never said) found; no Saturday key on S2, where the gold folds it in
+    assert result["schedule_day_recall"] == {"found": 9, "total": 10, "recall": 0.9}
+    assert result["schedule_day_precision"] == {"right": 9, "reported": 9, "precision": 1.0}
