@@ -228,6 +228,9 @@ def monthly(text: str) -> list[tuple[str, list[str], str, tuple | None]]:
         ("Msze św.\nw pierwszy czwartek, piątek i sobotę miesiąca: 18.00",
          [("18:00", ["thu", "fri", "sat"], "monthly", (1, "thu"))]),
         ("Msze św.: w trzecią środę miesiąca o 19.00", [("19:00", ["wed"], "monthly", (3, "wed"))]),
+        # the ordinal in digits, as the web writes it too
+        ("Msza św. w 1-wsze soboty miesiąca o 8.00", [("08:00", ["sat"], "monthly", (1, "sat"))]),
+        ("Msze św.: 1. piątek miesiąca – 17.00", [("17:00", ["fri"], "monthly", (1, "fri"))]),
         # a date, not a month's week; a day of the month has no week to date it by
         ("Msza św. w ostatnią niedzielę października o 12.00", [("12:00", [], "regular", None)]),
         ("Msza św. 13 dnia każdego miesiąca o 18.00", [("18:00", [], "one_off", None)]),
@@ -235,6 +238,22 @@ def monthly(text: str) -> list[tuple[str, list[str], str, tuple | None]]:
 )  # fmt: skip
 def test_a_monthly_mass_is_its_week_of_the_month_and_day(text, expected):
     assert monthly(text) == expected
+
+
+@pytest.mark.parametrize("note", ["w soboty o 19.00", "oprócz soboty – w sobotę 19.00"])
+def test_saturday_s_time_in_one_time_s_note_replaces_that_time_only(note):
+    """ "6.30, 18.00 (w sobotę o 18.30)": Saturday has 6.30 and 18.30; only 18.00 leaves it."""
+    got = days(f"Msze św. w dni powszednie: 6.30, 7.15, 18.00 ({note})")
+    assert got == [("06:30", MON_SAT), ("07:15", MON_SAT), ("18:00", MON_SAT[:5]), ("19:00", ["sat"])]
+    # Saturday's own list is Saturday's whole order
+    got = days("Msze św. w dni powszednie: 6.30, 18.00\nw soboty: 8.00, 18.00")
+    assert got == [("06:30", MON_SAT[:5]), ("18:00", MON_SAT[:5]), ("08:00", ["sat"]), ("18:00", ["sat"])]
+
+
+def test_a_devotion_in_the_note_of_one_time_is_no_topic_of_the_next():
+    text = "Msze św. w dni powszednie: 6.30, 15.00 (poprzedzona Koronką do Miłosierdzia Bożego), 19.00"
+    assert [t for t, _ in readings(text)] == ["06:30", "15:00", "19:00"]
+    assert [t for t, _ in readings("Nabożeństwa (Koronka) o 15.00 i 19.00")] == []
 
 
 def test_a_feast_that_bounds_a_season_is_no_one_off():
@@ -1670,6 +1689,18 @@ def test_a_saturday_season_pair_under_sunday_is_two_vigils():
         ("10:00", ["sun"], None, False),
         ("18:00", ["sat"], "summer", True),
         ("17:00", ["sat"], "winter", True),
+    ]
+
+
+@pytest.mark.parametrize("note", ["sobota wieczorem, w zimie 16.30", "w sobotę wieczór; zimą 16.30"])
+def test_a_day_leading_a_note_with_the_winter_time_is_the_hour_s_day_too(note):
+    """ "Niedziele: 18.00 (sobotni wieczór, zima 17.00), 8.00": both Saturday times are the vigil."""
+    got = readings(f"Msze św. w niedziele: 17.30 ({note}), 9.00, 11.00")
+    assert [(t, r["days"], r["season"], r["vigil"]) for t, r in got] == [
+        ("17:30", ["sat"], "not-winter", True),
+        ("16:30", ["sat"], "winter", True),
+        ("09:00", ["sun"], None, False),
+        ("11:00", ["sun"], None, False),
     ]
 
 

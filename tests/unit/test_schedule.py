@@ -1005,3 +1005,14 @@ def test_a_time_alone_in_parentheses_after_another_is_that_mass_s_other_time_on_
         ("19:00", 1, ("sat",)),
         ("17:30", 1, ("sat",)),
     }
+
+
+def test_a_parenthesis_that_drops_another_time_in_a_season_is_no_variant_of_the_time_before_it():
+    """ "Zalesie 9:30 (w wakacje nie ma Mszy o 12:00)": the summer is 12:00's to lose, not the 9:30's."""
+    for note in ("w wakacje nie ma Mszy o 12:00", "latem bez Mszy św. o 12:00"):
+        html = f"<p>Msze św. w niedziele: 8:00, 12:00; kaplica w Zalesiu 9:30 ({note})</p>"
+        assert rows(site(("https://parafia.test/msze", html))) == [
+            ("08:00", ("sun",), None, None, False),
+            ("09:30", ("sun",), "kaplica w Zalesiu", None, False),
+            ("12:00", ("sun",), None, "not-summer", False),
+        ]

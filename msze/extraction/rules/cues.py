@@ -88,7 +88,9 @@ _REFERENCE_BEFORE_RE = re.compile(
     r"(?:\bprzed|\bpo|\bpodczas|\bw\s+czasie|\bw\s+trakcie|\bna)\s+(?:[^\W\d]+\s+)?$", re.IGNORECASE
 )
 # "18.00 z nowenną", "wraz z nabożeństwem": something held with the Mass, not instead of it
-_WITH_BEFORE_RE = re.compile(r"\b(?:z|ze|wraz\s+z|połączon\w*\s+z)\s+$", re.IGNORECASE)
+_WITH_BEFORE_RE = re.compile(
+    r"\b(?:z|ze|wraz\s+z|połączon\w*\s+z|poprzedzon[aey]|zakończon[aey])\s+$", re.IGNORECASE
+)
 # a name, not a devotion: "Parafia Matki Bożej Różańcowej"; another church's heading ends a block
 PLACE_HEADING_RE = re.compile(
     r"\b(?:parafi[ai]|koś?ci[oó][łl]|kościo[łl]a|kościele|kaplic[aęy]|sanktuari(?:um|a)|bazylik[aię]|katedr[aęzy]"
@@ -154,10 +156,11 @@ WORD_AFTER_RE = re.compile(r"[\s,;:–—\-*]*(?!(?:i|oraz|lub|albo|godz|g)\b)([
 
 
 def held_with(line: str, pos: int) -> bool:
-    """A cue at ``pos`` held with the Mass: "z nowenną", "wraz z nabożeństwem" (_WITH_BEFORE_RE)."""
+    """A cue at ``pos`` held with the Mass: "z nowenną", "wraz z nabożeństwem", "poprzedzona Koronką"
+    (_WITH_BEFORE_RE)."""
     lo = max(0, pos - LOOKBEHIND)
-    # the regex ends in "z" or "ze" and spaces: a look at the last letter first spares most cues the search
-    if not line[lo:pos].rstrip().endswith(("z", "Z", "e", "E")):
+    # the regex ends in a word ending in one of these letters: a look at it first spares most cues the search
+    if not line[lo:pos].rstrip().endswith(("z", "Z", "e", "E", "a", "A", "y", "Y")):
         return False
     return bool(_WITH_BEFORE_RE.search(line, lo, pos))
 

@@ -212,6 +212,7 @@ _DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[
 PARENS_RE = re.compile(r"\([^()\n]*\)")
 _LABEL_AFTER_RE = re.compile(r"\s*:")  # "w niedziele:": a day phrase labelling the list after it
 # "7.00 - w poniedziałki w kaplicy, 8.30": a day in the note after a time is that time's, not the next ones
+_NOTE_LEAD_RE = re.compile(r"([^\d,;]+)[,;]")  # the words of a note up to its first comma, no hour among them
 _NOTE_OF_TIME_RE = re.compile(r"\d[.:]\d\d\s*[-–—]\s*(?:w|we)?\s*$", re.IGNORECASE)
 _AFTER_NAME_RE = re.compile(r"[^\W\d_]{3}\s*$")  # a parenthesis right after a word, not after a time
 # days written after a list of times, up to the clause's end: "godz. 18.00 od poniedziałku do piątku; godz.
@@ -229,7 +230,8 @@ VIGIL_WORDS = (
 )
 _VIGIL_NOTE_RE = re.compile(VIGIL_WORDS, re.IGNORECASE)
 _HEADING_FILLER_RE = re.compile(
-    r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|:|\(.*?\))\b", re.IGNORECASE
+    r"\b(?:w|we|i|oraz|dni|dzień|każd\w*|od|do|msze?\s+św\.?|godz\.?|wiecz(?:ór|orem)|:|\(.*?\))\b",
+    re.IGNORECASE,
 )
 
 _DayMatch = tuple[int, int, Days]
@@ -384,8 +386,13 @@ class LineDays:
         m = _DAY_AFTER_RE.match(line, e)
         if m:
             note = m.group(1) or m.group(2)
-            day = day_at(note)
             hour_inside = m.group(1) is not None and any(ch.isdigit() for ch in note)
+            if hour_inside:
+                # "18.00 (sobotni wieczór, zima 17.00)": the day leading the note is the hour's
+                lead = _NOTE_LEAD_RE.match(note)
+                if lead is not None and _only_days(lead.group(1)):
+                    note, hour_inside = lead.group(1), False
+            day = day_at(note)
             vigil = _VIGIL_NOTE_RE.search(note) is not None
             if (
                 day is not None

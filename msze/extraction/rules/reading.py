@@ -204,10 +204,10 @@ MONTHLY_RE = re.compile(
     rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego)\b)|miesiąca|m-ca|mies(?=\.)|miesięczn\w*)\b",
     re.IGNORECASE,
 )
-# the week and day of a monthly Mass: "w I piątki", "I-sze piątki", "pierwszą sobotę", "w trzecią niedzielę
-# miesiąca", "ostatnia niedziela miesiąca"
+# the week and day of a monthly Mass: "w I piątki", "I-sze piątki", "1-wsze soboty", "1. piątek", "pierwszą
+# sobotę", "w trzecią niedzielę miesiąca", "ostatnia niedziela miesiąca"
 _MONTHLY_DAY_RE = re.compile(
-    r"\b(?:(?P<roman>(?-i:IV|III|II|I))(?:-\w+)?|(?P<word>pierwsz|drug|trzec|czwart|ostatni)\w*)\s+"
+    r"\b(?:(?P<roman>(?-i:IV|III|II|I)|[1-4](?=-|\.))(?:-\w+|\.)?|(?P<word>pierwsz|drug|trzec|czwart|ostatni)\w*)\s+"
     r"(?P<day>poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*"
     rf"(?!\s+(?:{_MONTH_WORDS}|adwentu|wielkiego|wielkanoc\w*)\b)",
     re.IGNORECASE,
@@ -222,6 +222,10 @@ _MONTH_WEEK = {
     "II": 2,
     "III": 3,
     "IV": 4,
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
 }
 _DAY_STEM = {"poniedzia": "mon", "wtor": "tue", "środ": "wed", "czwart": "thu", "piąt": "fri", "sobot": "sat",
              "niedziel": "sun"}  # fmt: skip
@@ -276,10 +280,11 @@ def monthly_note(after: str, days: Days | None) -> bool:
 CONFESSION_RE = re.compile(
     r"\b(?:spowied\w*|spowiedź|spowiad\w*|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I
 )
-# "w wakacje nie ma Mszy o 6:30": the time is the schedule's, dropped in that season
+# "w wakacje nie ma Mszy o 6:30", "(w wakacje bez Mszy o 11:30)": the time is the schedule's, dropped in
+# that season
 NO_MASS_RE = re.compile(
     r"\b(?:nie\s+ma|nie\s+będzie|nie\s+(?:jest|zostanie)\s+odprawian\w*|nie\s+odbędzie\s+się|nie\s+odprawia\s+się"
-    r"|odwołan\w*|zawieszon\w*)\b",
+    r"|odwołan\w*|zawieszon\w*|bez\s+msz\w*)\b",
     re.I,
 )
 
@@ -356,6 +361,9 @@ class Reading:
     # a seasonal time said of one time, with the rest of the year of that time, or added to the list ("18:00
     # (w wakacje 20:00)", "18:00 (zimą 17:00)", "latem także o 21:00"): the other times keep their seasons
     aside: bool = False
+    # "18:00 (w sobotę o 18:30)": the time before whose parenthesis holds this one, which this one stands in
+    # for on its days (the other times of the list keep those days)
+    instead_of: str | None = None
 
     def date_text(self) -> str | None:
         if self.date is None:
@@ -970,6 +978,7 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
     Saturday too, and 18.00 there is the vigil)."""
     own_sat: set[_Order] = set()
     added_sat: set[_Order] = set()  # "w soboty także 8.00": Saturday's times besides the weekdays'
+    replaced_sat: set[tuple[_Order, str]] = set()  # "18:00 (w sobotę o 18:30)": 18:00 only, not on Saturday
     own_sun: set[_Order] = set()
     own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
     vigils: set[tuple[_Order, str]] = set()
@@ -978,6 +987,8 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
             key = _order(r)
             if r.vigil:  # "Niedziele: sobota 18.00", "7.00, 18.00 (w soboty 18.00 z liturgii niedzielnej)"
                 vigils.add((key, f.time))
+            elif "sat" in r.days.days and "fri" not in r.days.days and r.instead_of is not None:
+                replaced_sat.add((key, r.instead_of))
             elif "sat" in r.days.days and "fri" not in r.days.days:
                 (added_sat if AS_WELL_RE.search(f.own) else own_sat).add(key)
             if "sun" in r.days.days:
@@ -991,7 +1002,7 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
         key = _order(r)
         # "we wtorki: 7.00 / pozostałe dni powszednie: 18.00": the other days are those not named above
         drop = set(own.get(key, ())) if r.days.rest and r.days.days - own.get(key, set()) else set()
-        if key in own_sat or (key, f.time) in vigils:
+        if key in own_sat or (key, f.time) in vigils or (key, f.time) in replaced_sat:
             drop.add("sat")
         if key in own_sun:
             drop.add("sun")

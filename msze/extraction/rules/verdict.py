@@ -21,6 +21,7 @@ from msze.extraction.rules.cues import (
     LOOKBEHIND,
     MASS_CUE_RE,
     WORD_AFTER_RE,
+    Cue,
     LineCues,
 )
 from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
@@ -210,6 +211,8 @@ def _by_cue(c: HourContext) -> Verdict | None:
         back_cue = cues.last_within(
             c.clause_start, aside
         )  # what the season's "kiedy ..." clause says is no topic
+    while back_cue is not None and (note := _note_of_hour_before(line, c.clause_start, back_cue, c.s)) >= 0:
+        back_cue = cues.last_within(c.clause_start, note)  # "15:00 (... Koronką ...), 18:30": 15:00's word
     fwd_cue = cues.first_own_from(c.e, fwd_end)
     if fwd_cue is not None and words(line[c.e : fwd_cue.start]) >= FORWARD_WORDS:
         fwd_cue = None
@@ -235,6 +238,18 @@ def _by_cue(c: HourContext) -> Verdict | None:
             return (False, "after the Mass")  # "czynna po Mszy św. (18.45)": the time of what follows it
         return (back_cue.mass, "cue before" if back_cue.mass else "other cue before")
     return None
+
+
+_HOUR_END_RE = re.compile(r"\d[.:]\d\d\s*,?\s*$")
+
+
+def _note_of_hour_before(line: str, lo: int, cue: Cue, s: int) -> int:
+    """Where the closed parenthesis noting an earlier hour opens, when ``cue`` is inside it ("7:00, 15:00 (z
+    Koronką), 18:30": the devotion is 15:00's note, no topic of 18:30); else -1."""
+    opening = line.rfind("(", lo, cue.start)
+    if opening < 0 or line.find(")", cue.end, s) < 0 or line.find(")", opening, cue.start) >= 0:
+        return -1
+    return opening if _HOUR_END_RE.search(line, max(lo, opening - 12), opening) else -1
 
 
 # ", kiedy odprawiana jest Droga Krzyżowa,": a clause saying when a season is, set off by commas

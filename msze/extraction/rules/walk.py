@@ -524,6 +524,7 @@ _DAY_LIST_COMMA_RE = re.compile(
 # a time alone in parentheses right after another ("18.00 (16.00)"): the same Mass at its other time
 _ALTERNATIVE_TIME_RE = re.compile(r"\s*\(\s*$")
 _CLOSES_RE = re.compile(r"\s*\)")
+_NOTE_OPENS_RE = re.compile(r"\s*,?\s*\([^()]*$")  # "18:00 (w sobotę o ": a note of the time before opens
 
 
 def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
@@ -866,6 +867,8 @@ class _Walk:
                 r.church = _church_said_before(line, starts, c.clause_start)
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
+            if variant is not None and NEGATED_BEFORE_RE.search(line, c.e, c.next_start):
+                variant = None  # "9:00 (w wakacje nie ma Mszy o 11:30)": of the other time, not a variant
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
             if r.season is None and varied is not None and not AS_WELL_RE.search(variant["s"]):
                 # "18:00 (lato 19:00)": the 18:00 is the rest of the year's; "(latem także 19:00)" adds one
@@ -891,6 +894,8 @@ class _Walk:
             # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
             r.aside |= r.season is not None and excepts(own)
             r.days = c.day
+            if idx != idxs[0] and _NOTE_OPENS_RE.match(line, own_start, c.s) and _in_parens(line, c.s):
+                r.instead_of = self.hours[idxs[idxs.index(idx) - 1]].time  # "18:00 (w sobotę o 18:30)"
             if r.days is not None and "sat" in r.days.days and _SATURDAY_VIGIL_NOTE_RE.match(after):
                 r.vigil = True  # "18.00 (w sobotę Msza niedzielna)": Saturday's is the vigil (schedule.py)
             if r.kind == MONTHLY and monthly_note(after, c.day):
