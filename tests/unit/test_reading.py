@@ -1564,6 +1564,22 @@ def test_a_mass_dropped_in_the_summer_under_the_weekdays_leaves_sundays_same_tim
     assert ("06:30", MON_SAT, "not-summer") in got
 
 
+@pytest.mark.parametrize(
+    "note",
+    ["w wakacje zamiast Mszy o 18.30 jest Msza o 20.30", "w wakacje bez godz. 18.30, jest Msza o 20.30"],
+)
+def test_a_summer_time_said_instead_of_another_drops_only_the_time_it_replaces(note):
+    got = readings(f"Msze w dni powszednie: 7.00, 18.30; {note}")
+    expected = {("07:00", None), ("18:30", "not-summer"), ("20:30", "summer")}
+    assert {(t, r["season"]) for t, r in got} == expected
+
+
+def test_a_negation_over_a_list_of_times_drops_every_time_of_the_list():
+    got = readings("Msze w dni powszednie: 7.00, 12.30, 18.00; w wakacje nie ma Mszy o 7.00 i 12.30")
+    expected = {("07:00", "not-summer"), ("12:30", "not-summer"), ("18:00", None)}
+    assert {(t, r["season"]) for t, r in got} == expected
+
+
 def test_a_month_range_to_the_end_of_a_month_is_a_season():
     assert season_in("(od czerwca do końca sierpnia)") == "06-01..08-31"
 

@@ -280,11 +280,11 @@ def monthly_note(after: str, days: Days | None) -> bool:
 CONFESSION_RE = re.compile(
     r"\b(?:spowied\w*|spowiedź|spowiad\w*|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I
 )
-# "w wakacje nie ma Mszy o 6:30", "(w wakacje bez Mszy o 11:30)": the time is the schedule's, dropped in
-# that season
+# "w wakacje nie ma Mszy o 6:30", "(w wakacje bez Mszy o 11:30)", "latem zamiast Mszy o 18.30 jest o 20.30":
+# the time is the schedule's, dropped in that season
 NO_MASS_RE = re.compile(
     r"\b(?:nie\s+ma|nie\s+będzie|nie\s+(?:jest|zostanie)\s+odprawian\w*|nie\s+odbędzie\s+się|nie\s+odprawia\s+się"
-    r"|odwołan\w*|zawieszon\w*|bez\s+msz\w*)\b",
+    r"|odwołan\w*|zawieszon\w*|bez\s+(?:msz\w*|godz)|zamiast\s+msz\w*)\b",
     re.I,
 )
 
@@ -1017,7 +1017,7 @@ def _dropped_in_season(readings: Sequence[Reading], facts: Sequence[HourFacts]) 
     dropped: dict[str, tuple[str, frozenset[str] | None]] = {}
     negated: set[int] = set()
     for i, (r, f) in enumerate(zip(readings, facts, strict=True)):
-        if not NO_MASS_RE.search(f.own):
+        if not _negated_here(f.own):
             continue
         if r.season in ("summer", "not-summer", "holidays"):
             season = "not-summer" if r.season != "holidays" else "not-holidays"
@@ -1042,6 +1042,17 @@ def _dropped_in_season(readings: Sequence[Reading], facts: Sequence[HourFacts]) 
         season, days = dropped[facts[i].time]
         if facts[i].time not in on_days or _shares_days(readings[i], days):
             readings[i].season = season
+
+
+# a time after the negation that is not one item of its list: "zamiast Mszy o 18.30 jest Msza o"
+_CLOCK_OUT_OF_LIST_RE = re.compile(r"\d[.:]\d\d(?!\s*(?:,|i|oraz|lub)?\s*(?:o\s+)?(?:godz\.?)?\W*$)")
+
+
+def _negated_here(own: str) -> bool:
+    """Whether an hour's words say its Mass is not held: a negation with no other time between but the
+    list's ("nie ma Mszy o 7.00 i 12.30"; "zamiast Mszy o 18.30 jest Msza o 20.30" drops the 18.30 only)."""
+    ends = [m.end() for m in NO_MASS_RE.finditer(own)]
+    return bool(ends) and _CLOCK_OUT_OF_LIST_RE.search(own, ends[-1]) is None
 
 
 def _shares_days(r: Reading, days: frozenset[str] | None) -> bool:
