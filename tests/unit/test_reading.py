@@ -1474,6 +1474,11 @@ def test_each_day_of_a_month_or_the_whole_month_is_that_months_season(text, expe
         ("w I i III niedzielę miesiąca", None),  # ordinals of a day
         ("dla klas II i III", None),
         ("II, IV, VI", None),
+        ("(VII–VIII) 20:00", "summer"),
+        ("z wyjątkiem VII-VIII", "not-summer"),
+        ("; VIII 19:00", "08-01..08-31"),  # one month heading its times
+        ("V niedziela Wielkanocna", None),
+        ("I piątek miesiąca", None),
     ],
 )
 def test_months_listed_by_roman_numerals_are_a_season(text, expected):

@@ -3,6 +3,8 @@ apart, conflicts kept, evidence with every entry. Pages go through the crawl's p
 
 from __future__ import annotations
 
+import pytest
+
 from msze.archive.reprocess import page_steps
 from msze.extraction.rules.reading import WINTER_REST
 from msze.extraction.schedule import consolidate, page_date, page_role, starts_on
@@ -1016,3 +1018,30 @@ def test_a_parenthesis_that_drops_another_time_in_a_season_is_no_variant_of_the_
             ("09:30", ("sun",), "kaplica w Zalesiu", None, False),
             ("12:00", ("sun",), None, "not-summer", False),
         ]
+
+
+def test_a_summer_order_by_roman_months_replaces_the_sunday_times_it_lacks():
+    html = "<p>Msze św. w niedziele: 8:00, 10:00, 12:00; VII i VIII 8:00, 11:00; VIII 19:00</p>"
+    assert rows(site(("https://parafia.test/msze", html))) == [
+        ("08:00", ("sun",), None, None, False),
+        ("10:00", ("sun",), None, "not-summer", False),
+        ("11:00", ("sun",), None, "summer", False),
+        ("12:00", ("sun",), None, "not-summer", False),
+        ("19:00", ("sun",), None, "08-01..08-31", False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sunday", "own"),
+    [
+        ("19.15 (od września do czerwca; w lipcu i sierpniu godz. 20.30)", "09-01..06-30"),
+        ("19.15 – Msza św. dla młodzieży (w okresie wakacyjnym - godz. 20.30)", "not-summer"),
+    ],
+)
+def test_a_variant_after_a_times_label_or_own_season_is_that_times_summer_order(sunday, own):
+    html = f"<p>Msze św. w niedziele: godz. 8.00, godz. {sunday}</p>"
+    assert rows(site(("https://parafia.test/msze", html))) == [
+        ("08:00", ("sun",), None, None, False),
+        ("19:15", ("sun",), None, own, False),
+        ("20:30", ("sun",), None, "summer", False),
+    ]

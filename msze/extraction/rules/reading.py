@@ -632,6 +632,14 @@ _ROMAN_LIST_RE = re.compile(
     re.IGNORECASE,
 )
 
+# one month by its Roman numeral heading times: "VII i VIII 8:00, 11:00; VIII 19:00" (not "I", an ordinal:
+# "I piątek", nor a day's: "V niedziela")
+_ROMAN_MONTH_ALONE_RE = re.compile(
+    r"(?:^|[;,(]|\bw\s)\s*(?-i:(?P<month>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II))\s*[:–-]?\s*"
+    r"(?=(?:godz\.?\s*)?\d{1,2}[.:]\d\d|$)",
+    re.IGNORECASE,
+)
+
 
 def _listed_months(listed: re.Match[str]) -> str | None:
     """The season of whole months listed ("VII i VIII" -> summer, "z wyj. VII i VIII" -> not-summer, "I, II"
@@ -657,13 +665,18 @@ def season_in(text: str) -> str | None:
         m1 = _start_month(months)
         m2 = _end_month(months)
         dashed = months["r3"] is not None or months["w3"] is not None
-        if not (dashed and (m1, m2) == (7, 8)):  # "lipiec–sierpień" is the summer
-            season = f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
-            # "z wyjątkiem IX-VI", "poza okresem od maja do września": the rest of the year
-            return complement(season) if _EXCEPT_BEFORE_RE.search(text, 0, months.start()) else season
+        season = f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+        if dashed and (m1, m2) == (7, 8):  # "lipiec–sierpień", "VII-VIII" are the summer
+            season = "summer"
+        # "z wyjątkiem IX-VI", "poza okresem od maja do września": the rest of the year
+        return complement(season) if _EXCEPT_BEFORE_RE.search(text, 0, months.start()) else season
     listed = _ROMAN_LIST_RE.search(text)
     if listed is not None and not listed["school"] and (season := _listed_months(listed)) is not None:
         return season
+    alone = _ROMAN_MONTH_ALONE_RE.search(text) if listed is None else None
+    if alone is not None:
+        month = _ROMAN[alone["month"]]
+        return f"{month:02d}-01..{month:02d}-{_MONTH_DAYS[month - 1]:02d}"
     r = _RANGE_RE.search(text)
     bounds = (_range_bound(r, "1"), _range_bound(r, "2")) if r is not None else None
     if bounds is None and (r := _DASHED_DATES_RE.search(text)) is not None:

@@ -445,8 +445,13 @@ _REST_OF_YEAR_RE = re.compile(
     re.IGNORECASE,
 )
 # "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)", "18:00, (latem 18:30)": a
-# seasonal variant in parentheses that hold the next hour
-_VARIANT_RE = re.compile(r"\s*,?\s*\((?P<s>[^()]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$", re.I)
+# seasonal variant in parentheses that hold the next hour; after the time's label ("18:00 – Msza dla
+# młodzieży (w wakacje 20:00)") or the time's own season ("19.15 (od września do czerwca; w lipcu 20.30)")
+_VARIANT_RE = re.compile(
+    r"(?:\s*[–—-]\s*[^()\d\n;]{1,40}?)?\s*,?\s*\((?:(?P<own>[^();]{3,40});\s*)?"
+    r"(?P<s>[^();]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$",
+    re.I,
+)
 _CLOSING_RE = re.compile(r"\s*\)")
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
 _WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
@@ -872,7 +877,7 @@ class _Walk:
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
             if r.season is None and varied is not None and not AS_WELL_RE.search(variant["s"]):
                 # "18:00 (lato 19:00)": the 18:00 is the rest of the year's; "(latem także 19:00)" adds one
-                r.season = complement(varied)
+                r.season = (variant["own"] and season_in(variant["own"])) or complement(varied)
             paired = self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
