@@ -49,10 +49,10 @@ _SCHEDULE_RE = re.compile(
 )
 # an announcement stating the regular order: by its words (reading.REGULAR_ORDER_RE: "bez zmian", "jak
 # zawsze"), or a line stating it: a Mass header naming days in the plural, then its times ("Msze św. w
-# niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: 6:30, 18:00"; "w niedzielę" is this Sunday)
+# niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: godz. 18.00"; "w niedzielę" is this Sunday)
 _ORDER_LINE_RE = re.compile(
     r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
-    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){2}",
+    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:[^\n]*?\d{1,2}[.:]\d{2}",
     re.IGNORECASE,
 )
 # ... or a sentence saying, in the present, when the Masses of plural days are ("Msze św. w dni powszednie

@@ -71,6 +71,7 @@ def test_a_line_stating_the_regular_order_on_an_announcements_page_is_weekly():
             "https://parafia.test/aktualnosci",
             "<h1>Aktualności</h1><p>Msze św. w niedziele: 7:15, 9:45, 12:15</p>"
             "<p>Msze św. w dni powszednie: 6:45, 18:15</p>"
+            "<p>Msze św. w soboty: godz. 7.30</p>"  # one time is an order line too
             "<p>Msze św. w niedzielę: 8:40, 10:40</p>"  # this Sunday's
             "<p>Msze św. w dni powszednie: 7:20, 19:20 w tym tygodniu</p>"
             "<p>Msze św. w niedziele 10 listopada: 16:50, 17:50</p>",
@@ -80,8 +81,9 @@ def test_a_line_stating_the_regular_order_on_an_announcements_page_is_weekly():
         ("07:15", ("sun",), None, None, False),
         ("09:45", ("sun",), None, None, False),
         ("12:15", ("sun",), None, None, False),
-        ("06:45", MON_SAT, None, None, False),
-        ("18:15", MON_SAT, None, None, False),
+        ("06:45", MON_SAT[:5], None, None, False),  # Saturday is given apart
+        ("18:15", MON_SAT[:5], None, None, False),
+        ("07:30", ("sat",), None, None, False),
     }
     assert {o["time"] for o in result["one_off"]} == {"08:40", "10:40", "07:20", "19:20", "16:50", "17:50"}
 
