@@ -1477,6 +1477,10 @@ def test_each_day_of_a_month_or_the_whole_month_is_that_months_season(text, expe
         ("(VII–VIII) 20:00", "summer"),
         ("z wyjątkiem VII-VIII", "not-summer"),
         ("; VIII 19:00", "08-01..08-31"),  # one month heading its times
+        ("I-VI i IX-XII - 7:00", "not-summer"),  # two ranges joined: their months together
+        ("IX-XII i I-VI", "not-summer"),
+        ("od stycznia do czerwca oraz od września do grudnia", "not-summer"),
+        ("od maja do września i od listopada do grudnia", "05-01..09-30"),  # no single run: the first
         ("V niedziela Wielkanocna", None),
         ("I piątek miesiąca", None),
     ],

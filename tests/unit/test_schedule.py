@@ -77,14 +77,17 @@ def test_a_line_stating_the_regular_order_on_an_announcements_page_is_weekly():
             "<p>Msze św. w niedziele 10 listopada: 16:50, 17:50</p>",
         ),
     )
-    assert set(rows(result)) == {
-        ("07:15", ("sun",), None, None, False),
-        ("09:45", ("sun",), None, None, False),
-        ("12:15", ("sun",), None, None, False),
-        ("06:45", MON_SAT[:5], None, None, False),  # Saturday is given apart
-        ("18:15", MON_SAT[:5], None, None, False),
-        ("07:30", ("sat",), None, None, False),
-    }
+    assert (
+        set(rows(result))
+        == {
+            ("07:15", ("sun",), None, None, False),
+            ("09:45", ("sun",), None, None, False),
+            ("12:15", ("sun",), None, None, False),
+            ("06:45", MON_SAT[:5], None, None, False),  # Saturday is given apart
+            ("18:15", MON_SAT[:5], None, None, False),
+            ("07:30", ("sat",), None, None, False),
+        }
+    )
     assert {o["time"] for o in result["one_off"]} == {"08:40", "10:40", "07:20", "19:20", "16:50", "17:50"}
 
 

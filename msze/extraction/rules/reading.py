@@ -602,6 +602,30 @@ def starts_rest_of_year(text: str, named: str | None) -> bool:
     return m is not None and rest is not None and rest[0] == (_month_of(m["r"], m["w"]), 1)
 
 
+_JOIN = r"\s*(?:,|\bi\b|\boraz\b)\s*"
+# "I-VI" joined to another range (alone, "I-III" may be classes or ordinals: _ROMAN_DASHED)
+_FROM_JANUARY = rf"(?<![\w.])(?-i:I)\s*[-–—]\s*(?-i:(?P<to>{ROMAN_MONTH}))\b"
+_JANUARY_BEFORE_RE = re.compile(rf"{_FROM_JANUARY}{_JOIN}$")
+_JANUARY_AFTER_RE = re.compile(rf"{_JOIN}{_FROM_JANUARY}")
+_JOIN_RE = re.compile(_JOIN)
+
+
+def _joined_months(text: str, months: re.Match[str]) -> set[int] | None:
+    """The months of a second range joined to `months`: "IX-XII i od stycznia do czerwca", "I-VI i IX-XII"."""
+    joined = _JOIN_RE.match(text, months.end())
+    other = _MONTH_RANGE_RE.match(text, joined.end()) if joined is not None else None
+    if other is not None:
+        return _run(_start_month(other), _end_month(other))
+    january = _JANUARY_AFTER_RE.match(text, months.end())
+    january = january or _JANUARY_BEFORE_RE.search(text, 0, months.start())
+    return _run(1, _ROMAN[january["to"]]) if january is not None else None
+
+
+def _run(first: int, last: int) -> set[int]:
+    """The months from `first` to `last`, over the new year when `last` comes before `first`."""
+    return {(first - 1 + k) % 12 + 1 for k in range((last - first) % 12 + 1)}
+
+
 def _start_month(m: re.Match[str]) -> int:
     """The first month of a range: named, or the month its feast falls in (Easter's April)."""
     if m["e1"] or m["a1"]:
@@ -647,6 +671,11 @@ def _listed_months(listed: re.Match[str]) -> str | None:
     months = {_ROMAN[r] for r in re.findall(ROMAN_MONTH, listed["months"])}
     if listed["neg"]:
         months = set(range(1, 13)) - months
+    return _season_of_months(months)
+
+
+def _season_of_months(months: set[int]) -> str | None:
+    """The season of a set of whole months: the summer, the rest of the year, or one run of months."""
     starts = [m for m in months if (m - 2) % 12 + 1 not in months]
     if len(starts) != 1:
         return None
@@ -668,6 +697,8 @@ def season_in(text: str) -> str | None:
         season = f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
         if dashed and (m1, m2) == (7, 8):  # "lipiec–sierpień", "VII-VIII" are the summer
             season = "summer"
+        if (other := _joined_months(text, months)) is not None:  # "I-VI i IX-XII": both ranges' months
+            season = _season_of_months(_run(m1, m2) | other) or season
         # "z wyjątkiem IX-VI", "poza okresem od maja do września": the rest of the year
         return complement(season) if _EXCEPT_BEFORE_RE.search(text, 0, months.start()) else season
     listed = _ROMAN_LIST_RE.search(text)
