@@ -124,9 +124,9 @@ HOUR_WORD_BEFORE_RE = re.compile(
 CONTACT_RE = re.compile(
     r"\b(?:tel|telefon\w*|fax|kom|komórk\w*|konto|konta|rachun\w*|nip|regon|krs|e-?mail|ul)\b", re.IGNORECASE
 )
-# a Mass said not to be held at the hour: "nie ma Mszy św. o", "bez Mszy o", "bez godz.", "zamiast Mszy o"
-# (a season's order replacing it) just before it, "nie będzie
-# odprawiana", "jest odwołana" just after it; the hour is the schedule's Mass time, never a new Mass
+# a Mass said not to be held at the hour: "nie ma Mszy św. o", "bez Mszy o", "bez godz.", "zamiast Mszy o" (a
+# season's order replacing it) just before it, "nie będzie odprawiana", "jest odwołana" just after it; the
+# hour is the schedule's Mass time, never a new Mass
 NEGATED_BEFORE_RE = re.compile(
     r"\b(?:(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|bez|zamiast)\s+(?:[^\W\d]+\.?\s+){0,2}?"
     r"(?:msz\w*|eucharysti\w*)(?:\s+[^\W\d]+\.?){0,2}\s+(?:o\s+)?(?:godz(?:\.|inie)?\s*)?|bez\s+godz(?:\.|iny)?\s*)$",
