@@ -621,6 +621,11 @@ def _joined_months(text: str, months: re.Match[str]) -> set[int] | None:
     return _run(1, _ROMAN[january["to"]]) if january is not None else None
 
 
+def _whole_months(first: int, last: int) -> str:
+    """The season "MM-01..MM-DD" from the first day of month `first` to the last of month `last`."""
+    return f"{first:02d}-01..{last:02d}-{_MONTH_DAYS[last - 1]:02d}"
+
+
 def _run(first: int, last: int) -> set[int]:
     """The months from `first` to `last`, over the new year when `last` comes before `first`."""
     return {(first - 1 + k) % 12 + 1 for k in range((last - first) % 12 + 1)}
@@ -651,7 +656,7 @@ def _month_of(roman: str | None, word: str | None) -> int:
 # "w m-cu VII i VIII", "(z wyj. VII i VIII)", "m-ce I, II": months listed by their Roman numerals (upper
 # case: "i" is the conjunction), not ordinals of a day ("w I i III niedzielę") nor school classes
 _ROMAN_LIST_RE = re.compile(
-    rf"(?P<neg>\b{_EXCEPT})?(?P<school>\bkl(?:as\w*|\.)\s*)?(?<![\w.])(?-i:(?P<months>(?:{ROMAN_MONTH})(?:\s*(?:,|\bi\b|\boraz\b)\s*(?:{ROMAN_MONTH}))+))"
+    rf"(?P<neg>\b{_EXCEPT})?(?P<school>\bkl(?:as\w*|\.)\s*)?(?<![\w.])(?-i:(?P<months>(?:{ROMAN_MONTH})(?:{_JOIN}(?:{ROMAN_MONTH}))+))"
     r"(?![\w.])(?!\s*(?:niedziel|sobot|piąt|czwart|środ|wtor|poniedz|dni|dzie|tydz|klas))",
     re.IGNORECASE,
 )
@@ -684,7 +689,7 @@ def _season_of_months(months: set[int]) -> str | None:
     if months == set(range(1, 13)) - {7, 8}:
         return "not-summer"
     end = (starts[0] + len(months) - 2) % 12 + 1
-    return f"{starts[0]:02d}-01..{end:02d}-{_MONTH_DAYS[end - 1]:02d}"
+    return _whole_months(starts[0], end)
 
 
 def season_in(text: str) -> str | None:
@@ -694,7 +699,7 @@ def season_in(text: str) -> str | None:
         m1 = _start_month(months)
         m2 = _end_month(months)
         dashed = months["r3"] is not None or months["w3"] is not None
-        season = f"{m1:02d}-01..{m2:02d}-{_MONTH_DAYS[m2 - 1]:02d}"
+        season = _whole_months(m1, m2)
         if dashed and (m1, m2) == (7, 8):  # "lipiec–sierpień", "VII-VIII" are the summer
             season = "summer"
         if (other := _joined_months(text, months)) is not None:  # "I-VI i IX-XII": both ranges' months
@@ -706,8 +711,7 @@ def season_in(text: str) -> str | None:
         return season
     alone = _ROMAN_MONTH_ALONE_RE.search(text) if listed is None else None
     if alone is not None:
-        month = _ROMAN[alone["month"]]
-        return f"{month:02d}-01..{month:02d}-{_MONTH_DAYS[month - 1]:02d}"
+        return _whole_months(_ROMAN[alone["month"]], _ROMAN[alone["month"]])
     r = _RANGE_RE.search(text)
     bounds = (_range_bound(r, "1"), _range_bound(r, "2")) if r is not None else None
     if bounds is None and (r := _DASHED_DATES_RE.search(text)) is not None:
@@ -723,7 +727,7 @@ def season_in(text: str) -> str | None:
     if one is None:
         return None
     month = _MONTH_PREFIXES.index(one["month"].lower()[:3]) + 1
-    bounds = f"{month:02d}-01..{month:02d}-{_MONTH_DAYS[month - 1]:02d}"
+    bounds = _whole_months(month, month)
     return complement(bounds) if one["neg"] else bounds
 
 
