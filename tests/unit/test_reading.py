@@ -320,8 +320,31 @@ def test_vigil_words(text):
     assert [(t, r["vigil"]) for t, r in readings(text)] == [("18:00", True)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Msze św. w niedziele: godz. 8.00, 11.00 (w sobotę Msza św. niedzielna godz. 19.00)",
+        "Niedziela: 8.00, 11.00\nSobota – Msza niedzielna: 19.00",
+    ],
+)
+def test_a_sunday_mass_said_on_saturday_is_the_vigil_not_a_sunday_time(text):
+    got = [(t, r["days"], r["vigil"]) for t, r in readings(text)]
+    assert got == [("08:00", ["sun"], False), ("11:00", ["sun"], False), ("19:00", ["sat"], True)]
+
+
 def test_a_saturday_morning_mass_is_no_vigil():
     assert [r["vigil"] for _, r in readings("Msze św.\nNiedziela: 9:00\nSobota: 7:00")] == [False, False]
+
+
+def test_a_church_labelling_a_later_list_in_the_clause_goes_on_to_its_times():
+    got = readings("Msze św. w niedziele: Górny Kościół: 11:00, 12:30; Dolny Kościół: 6:30, 8:00, 9:30")
+    assert [(t, r["church"]) for t, r in got] == [
+        ("11:00", "Górny Kościół"),
+        ("12:30", "Górny Kościół"),
+        ("06:30", "Dolny Kościół"),
+        ("08:00", "Dolny Kościół"),
+        ("09:30", "Dolny Kościół"),
+    ]
 
 
 def test_church_headings_and_inline_chapels():
@@ -1108,6 +1131,13 @@ def test_a_time_in_parentheses_with_its_season_is_the_variant_of_the_time_before
     ]
     got = readings("Msze św. w niedziele: 10.30, 17.30 (16.30 dla dzieci)")
     assert [r["season"] for _, r in got] == [None, None, None]
+
+
+def test_from_advent_to_easter_is_the_winter_half_of_the_year():
+    got = readings("Msze św. w niedziele: godz. 7.30 (godz.8.00-od Adwentu do Wielkanocy) godz. 9.30")
+    assert [(t, r["season"]) for t, r in got] == [("07:30", WINTER_REST), ("08:00", "winter"), ("09:30", None)]
+    got = readings("Msze św. w niedziele od Wielkanocy do Adwentu: 19.00")
+    assert [(t, r["season"]) for t, r in got] == [("19:00", WINTER_REST)]
 
 
 @pytest.mark.parametrize(
@@ -2237,3 +2267,28 @@ def test_a_mass_sentence_naming_a_church_and_no_time_gives_it_to_the_times_after
     text = "Msze w kaplicy w Borkach. W niedziele w kaplicy w Zalesiu: 9.15. W tygodniu: 17.00."
     hours = find_hours(text)
     assert [d.reading.church for d in decide(text, hours, 2025)] == ["kaplicy w Zalesiu", None]
+
+
+def test_a_parish_historys_past_order_is_no_schedule():
+    text = (
+        "W pierwszych latach istnienia parafii Msze św. były odprawiane w niedzielę o godz. 7.00, 9.00 i 11.00. "
+        "W tygodniu Msze św. odprawiano o godz. 6.30.\n"
+        "Od 1. września 2015 r. porządek niedzielnych Mszy św. przedstawia się następująco:\n"
+        "Kościół parafialny – godz. 7.30, 10.30, 12.00;\n"
+    )
+    assert [(t, r["days"]) for t, r in readings(text)] == [("07:30", ["sun"]), ("10:30", ["sun"]), ("12:00", ["sun"])]
+
+
+def test_the_order_of_sunday_masses_is_sundays_and_the_sunday_order_is_holy_days_too():
+    assert days("Porządek niedzielnych Mszy św.:\n8.00, 10.00") == [("08:00", ["sun"]), ("10:00", ["sun"])]
+    assert days("Porządek niedzielny:\n8.00") == [("08:00", ["sun", "holiday"])]
+
+
+def test_a_label_over_several_churches_leaves_each_time_its_own_place():
+    got = readings("Msze w niedziele:\nKościoły filialne – godz. 9.00 (Białcz), 10.15 (Dzieduszyce Stare)")
+    assert [(t, r["church"]) for t, r in got] == [("09:00", "Białcz"), ("10:15", "Dzieduszyce Stare")]
+
+
+def test_spring_and_autumn_are_the_year_outside_summer_and_winter():
+    got = readings("Msze w niedziele: 8.00\nKaplica – godz. 17.00 (soboty w okresie wiosenno-jesiennym)")
+    assert [(t, r["season"]) for t, r in got][-1] == ("17:00", "not-summer-winter")

@@ -123,7 +123,8 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     ),
     # "dni świąteczne", "porządek świąteczny": Sundays and holy days; only the holy days where Sunday has
     # its own times (generic, narrowed like "codziennie")
-    (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}", SUN_HOLIDAY),
+    # ("porządek niedzielnych Mszy" is the order of the Sunday Masses: Sunday alone)
+    (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}{_R}(?!\s+msz)", SUN_HOLIDAY),
     (r"(?:niedz|ndz|nd)\.\s*i\s+św\.", days_of("sun", "holiday")),  # "ndz. i św.": Sundays and holy days
     # a parish's English page: "Sundays and holidays: 7:00", "weekdays: 18:00"
     (rf"sundays?\s+and\s+(?:holidays|holy\s+days|feasts){_R}", days_of("sun", "holiday")),
@@ -185,6 +186,11 @@ _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święt
 # "Msza z liturgii niedzieli", "z niedzieli", "w sobotę poprzedzającą niedzielę": the Saturday vigil's note,
 # no Sunday
 _FROM_SUNDAY_BEFORE_RE = re.compile(r"\b(?:z\s+(?:liturgi\w*\s+)?|poprzedzając\w*\s+)$", re.IGNORECASE)
+# "w sobotę Msza św. niedzielna godz. 19.00", "sobota – Msza niedzielna": Saturday's Mass is Sunday's (the
+# vigil), the adjective no Sunday of its own
+_SATURDAY_MASS_BEFORE_RE = re.compile(
+    r"sobot\w*\s*[,–—-]?\s*msz\w*\s+(?:św\.?\s*|święt\w*\s+)?$", re.IGNORECASE
+)
 # "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
 # pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
 _DAY_JOIN_RE = re.compile(
@@ -258,7 +264,7 @@ def _day_matches(text: str) -> list[_DayMatch]:
         days = _DAY_VALUES[int(m.lastgroup[1:])]  # type: ignore[index]
         if days.days == {"holiday"} and _HOLY_MASS_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
             continue
-        if days.days == {"sun"} and _FROM_SUNDAY_BEFORE_RE.search(text, max(0, m.start() - 16), m.start()):
+        if days.days == {"sun"} and _from_sunday(text, m):
             continue
         start, end = m.span()
         if found and _single(days) and _single(found[-1][2]):
@@ -269,6 +275,14 @@ def _day_matches(text: str) -> list[_DayMatch]:
                 continue
         found.append((start, end, days))
     return found
+
+
+def _from_sunday(text: str, m: re.Match[str]) -> bool:
+    """Whether a Sunday phrase only says that a Saturday Mass is Sunday's ("z liturgii niedzieli")."""
+    if _FROM_SUNDAY_BEFORE_RE.search(text, max(0, m.start() - 16), m.start()):
+        return True
+    adjective = m.group().lower().startswith("niedzieln")
+    return adjective and _SATURDAY_MASS_BEFORE_RE.search(text, max(0, m.start() - 30), m.start()) is not None
 
 
 def day_at(text: str) -> Days | None:

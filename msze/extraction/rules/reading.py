@@ -93,6 +93,11 @@ _SEASONS: list[tuple[str, str]] = [
         r"|in\s+summer\b",  # a parish's English page
         "summer",
     ),
+    # "w okresie wiosenno-jesiennym"
+    (r"wiosenno[\s-]*jesienn\w*|wiosną\s+i\s+jesienią", "not-summer-winter"),
+    # "od Adwentu do Wielkanocy": the colder half of the year, as winter; "od Wielkanocy do Adwentu" its rest
+    (r"od\s+wielkanoc\w*\s+do\s+adwent\w*", "not-winter"),
+    (r"od\s+adwent\w*\s+do\s+(?:wielkanoc\w*|wielkiego\s+postu|świąt\s+wielkanoc\w*)", "winter"),
     (r"zim(?:[aąę]|ie)\b|zimow\w*|in\s+winter\b", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     (r"adwen\w*|rorat\w*", "advent"),
@@ -307,6 +312,14 @@ _CHAPEL_RE = re.compile(
 BROADCAST_RE = re.compile(
     r"\b(?:tvp\w*|polsat\w*|tvn\w*|tv\s+(?:trwam|republika|info|polonia)|telewizj\w*|program\w*\s+tv"
     r"|radio\s+maryja|polskie\s+radio|w\s+radiu|radiow\w*|w\s+tv\b)",
+    re.IGNORECASE,
+)
+# "Msze św. były odprawiane w niedzielę o godz. 7.00", "W tygodniu Msze odprawiano o 6.30", "zmieniono
+# porządek Mszy": a parish history's sentence, the times of an order no longer held
+HISTORY_RE = re.compile(
+    r"\b(?:(?:był[aoy]?|bywał[aoy]?)\s+(?:\w+\s+)?(?:odprawian|sprawowan|celebrowan)\w*"
+    r"|(?:odprawian|sprawowan|celebrowan)\w*\s+(?:\w+\s+)?(?:był[aoy]?|bywał[aoy]?)\b"
+    r"|odprawiano|sprawowano|celebrowano|zmieniono\s+porządek|dawniej|niegdyś)",
     re.IGNORECASE,
 )
 # "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "w kaplicy św. Anny", "(dla dzieci,

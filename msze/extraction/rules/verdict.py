@@ -181,8 +181,12 @@ _AFTER_RE = re.compile(r"\bpo\s+$", re.IGNORECASE)
 
 
 _LABEL_AFTER_DOT_RE = re.compile(r"\.[ \t]+[^\W\d]")  # "16.30. Adoracja"
-# what joins another item to a list: a cue right after it is that item's, not the time's
-_JOINED_RE = re.compile(r"[\s,]*(?:oraz|i|a\s+(?:także|też|potem|następnie))\s+", re.IGNORECASE)
+# what joins another item to a list: a cue right after it is that item's, not the time's ("18.30 dodatkowo po
+# Gorzkich Żalach 15.45")
+_JOINED_RE = re.compile(
+    r"[\s,]*(?:oraz|i|a\s+(?:także|też|potem|następnie)|(?:a\s+)?(?:dodatkowo|ponadto))\s+(?:(?:po|przed)\s+)?",
+    re.IGNORECASE,
+)
 # a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
 # of the next cell
 CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")

@@ -45,6 +45,7 @@ from msze.extraction.rules.reading import (
     BROADCAST_RE,
     CHURCH_WORD_RE,
     CONFESSION_RE,
+    HISTORY_RE,
     MONTHLY,
     REGULAR,
     ROMAN_MONTH,
@@ -241,12 +242,14 @@ class _Block:
         if own:  # "Spowiedź:", "Spowiedź św. przed Mszami": the lines below are confession times
             self.notes.confession = self.section is False and bool(CONFESSION_RE.search(line))
         size, cued = len(line.strip()), bool(own)
+        # a Mass cue's line that ends in a colon heads what follows, however long its lead-in ("Od 1
+        # września 2015 r. porządek niedzielnych Mszy św. przedstawia się następująco:")
+        colon_ended = size <= PLACE_HEADING_CHARS and line.rstrip().endswith(":")
+        header = cued and (size <= HEADER_CHARS or colon_ended)
         # the line's day matters only for a heading or a short note: most lines are neither
-        day_matters = (
-            is_head or (cued and size <= HEADER_CHARS) or (not cued and size <= LABEL_DAY_LINE_CHARS)
-        )
+        day_matters = is_head or header or (not cued and size <= LABEL_DAY_LINE_CHARS)
         line_day = day_at(line) if day_matters else None
-        if is_head or (cued and size <= HEADER_CHARS and line_day):
+        if is_head or (header and line_day):
             self.heading_day = self.label_day = line_day
             self.sunday_header = cued and line_day is not None and "sun" in line_day.days
         elif not self._keeps_day(line, cued, size, line_day):
@@ -462,7 +465,8 @@ _SATURDAY_VIGIL_NOTE_RE = re.compile(
     r"(?:św\.?\s+|święt\w*\s+)?(?:niedzieln|wigilijn|z\s+(?:liturgi\w*\s+)?niedziel|antycyp)",
     re.IGNORECASE,
 )
-_PAREN_OPEN_RE = re.compile(r"\s*\(\s*")  # what stands between "17.00" and "(16.00 okres zimowy)"
+# what stands between "17.00" and "(16.00 okres zimowy)", "(godz. 8.00 - od Adwentu do Wielkanocy)"
+_PAREN_OPEN_RE = re.compile(r"\s*\(\s*(?:o\s+)?(?:godz\.?:?\s*)?", re.IGNORECASE)
 # "17.00 i 18.00 (X-III)": two times joined by "i", then a parenthesis with no time in it
 _PAIRED_RE = re.compile(r"\s+(?:i|oraz)\s+(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
 # "Msza wieczorna": the day's last Mass, from the afternoon on
@@ -623,11 +627,18 @@ def _list_goes_on(gap: str) -> bool:
     return _LIST_DAY_RE.fullmatch(turn) is not None or (season_in(turn) is not None and words(turn) <= 3)
 
 
-def _listed_church(listed: str | None, gap: str, before: str, r: Reading) -> str | None:
+# a label over several churches ("Kościoły filialne:", "Kaplice:"): no one church of its times
+_PLURAL_CHURCHES_RE = re.compile(
+    r"(?:kościoły|kaplice|filie)(?:\s+(?:filialne|dojazdowe|pomocnicze))?", re.IGNORECASE
+)
+
+
+def _listed_church(listed: str | None, gap: str, before: str, r: Reading, prefix: str) -> str | None:
     """The church a list's label names goes on to the list's later times ("kaplica Sióstr: 8:00, 10:00"):
-    the church for the next hour, after setting this hour's when it names none."""
+    the church for the next hour, after setting this hour's when it names none or only the clause's first
+    ("Górny Kościół: 11:00; Dolny Kościół: 6:30, 8:00": 8:00 is the lower church's)."""
     if _LIST_GAP_RE.fullmatch(gap) or (listed is not None and _list_goes_on(gap)):
-        if r.church is None:
+        if r.church is None or (listed is not None and r.church in prefix):
             r.church = listed
         return listed
     named = inline_church(before)
@@ -822,6 +833,8 @@ class _Walk:
             is_mass, reason = verdict(c)
             if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
+            elif is_mass and HISTORY_RE.search(line, c.clause_start, c.clause_end):
+                is_mass, reason = False, "history"  # "Msze były odprawiane o 7.00": no longer held
             if is_mass:
                 confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
                 gap = line[own_start : c.s] if confession_listed else None
@@ -870,7 +883,12 @@ class _Walk:
                     r.church = named  # "w kościołach w Czerninie o godz. 9.30 i Świelubiu o godz. 11.00"
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 r.church = _church_said_before(line, starts, c.clause_start)
-            listed_church = _listed_church(listed_church, line[own_start : c.s], before, r)
+            listed_church = _listed_church(
+                listed_church, line[own_start : c.s], before, r, line[c.clause_start : prefix_end]
+            )
+            at = place_in_parens(after) if r.church and _PLURAL_CHURCHES_RE.fullmatch(r.church) else None
+            if at is not None:
+                r.church = at  # "Kościoły filialne – 9.00 (Białcz), 10.15 (Dzieduszyce)": each time's place
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
             if variant is not None and NEGATED_BEFORE_RE.search(line, c.e, c.next_start):
                 variant = None  # "9:00 (w wakacje nie ma Mszy o 11:30)": of the other time, not a variant
