@@ -14,7 +14,7 @@ from msze.extraction.page import extract
 from msze.extraction.rules import decide
 from msze.extraction.rules.days import day_at
 from msze.extraction.rules.reading import WINTER_REST, complement, season_in
-from msze.extraction.rules.verdict import DEVOTION_AT_MASS
+from msze.extraction.rules.verdict import DEVOTION_AT_MASS, NEGATED
 from msze.utils.vocabulary import season_range
 
 MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
@@ -1135,7 +1135,11 @@ def test_a_time_in_parentheses_with_its_season_is_the_variant_of_the_time_before
 
 def test_from_advent_to_easter_is_the_winter_half_of_the_year():
     got = readings("Msze św. w niedziele: godz. 7.30 (godz.8.00-od Adwentu do Wielkanocy) godz. 9.30")
-    assert [(t, r["season"]) for t, r in got] == [("07:30", WINTER_REST), ("08:00", "winter"), ("09:30", None)]
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:30", WINTER_REST),
+        ("08:00", "winter"),
+        ("09:30", None),
+    ]
     got = readings("Msze św. w niedziele od Wielkanocy do Adwentu: 19.00")
     assert [(t, r["season"]) for t, r in got] == [("19:00", WINTER_REST)]
 
@@ -2271,12 +2275,16 @@ def test_a_mass_sentence_naming_a_church_and_no_time_gives_it_to_the_times_after
 
 def test_a_parish_historys_past_order_is_no_schedule():
     text = (
-        "W pierwszych latach istnienia parafii Msze św. były odprawiane w niedzielę o godz. 7.00, 9.00 i 11.00. "
+        "W pierwszych latach istnienia parafii Msze św. były odprawiane w niedzielę o godz. 7.00 i 9.00. "
         "W tygodniu Msze św. odprawiano o godz. 6.30.\n"
         "Od 1. września 2015 r. porządek niedzielnych Mszy św. przedstawia się następująco:\n"
         "Kościół parafialny – godz. 7.30, 10.30, 12.00;\n"
     )
-    assert [(t, r["days"]) for t, r in readings(text)] == [("07:30", ["sun"]), ("10:30", ["sun"]), ("12:00", ["sun"])]
+    assert [(t, r["days"]) for t, r in readings(text)] == [
+        ("07:30", ["sun"]),
+        ("10:30", ["sun"]),
+        ("12:00", ["sun"]),
+    ]
 
 
 def test_the_order_of_sunday_masses_is_sundays_and_the_sunday_order_is_holy_days_too():
@@ -2292,3 +2300,36 @@ def test_a_label_over_several_churches_leaves_each_time_its_own_place():
 def test_spring_and_autumn_are_the_year_outside_summer_and_winter():
     got = readings("Msze w niedziele: 8.00\nKaplica – godz. 17.00 (soboty w okresie wiosenno-jesiennym)")
     assert [(t, r["season"]) for t, r in got][-1] == ("17:00", "not-summer-winter")
+
+
+def test_every_time_of_a_negated_list_is_no_mass_of_its_own():
+    text = "Dzień powszedni: 6:30, 18:00\nW wakacje nie ma Mszy św. o 6:30, 16:00 i 20:00"
+    hours = find_hours(text)
+    got = [(h.time, d.reason) for h, d in zip(hours, decide(text, hours, 2025), strict=True)][2:]
+    assert got == [("06:30", NEGATED), ("16:00", NEGATED), ("20:00", NEGATED)]
+
+
+def test_w_ciagu_tygodnia_is_the_weekdays():
+    assert days("W ciągu tygodnia Msza św. o godz. 7.00 i 7.25.") == [("07:00", MON_SAT), ("07:25", MON_SAT)]
+
+
+def test_a_saturday_time_said_to_be_sundays_mass_keeps_saturday_for_its_winter_variant():
+    got = readings("W każdą sobotę o godz. 18.00 Msza św. niedzielna (w okresie zimowym godz. 17.00).")
+    assert [(t, r["days"], r["vigil"], r["season"]) for t, r in got] == [
+        ("18:00", ["sat"], True, None),  # the rest of the year: the schedule pairs the two (test_schedule.py)
+        ("17:00", ["sat"], True, "winter"),
+    ]
+
+
+def test_a_day_heading_after_one_devotion_line_resumes_the_mass_block():
+    text = (
+        "Niedziela i święta\n\nMsza Święta – 6.30, 9.00\n\nNieszpory – 15.30\n\nDni powszednie\n\n6.30, 18.00"
+    )
+    assert days(text)[-2:] == [("06:30", MON_SAT), ("18:00", MON_SAT)]
+    # a devotions block stays one
+    assert days("Nabożeństwa:\nNieszpory – 15.30\nDni powszednie\nróżaniec 17.30") == []
+
+
+def test_a_content_systems_date_stamp_is_no_mass():
+    text = "Msze św.\nw dni powszednie: 7.00, 7.30.\n2003-05-07 16:45 Opublikował: Admin"
+    assert days(text) == [("07:00", MON_SAT), ("07:30", MON_SAT)]

@@ -543,7 +543,7 @@ def test_a_cue_joined_after_a_list_of_masses_is_the_next_items():
     # with no Mass word before it, the joined cue still says what the time is
     assert masses("W niedziele o 17.00 oraz różaniec.") == []
     # "dodatkowo", "oraz po ...": the devotion after the list's last Mass leads the next item
-    assert masses("Msze w niedziele: 8.00, 18.30 dodatkowo po Gorzkich Żalach godz. 15.45") == ["08:00", "18:30"]
+    assert masses("Msze w niedziele: 8.00, 18.30 dodatkowo po Gorzkich Żalach 15.45") == ["08:00", "18:30"]
     assert masses("Msze w niedziele: 8.00, 18.30 oraz po nieszporach 16.00") == ["08:00", "18:30"]
 
 

@@ -1050,3 +1050,26 @@ def test_a_variant_after_a_times_label_or_own_season_is_that_times_summer_order(
         ("19:15", ("sun",), None, own, False),
         ("20:30", ("sun",), None, "summer", False),
     ]
+
+
+def html(text: str) -> str:
+    return "".join(f"<p>{line}</p>" for line in text.split("\n"))
+
+
+def test_a_negated_list_takes_its_times_out_of_that_season_and_adds_none():
+    text = (
+        "Msze św.\nDzień powszedni: 6:30, 18:00\nI piątek miesiąca: 16:00, 20:00\n"
+        "W wakacje nie ma Mszy św. o 6:30, 16:00 i 20:00"
+    )
+    got = rows(site(("https://p.pl/msze", html(text))))
+    assert ("06:30", MON_SAT, None, "not-summer", False) in got
+    assert [r for r in got if r[0] in ("16:00", "20:00")] == []
+
+
+def test_a_saturday_sunday_mass_and_its_winter_time_share_the_year():
+    text = (
+        "Msze św. w niedziele: 8.00\n"
+        "W każdą sobotę o godz. 18.00 Msza św. niedzielna (w okresie zimowym godz. 17.00)."
+    )
+    got = [r for r in rows(site(("https://p.pl/msze", html(text)))) if r[1] == ("sat",)]
+    assert got == [("17:00", ("sat",), None, "winter", True), ("18:00", ("sat",), None, WINTER_REST, True)]

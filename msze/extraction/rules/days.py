@@ -111,7 +111,7 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
         # "w tygodniu codziennie", "codziennie w dni powszednie": the weekdays' every day
         rf"(?:w\s+tygodniu|(?:w\s+)?dni\s+powszedn{_W})\s+codzienn{_W}"
         rf"|codzienn{_W}\s+(?:w\s+tygodniu{_R}|w\s+dni\s+powszedn{_W})"
-        rf"|(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+tygodniu{_R}|dni\s+robocze{_R}"
+        rf"|(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+(?:ciągu\s+)?tygodni[ua]{_R}|dni\s+robocze{_R}"
         rf"|porząd{_W}\s+zwykł{_W}|dni\s+zwykł{_W}",
         MON_SAT,
     ),
@@ -189,7 +189,8 @@ _FROM_SUNDAY_BEFORE_RE = re.compile(r"\b(?:z\s+(?:liturgi\w*\s+)?|poprzedzając\
 # "w sobotę Msza św. niedzielna godz. 19.00", "sobota – Msza niedzielna": Saturday's Mass is Sunday's (the
 # vigil), the adjective no Sunday of its own
 _SATURDAY_MASS_BEFORE_RE = re.compile(
-    r"sobot\w*\s*[,–—-]?\s*msz\w*\s+(?:św\.?\s*|święt\w*\s+)?$", re.IGNORECASE
+    r"sobot\w*\s*[,–—-]?\s*(?:(?:o\s+)?(?:godz\.?\s*)?\d{1,2}[.:]\d\d\s*[,–—-]?\s*)?msz\w*\s+(?:św\.?\s*|święt\w*\s+)?$",
+    re.IGNORECASE,
 )
 # "wtorki, czwartki i soboty", "w poniedziałek i w sobotę", "niedziele oraz w niektóre święta", "we wtorki i
 # pierwszą sobotę miesiąca" (the monthly day is told apart by reading.finish)
@@ -282,7 +283,7 @@ def _from_sunday(text: str, m: re.Match[str]) -> bool:
     if _FROM_SUNDAY_BEFORE_RE.search(text, max(0, m.start() - 16), m.start()):
         return True
     adjective = m.group().lower().startswith("niedzieln")
-    return adjective and _SATURDAY_MASS_BEFORE_RE.search(text, max(0, m.start() - 30), m.start()) is not None
+    return adjective and _SATURDAY_MASS_BEFORE_RE.search(text, max(0, m.start() - 45), m.start()) is not None
 
 
 def day_at(text: str) -> Days | None:

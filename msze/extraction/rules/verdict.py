@@ -145,6 +145,8 @@ def _never_mass(c: HourContext) -> Verdict | None:
         c.listed or HOUR_WORD_BEFORE_RE.search(near) or ORDINAL_AFTER_RE.match(c.line.line, c.e)
     ):
         return (False, "bare number")
+    if _STAMP_BEFORE_RE.search(near):
+        return (False, "timestamp")  # "2003-05-07 16:45 Opublikował: Admin": when a page was written
     contacts = list(CONTACT_RE.finditer(near))
     if (
         contacts
@@ -154,6 +156,10 @@ def _never_mass(c: HourContext) -> Verdict | None:
     ):
         return (False, "contact")  # "tel. 61 815 30 45", "konto: ..."
     return None
+
+
+# an ISO date right before the time: a post's or an update's stamp, as content systems print it
+_STAMP_BEFORE_RE = re.compile(r"\b\d{4}-[01]\d-[0-3]\d(?:[ T]|,\s*)$")
 
 
 def _church_street(near: str, contact: re.Match[str]) -> bool:

@@ -221,6 +221,8 @@ class _Block:
     # it ("Filia Borki: 9.00", "Kaplica szpitalna: 7.00"), which are that day's too
     church_lines_day: Days | None = None
     church_line: bool = False  # the line being read is such a church line
+    # a short devotion line ("Nieszpory – 15.30") just closed a Mass block: a day heading next resumes it
+    resumable: bool = False
 
     def column_day(self, line: str, s: int) -> Days | None:
         """The day heading of the column a time at ``s`` stands in, on a row cut into as many cells."""
@@ -239,6 +241,9 @@ class _Block:
         self.columns = _column_days(line) if is_head else None
         self.church_lines_day = None
         self.section = _topic_after(line, own, is_head, self.section)
+        if is_head and not own and self.section is False and self.resumable:
+            self.section = True  # "Msze: 6.30, 9.00" "Nieszpory – 15.30" "Dni powszednie" "6.30, 17.00"
+        self.resumable = False
         if own:  # "Spowiedź:", "Spowiedź św. przed Mszami": the lines below are confession times
             self.notes.confession = self.section is False and bool(CONFESSION_RE.search(line))
         size, cued = len(line.strip()), bool(own)
@@ -291,6 +296,7 @@ class _Block:
         # word there names the list's Mass ("12:15 (suma), 13:30"): the list is of Masses
         parens = [m.span() for m in PARENS_RE.finditer(cues.line)]
         own = [c for c in cues.own if c.mass or not any(a <= c.start < b for a, b in parens)]
+        self.resumable = False
         if own:
             # "..., a w piątki na różaniec.": a devotion ending the paragraph after its times opens no block
             after = own[-1].start > last_hour_end
@@ -298,7 +304,9 @@ class _Block:
             # Krzyżowa, w piątki o godz. 17.30." opens no block of devotions over the next paragraph
             trailing = (after or is_prose(cues.line, 1)) and _ends_sentence(cues.line)
             if not (after and label_line and self.section):
+                was = self.section
                 self.section = own[-1].mass or (None if trailing else False)
+                self.resumable = was is True and len(own) == 1 and len(cues.line.strip()) <= HEADER_CHARS
             self.notes.confession = not own[-1].mass and bool(CONFESSION_RE.match(cues.line, own[-1].start))
         if day_head is not None:
             self.heading_day = self.label_day = day_at(day_head)
@@ -497,14 +505,17 @@ def _devotion_at_mass(cues: LineCues, c: HourContext) -> bool:
     return topic is not None and topic.start >= c.clause_start and not topic.mass
 
 
-def _mentioned(reason: str, before: str, after: str, confession: bool, listed_after: str | None) -> str:
-    """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30", "Msza o
-    7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30", the list going on:
-    ``listed_after`` is the gap since such a time before); else the verdict's own reason."""
-    if NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after):
+def _mentioned(
+    reason: str, before: str, after: str, confession: bool, listed_after: str | None, listed: str | None
+) -> str:
+    """A Mass time the page names without adding a Mass: NEGATED ("w wakacje nie ma Mszy o 12.30, 16.00 i
+    20.00", "Msza o 7.00 nie będzie odprawiana"), AT_MASS (confession "przed Mszą św. o 7.30 i 18.30"); a
+    list goes on with the reason ``listed`` of the time before it, ``listed_after`` the gap since then; else
+    the verdict's own reason."""
+    goes_on = listed_after is not None and _LIST_SEP_RE.fullmatch(listed_after) is not None
+    if NEGATED_BEFORE_RE.search(before) or NEGATED_AFTER_RE.match(after) or (goes_on and listed == NEGATED):
         return NEGATED
-    listed = listed_after is not None and _LIST_SEP_RE.fullmatch(listed_after) is not None
-    if confession and (AT_MASS_RE.search(before) or listed):
+    if confession and (AT_MASS_RE.search(before) or (goes_on and listed == AT_MASS)):
         return AT_MASS
     return reason
 
@@ -813,7 +824,7 @@ class _Walk:
         aside_next = False  # the next hour is one time's seasonal variant: "18:00 (w wakacje 20:00)"
         listed_church: str | None = None  # the church heading this line's list: "kaplica Sióstr: 8:00, 10:00"
         place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
-        confession_listed = False  # the hour before was a Mass with confession before it
+        listed_reason: str | None = None  # the hour before was named without adding a Mass (NEGATED, AT_MASS)
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx, tail, labelled)
             prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
@@ -837,11 +848,11 @@ class _Walk:
                 is_mass, reason = False, "history"  # "Msze były odprawiane o 7.00": no longer held
             if is_mass:
                 confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
-                gap = line[own_start : c.s] if confession_listed else None
-                reason = _mentioned(reason, before, after, bool(confession), gap)
+                gap = line[own_start : c.s] if listed_reason else None
+                reason = _mentioned(reason, before, after, bool(confession), gap, listed_reason)
                 if reason not in NOT_SCHEDULED and _devotion_at_mass(cues, c):
                     reason = DEVOTION_AT_MASS
-            confession_listed = reason == AT_MASS
+            listed_reason = reason if reason in (AT_MASS, NEGATED) else None
             own = before + " " + after
             season_before = season_in(before)
             said = season_before if own_start > c.clause_start else None
