@@ -2333,3 +2333,14 @@ def test_a_day_heading_after_one_devotion_line_resumes_the_mass_block():
 def test_a_content_systems_date_stamp_is_no_mass():
     text = "Msze św.\nw dni powszednie: 7.00, 7.30.\n2003-05-07 16:45 Opublikował: Admin"
     assert days(text) == [("07:00", MON_SAT), ("07:30", MON_SAT)]
+
+
+def test_a_church_named_right_before_a_list_of_times_is_the_lists():
+    got = readings("Msze św. w niedziele: 8.00, dodatkowo w kaplicy szpitalnej 9.45 i 11.00")
+    assert [(t, r["church"]) for t, r in got] == [
+        ("08:00", None),
+        ("09:45", "kaplicy szpitalnej"),
+        ("11:00", "kaplicy szpitalnej"),
+    ]
+    got = readings("Msze w dni powszednie: w kaplicy szpitalnej o godz. 7.00 i 18.00 w kościele parafialnym")
+    assert [(t, r["church"]) for t, r in got] == [("07:00", "kaplicy szpitalnej"), ("18:00", None)]

@@ -319,7 +319,7 @@ BROADCAST_RE = re.compile(
 HISTORY_RE = re.compile(
     r"\b(?:(?:był[aoy]?|bywał[aoy]?)\s+(?:\w+\s+)?(?:odprawian|sprawowan|celebrowan)\w*"
     r"|(?:odprawian|sprawowan|celebrowan)\w*\s+(?:\w+\s+)?(?:był[aoy]?|bywał[aoy]?)\b"
-    r"|odprawiano|sprawowano|celebrowano|zmieniono\s+porządek|dawniej|niegdyś)",
+    r"|odprawiano|sprawowano|celebrowano|zmieniono\s+porządek)",
     re.IGNORECASE,
 )
 # "(w kaplicy szpitalnej)", "w kaplicy w Zalesiu", "- kaplica Bagrowo", "w kaplicy św. Anny", "(dla dzieci,
@@ -333,7 +333,7 @@ _INLINE_CHURCH_RE = re.compile(
 # "w kaplicy Matki Bożej | oraz ...", "w kaplicy sióstr | o godz.", "w Katedrze | będą Msze św."
 _NAME_END_RE = re.compile(
     r"\s+(?:o|godz\w*|g\.|oraz|także|również|dla|lub|albo|a|zaś|natomiast|jest|są|będzie|będą|i\s+w|według"
-    r"|msz\w*|odprawian\w*|sprawowan\w*|celebrowan\w*|transmitowan\w*|odbęd\w*|zosta\w*)\b.*"
+    r"|msz\w*|odprawian\w*|sprawowan\w*|celebrowan\w*|transmitowan\w*|odbęd\w*|zosta\w*)\b.*|\s+(?:i|oraz)\s*$"
     r"|\s+(?:w|we|od|do)\s+(?=(?:[^\W\d]+\s+)?(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|dni|dzień|tygodni"
     r"|świę|wakac|ferie|feri|lat|zim|okres|roku|czasie|adwen|wielk|maj|paźdz))\w.*",
     re.IGNORECASE,

@@ -644,20 +644,33 @@ _PLURAL_CHURCHES_RE = re.compile(
 )
 
 
-def _listed_church(listed: str | None, gap: str, before: str, r: Reading, prefix: str) -> str | None:
+def _listed_church(
+    listed: str | None, gap: str, before: str, after: str, r: Reading, prefix: str
+) -> str | None:
     """The church a list's label names goes on to the list's later times ("kaplica Sióstr: 8:00, 10:00"):
-    the church for the next hour, after setting this hour's when it names none or only the clause's first
-    ("Górny Kościół: 11:00; Dolny Kościół: 6:30, 8:00": 8:00 is the lower church's)."""
+    the church for the next hour, after setting this hour's when it names none (not even the parish's: "7.00
+    i 18.00 w kościele parafialnym") or only the clause's first ("Górny Kościół: 11:00; Dolny Kościół: 6:30,
+    8:00": 8:00 is the lower church's)."""
     if _LIST_GAP_RE.fullmatch(gap) or (listed is not None and _list_goes_on(gap)):
-        if r.church is None or (listed is not None and r.church in prefix):
+        unnamed = r.church is None and not names_main_church(after)
+        if unnamed or (listed is not None and r.church is not None and r.church in prefix):
             r.church = listed
         return listed
     named = inline_church(before)
-    return named if named is not None and _label_ends(before, named) else None
+    if named is None:
+        return None
+    # "w kaplicy szpitalnej 9.45 i 11.00": the name right before two joined times is both's ("kaplica
+    # szpitalna 6:40, 18:10" after a comma is one time's)
+    paired = re.search(rf"{re.escape(named)}{_TIME_WORDS_GAP}$", before) and _PAIRED_AFTER_RE.match(after)
+    return named if paired or _label_ends(before, named) else None
+
+
+_TIME_WORDS_GAP = r"\s*(?:(?:o\s+)?godz\.?|o)?\s*"
+_PAIRED_AFTER_RE = re.compile(r"\s+(?:i|oraz)\s*(?:o\s+)?(?:godz\.?\s*)?(?:\d|$)", re.IGNORECASE)
 
 
 def _label_ends(before: str, named: str) -> bool:
-    """A church's label ends right before the hour: at its colon, or at the day or season its list starts
+    """A church's label ends right before the hour: at its colon, at the day or season its list starts
     with ("kaplica w Zalesiu: latem 9.30", "kaplica szpitalna lato 17.00, zima 16.00")."""
     if _LABEL_END_RE.search(before):
         return True
@@ -895,7 +908,7 @@ class _Walk:
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 r.church = _church_said_before(line, starts, c.clause_start)
             listed_church = _listed_church(
-                listed_church, line[own_start : c.s], before, r, line[c.clause_start : prefix_end]
+                listed_church, line[own_start : c.s], before, after, r, line[c.clause_start : prefix_end]
             )
             at = place_in_parens(after) if r.church and _PLURAL_CHURCHES_RE.fullmatch(r.church) else None
             if at is not None:
