@@ -52,7 +52,10 @@ _SCHEDULE_RE = re.compile(
 # niedziele: 7:00, 8:30, 10:00", "Msze św. w dni powszednie: godz. 18.00"; "w niedzielę" is this Sunday)
 _ORDER_LINE_RE = re.compile(
     r"^[^\w\n]*msz\w*(?:\s+(?:św\.?|święt\w*))?\s+(?:w\s+|we\s+)?"
-    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:[^\n]*?\d{1,2}[.:]\d{2}",
+    r"(?:niedziele|niedzielne|dni\s+powszednie|soboty|święta)\b[^:\n]{0,30}:[^\n]*?\d{1,2}[.:]\d{2}"
+    # "Msze św. w niedzielę w naszym kościele: 18.00 (sobota), 7.30, 9.00": one Sunday's header with a whole
+    # order of at least three times
+    r"|^[^\w\n]*msz[ea](?:\s+(?:św\.?|święte))?\s+w\s+niedzielę\b[^:\n]{0,30}:(?:[^\n]*?\d{1,2}[.:]\d{2}){3}",
     re.IGNORECASE,
 )
 # ... or a sentence saying, in the present, when the Masses of plural days are ("Msze św. w dni powszednie

@@ -2344,3 +2344,23 @@ def test_a_church_named_right_before_a_list_of_times_is_the_lists():
     ]
     got = readings("Msze w dni powszednie: w kaplicy szpitalnej o godz. 7.00 i 18.00 w kościele parafialnym")
     assert [(t, r["church"]) for t, r in got] == [("07:00", "kaplicy szpitalnej"), ("18:00", None)]
+
+
+def test_a_heading_of_another_topic_ends_the_day_label_over_its_lines():
+    text = "w dni powszednie:\n6:15, 18:00\n\nChrzty Święte:\npodczas Mszy Świętych o 9:00 i 11:00"
+    assert days(text)[:2] == [("06:15", MON_SAT), ("18:00", MON_SAT)]
+    assert all(d != MON_SAT for t, d in days(text)[2:])
+
+
+def test_the_sunday_order_agrees_with_porzadek():
+    assert days("W nowym porządku niedzielne Eucharystie będą o 8.00 i 10.00.") == [
+        ("08:00", ["sun"]),
+        ("10:00", ["sun"]),
+    ]
+
+
+def test_minutes_written_oo_end_a_sentence():
+    got = readings(
+        "Niedzielne Msze o: 8.oo i 18.oo. O pół godziny zmienimy też porządek mszy św. w kaplicach"
+    )
+    assert [(t, r["church"]) for t, r in got] == [("08:00", None), ("18:00", None)]

@@ -1073,3 +1073,19 @@ def test_a_saturday_sunday_mass_and_its_winter_time_share_the_year():
     )
     got = [r for r in rows(site(("https://p.pl/msze", html(text)))) if r[1] == ("sat",)]
     assert got == [("17:00", ("sat",), None, "winter", True), ("18:00", ("sat",), None, WINTER_REST, True)]
+
+
+def test_one_sundays_header_over_a_whole_order_on_an_announcements_page_is_weekly():
+    result = site(
+        (
+            "https://parafia.test/aktualnosci",
+            "<p>Dyspensa nadal obowiązuje.</p>"
+            "<p>Msze św. w niedzielę w naszym kościele: 18.00 (sobota), 7.30, 9.00, 10.30</p>",
+        ),
+    )
+    assert rows(result) == [
+        ("18:00", ("sat",), None, None, True),
+        ("07:30", ("sun",), None, None, False),
+        ("09:00", ("sun",), None, None, False),
+        ("10:30", ("sun",), None, None, False),
+    ]

@@ -123,8 +123,9 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     ),
     # "dni świąteczne", "porządek świąteczny": Sundays and holy days; only the holy days where Sunday has
     # its own times (generic, narrowed like "codziennie")
-    # ("porządek niedzielnych Mszy" is the order of the Sunday Masses: Sunday alone)
-    (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln{_W}{_R}(?!\s+msz)", SUN_HOLIDAY),
+    # (the adjective agrees with "porządek": "porządek niedzielnych Mszy", "w porządku niedzielne Eucharystie"
+    # are the Sunday Masses, Sunday alone)
+    (rf"(?:dni|dzień|porząd{_W})\s+świąteczn{_W}|porząd{_W}\s+niedzieln(?:y|ego|ym){_R}", SUN_HOLIDAY),
     (r"(?:niedz|ndz|nd)\.\s*i\s+św\.", days_of("sun", "holiday")),  # "ndz. i św.": Sundays and holy days
     # a parish's English page: "Sundays and holidays: 7:00", "weekdays: 18:00"
     (rf"sundays?\s+and\s+(?:holidays|holy\s+days|feasts){_R}", days_of("sun", "holiday")),

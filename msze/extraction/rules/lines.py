@@ -56,6 +56,7 @@ _ABBREVIATIONS = frozenset(
     ]
 )
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+_OO_MINUTES_RE = re.compile(r"\d[.:]\d?o{1,2}$", re.IGNORECASE)  # "18.oo.": a time's minutes, not "o.o."
 _LIST_ITEM_RE = re.compile(r"\s*(?:\d{1,2}[.)]|[IVX]{1,4}\.)\s+[^\W\d]")
 
 
@@ -87,7 +88,10 @@ def clause_starts(line: str) -> list[int]:
     starts = [0]
     for m in _SENTENCE_END_RE.finditer(line):
         found = _WORD_RE.findall(line[max(0, m.start() - 6) : m.start()])
-        if found and found[-1].lower() in _ABBREVIATIONS and not line[m.start() - 1].isdigit():
+        ends_time = line[m.start() - 1].isdigit() or _OO_MINUTES_RE.search(
+            line[max(0, m.start() - 6) : m.start()]
+        )
+        if found and found[-1].lower() in _ABBREVIATIONS and not ends_time:
             continue
         starts.append(m.end())
     return starts

@@ -260,7 +260,8 @@ class _Block:
         elif not self._keeps_day(line, cued, size, line_day):
             self.heading_day = None
             self.sunday_header = False
-            if line_day or size > LABEL_DAY_LINE_CHARS or cued:
+            # a heading of its own ("Chrzty Święte:") is another topic's: no day label over it
+            if line_day or size > LABEL_DAY_LINE_CHARS or cued or line.rstrip().endswith(":"):
                 self.label_day = None
         if size <= PLACE_HEADING_CHARS:
             if is_head and self.notes.season_read:
