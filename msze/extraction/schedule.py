@@ -234,7 +234,8 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                 p.unread |= {(day, hour["time"]) for day in hour.get("days") or (None,)}
             if hour.get("label") != "mass" or not hour.get("time") or hour.get("reason") in NOT_SCHEDULED:
                 if hour.get("reason") == NEGATED:
-                    _negation(p, text, hour, like_sunday, withdrawn)
+                    if _negation(p, text, hour, like_sunday, withdrawn) and hour.get("days"):
+                        mentioned.append(_Weekly(p, page, {**hour, "kind": REGULAR}, None))  # cancelled once
                 elif confessed_at_mass(text, hour):
                     held_at.append(_Weekly(p, page, hour, None))
                 elif hour.get("reason") == DEVOTION_AT_MASS and mentioned_mass(text, hour):
@@ -307,14 +308,21 @@ def _negation(
     hour: Mapping[str, Any],
     like_sunday: list[tuple[frozenset[str], str | None, str]],
     withdrawn: list[tuple[frozenset[str], str | None, str]],
-) -> None:
+) -> bool:
     """What a Mass said not to be held says of the weekly order (a seasonal one is the reading's:
     "w wakacje nie ma Mszy o 12.30"). "Święta: Msze jak w niedzielę, bez Mszy o 20.00": the holy days have
     Sunday's times but that one. "Msza o 7.00 nie będzie odprawiana", undated and of no single day: that
     weekly Mass is gone (on an announcements page only when said to hold: "na stałe", "do odwołania"); one
-    dated, of this week or of one day ("w czwartek") is that day's cancellation and the order stands."""
-    if hour.get("season") or hour.get("date") or hour.get("kind", REGULAR) != REGULAR:
-        return
+    dated, of this week or of one day ("w czwartek") is that day's cancellation and the order stands.
+
+    True for such a cancellation: the Mass it names is one of the regular order's ("W czwartek nie będzie
+    Mszy o 7.00": there is one on Thursdays)."""
+    if hour.get("kind") == "monthly":
+        return False
+    if hour.get("season"):
+        return True  # "W Adwencie nie będzie Mszy o 8:00": held the rest of the year
+    if hour.get("date") or hour.get("kind", REGULAR) != REGULAR:
+        return True
     statement = sentence_of(text, hour)
     church, time = hour.get("church"), hour["time"]
     sunday = AS_SUNDAY_RE.search(statement)
@@ -322,16 +330,17 @@ def _negation(
         days = day_at(statement[: sunday.start()])
         if days is not None and "sun" not in days.days:
             like_sunday.append((days.days, church, time))
-        return
-    if not _undated(statement) or _ONE_DAY_RE.search(statement) or _OCCASION_RE.search(statement):
-        return
+        return False
     if _FEAST_RE.search(statement):
-        return
-    if p.role == ANNOUNCEMENTS and not (
-        REGULAR_ORDER_RE.search(statement) or _UNTIL_NOTICE_RE.search(statement)
+        return False  # the feast's own order
+    once = not _undated(statement) or _ONE_DAY_RE.search(statement) or _OCCASION_RE.search(statement)
+    if once or (
+        p.role == ANNOUNCEMENTS
+        and not (REGULAR_ORDER_RE.search(statement) or _UNTIL_NOTICE_RE.search(statement))
     ):
-        return
+        return True
     withdrawn.append((frozenset(hour.get("days") or DAY_ORDER), church, time))
+    return False
 
 
 def _as_sunday(

@@ -1089,3 +1089,30 @@ def test_one_sundays_header_over_a_whole_order_on_an_announcements_page_is_weekl
         ("09:00", ("sun",), None, None, False),
         ("10:30", ("sun",), None, None, False),
     ]
+
+
+def test_a_mass_cancelled_once_is_evidence_of_the_regular_order_no_page_states():
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/12",
+            html(
+                "Ogłoszenia duszpasterskie\n"
+                "1. W czwartek nie będzie Mszy św. o godz. 7.00.\n"
+                "2. Roraty w poniedziałki i środy o 6:30. W tych dniach nie będzie Mszy św. o 8:00."
+            ),
+        ),
+    )
+    got = {(t, days) for t, days, *_ in rows(result)}
+    assert ("07:00", ("thu",)) in got
+    assert any(t == "08:00" for t, _ in got)
+
+
+def test_a_mass_cancelled_once_adds_nothing_where_a_schedule_page_states_the_day():
+    result = site(
+        ("https://parafia.test/msze", html("Msze św.\nW dni powszednie: 18.00")),
+        (
+            "https://parafia.test/ogloszenia/12",
+            html("Ogłoszenia\n1. W czwartek nie będzie Mszy św. o godz. 7.00."),
+        ),
+    )
+    assert [r[0] for r in rows(result)] == ["18:00"]
