@@ -2364,3 +2364,24 @@ def test_minutes_written_oo_end_a_sentence():
         "Niedzielne Msze o: 8.oo i 18.oo. O pół godziny zmienimy też porządek mszy św. w kaplicach"
     )
     assert [(t, r["church"]) for t, r in got] == [("08:00", None), ("18:00", None)]
+
+
+def test_a_sundays_liturgical_name_is_no_season():
+    assert season_in("II NIEDZIELA ADWENTU") is None
+    assert season_in("IV Niedziela Wielkiego Postu") is None
+    assert season_in("w Adwencie") == "advent" and season_in("niedziele Adwentu") == "advent"
+
+
+def test_an_intentions_lists_numbered_intentions_keep_the_days_heading():
+    text = (
+        "INTENCJE MSZALNE\n\n04.12.2022 – II NIEDZIELA ADWENTU\n\n"
+        "08.00  I. Za + męża Alfonsa w 1 rocznicę śmierci\n\n            II. Za + Klemensa Pałka (greg)\n\n"
+        "10.30  I. W intencji górników z prośbą o Boże błogosławieństwo\n\n"
+        "05.12.2022 PONIEDZIAŁEK\n\n18.00  Za + Józefa\n"
+    )
+    got = [(t, r["days"], r["date"], r["season"]) for t, r in readings(text, 2022)]
+    assert got == [
+        ("08:00", ["sun"], "2022-12-04", None),
+        ("10:30", ["sun"], "2022-12-04", None),
+        ("18:00", ["mon"], "2022-12-05", None),
+    ]

@@ -146,12 +146,17 @@ AT_MASS_RE = re.compile(
     r"(?:godz(?:\.|inie)?\s*)?$",
     re.IGNORECASE,
 )
-# an intention right after an hour ("8:00 – + Jan Kowalski", "19:00 – Za Parafian"): a Mass
-INTENTION_AFTER_RE = re.compile(
-    r"\s*[-–—:]?\s*(?:\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji"
-    r"|dziękczynn|msza\s+(?:św|zbiorowa|gregor))",
-    re.IGNORECASE,
+# an intention's first words: "+ Jan Kowalski", "Za Parafian", "O zdrowie", "W intencji górników"
+_INTENTION = (
+    r"\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji|dziękczynn"
 )
+# an intention right after an hour ("8:00 – + Jan Kowalski", "19:00 – Za Parafian", "10.30 I. W intencji
+# górników", the first of two): a Mass
+INTENTION_AFTER_RE = re.compile(
+    rf"\s*[-–—:]?\s*(?:(?-i:I{{1,3}})\.\s*)?(?:{_INTENTION}|msza\s+(?:św|zbiorowa|gregor))", re.IGNORECASE
+)
+# a line that goes on with the intentions of the time above: "II. Za + Klemensa Pałka (greg)"
+INTENTION_LINE_RE = re.compile(rf"\s*(?:(?-i:I{{1,3}}|IV|V)\.\s*)?(?:{_INTENTION})", re.IGNORECASE)
 # an hour followed by a description ("10:00 Przyjazd", "18.00 spotkanie"), not by a list separator or a note
 WORD_AFTER_RE = re.compile(r"[\s,;:–—\-*]*(?!(?:i|oraz|lub|albo|godz|g)\b)([^\W\d]{3,})", re.IGNORECASE)
 

@@ -79,6 +79,7 @@ _EXCEPT = (
     r"(?:opr[óo]cz|poza|z[a]?\s+wyjątkiem|z\s+wyj\.|z\s+wyłączeniem|wyjąwszy|bez)\s+"
     r"(?:okres\w*\s+|czas\w*\s+|sezon\w*\s+)?"  # "poza sezonem letnim"
 )
+_NOT_A_SUNDAYS = "".join(rf"(?<!{w}\s)" for w in ("niedziela", "niedzieli", "niedzielę", "niedzielą"))
 _SEASONS: list[tuple[str, str]] = [
     # order matters: "poza wakacjami" before "wakacje", "poza feriami" before "poza wakacjami"
     (rf"{_EXCEPT}(?:wakac\w*\s+i\s+)?feri\w*", "not-holidays"),
@@ -100,8 +101,9 @@ _SEASONS: list[tuple[str, str]] = [
     (r"od\s+adwent\w*\s+do\s+(?:wielkanoc\w*|wielkiego\s+postu|świąt\s+wielkanoc\w*)", "winter"),
     (r"zim(?:[aąę]|ie)\b|zimow\w*|in\s+winter\b", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
-    (r"adwen\w*|rorat\w*", "advent"),
-    (r"wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "Wielki Post", "w Wielkim Poście"
+    # ("II Niedziela Adwentu", "IV niedziela Wielkiego Postu" name one Sunday: an announcements date)
+    (rf"{_NOT_A_SUNDAYS}adwen\w*|rorat\w*", "advent"),
+    (rf"{_NOT_A_SUNDAYS}wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "w Wielkim Poście"
     (r"w\s+maju\b|nabożeństw\w*\s+majow\w*|\bmaj\b", "may"),
     (r"w\s+październiku\b|\bpaździernik\b", "october"),
     (r"(?:czas\w*|okres\w*)\s+(?:pandemi|epidemi)\w*", "pandemic"),  # the temporary schedules of 2020–2021

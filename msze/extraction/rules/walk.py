@@ -17,6 +17,7 @@ from msze.extraction.hours import Hour
 from msze.extraction.rules.cues import (
     AT_MASS_RE,
     HOUR_WORD_BEFORE_RE,
+    INTENTION_LINE_RE,
     LOOKBEHIND,
     MASS_CUE_RE,
     NEGATED_AFTER_RE,
@@ -237,6 +238,8 @@ class _Block:
         A day heading (or a short header with a day) gives its day to the lines below; other lines end it,
         but a short note ("w okresie zimowym") keeps the day for the labels. ``own``: cues.topic_cues(line).
         """
+        if INTENTION_LINE_RE.match(line):
+            return  # "II. Za + Klemensa Pałka": an intentions list's second intention, the day's list goes on
         is_head = is_day_heading(line)
         self.columns = _column_days(line) if is_head else None
         self.church_lines_day = None
