@@ -2385,3 +2385,15 @@ def test_an_intentions_lists_numbered_intentions_keep_the_days_heading():
         ("10:30", ["sun"], "2022-12-04", None),
         ("18:00", ["mon"], "2022-12-05", None),
     ]
+
+
+def test_a_saturday_list_goes_on_to_the_next_churchs_evening_after_a_semicolon():
+    got = days(
+        "Msze św. w niedziele: w sobotę Piłka godz. 17.00, 19.00; Kaminnik godz. 18.30; Niedziela: 7.30"
+    )
+    assert got == [("17:00", ["sat"]), ("19:00", ["sat"]), ("18:30", ["sat"]), ("07:30", ["sun"])]
+    assert days("Niedziele: sobota 18.00; Borki 9.00, 11.00") == [
+        ("18:00", ["sat"]),
+        ("09:00", ["sun"]),
+        ("11:00", ["sun"]),
+    ]

@@ -1066,14 +1066,18 @@ class _Walk:
     def _saturday_goes_on(self, idxs: list[int], idx: int, words: str) -> bool:
         """The hour before on the line is Saturday's and earlier: a Saturday list goes on ("w soboty 17.00
         i 18.00"); an earlier time starts Sunday's list again, unless the two are a season's pair ("sobota:
-        latem 17.30, zimą 16.30")."""
+        latem 17.30, zimą 16.30") or an evening time another church's after a semicolon."""
         if idx == idxs[0]:
             return False
         previous = self.readings[idx - 1]
         if previous.days is None or previous.days.days != {"sat"}:
             return False
         paired = previous.season is not None and season_in(words) is not None
-        return paired or self.hours[idx - 1].time < self.hours[idx].time
+        # "w sobotę Piłka 17.00, 19.00; Kaminnik 18.30": the next church's Saturday evening
+        gap = self.text[self.hours[idx - 1].end : self.hours[idx].start]
+        evening = self.hours[idx].time >= VIGIL_FROM
+        placed = evening and ";" in gap and place_named(gap.rsplit(";", 1)[1]) is not None
+        return paired or placed or self.hours[idx - 1].time < self.hours[idx].time
 
     def _hour_context(
         self,
