@@ -183,6 +183,17 @@ def _separated_ok(text: str, start: int, end: int, hour: int, minute: str, sep: 
     return hour != 24 or minute == "00"
 
 
+_GLUED_TIME = r"(?:0?[5-9]|1\d|2[0-3])(?:00|15|30|45)"
+# three or more flattened times in a row, a space apart, nothing but them: "700 800 900 1600 1900"
+_TIME_RUN_RE = re.compile(rf"(?<!\d)(?<!\d ){_GLUED_TIME}(?: {_GLUED_TIME}){{2,}}(?![\d])")
+
+
+def _in_time_run(text: str, start: int, end: int) -> bool:
+    """Whether the glued time at ``start`` stands in a run of such times ("700 800 900"), not a number's."""
+    lo = max(0, start - 40)
+    return any(m.start() <= start and end <= m.end() for m in _TIME_RUN_RE.finditer(text, lo, end + 40))
+
+
 def _glued_ok(text: str, start: int, end: int) -> bool:
     """700 / 1830 is an hour unless it looks like a year or part of a date or a number."""
     before = text[start - 1] if start > 0 else " "
@@ -193,10 +204,12 @@ def _glued_ok(text: str, start: int, end: int) -> bool:
         return False
     if _YEAR_AFTER_RE.match(text, end):
         return False
-    # a group of a phone or account number: "61 845 30 00", "601 715 200"
-    if _DIGIT_GROUP_BEFORE_RE.search(text, max(0, start - 2), start) or _DIGIT_GROUP_AFTER_RE.match(
-        text, end
-    ):
+    # a group of a phone or account number: "61 845 30 00", "601 715 200"; not a run of flattened times
+    # ("700 800 900 1600 1900")
+    if (
+        _DIGIT_GROUP_BEFORE_RE.search(text, max(0, start - 2), start)
+        or _DIGIT_GROUP_AFTER_RE.match(text, end)
+    ) and not _in_time_run(text, start, end):
         return False
     window = text[max(0, start - 12) : start]
     return not (end - start == 4 and _YEAR_BEFORE_RE.search(window))

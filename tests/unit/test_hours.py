@@ -148,3 +148,15 @@ def test_find_hours_is_a_superset_of_the_thesis(text):
 @pytest.mark.parametrize("text", ["tel. 61 845 30 00", "kom. 601 715 200", "tel./fax (061) 815 30 45"])
 def test_phone_number_groups_are_not_glued_hours(text):
     assert [h.time for h in find_hours(text) if len(h.text) > 2] == []
+
+
+def test_a_run_of_flattened_superscript_times_is_times_and_a_phone_number_is_not():
+    assert [h.time for h in find_hours("Dni powszednie\n 700 800 900 1600 1900\n")] == [
+        "07:00",
+        "08:00",
+        "09:00",
+        "16:00",
+        "19:00",
+    ]
+    assert find_hours("tel. 601 715 200") == []
+    assert find_hours("tel. 61 845 30 00") == []
