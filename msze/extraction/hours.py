@@ -188,6 +188,10 @@ _GLUED_TIME = r"(?:0?[5-9]|1\d|2[0-3])(?:00|15|30|45)"
 _TIME_RUN_RE = re.compile(rf"(?<!\d)(?<!\d ){_GLUED_TIME}(?: {_GLUED_TIME}){{2,}}(?![\d])")
 
 
+_GLUED_BEFORE_RE = re.compile(rf"(?<!\d){_GLUED_TIME}$")
+_GLUED_AFTER_RE = re.compile(rf"{_GLUED_TIME}(?![\d,.])")
+
+
 def _in_time_run(text: str, start: int, end: int) -> bool:
     """Whether the glued time at ``start`` stands in a run of such times ("700 800 900"), not a number's."""
     lo = max(0, start - 40)
@@ -198,9 +202,12 @@ def _glued_ok(text: str, start: int, end: int) -> bool:
     """700 / 1830 is an hour unless it looks like a year or part of a date or a number."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    if before in ".,:/-" and start > 1 and text[start - 2].isdigit():
+    # "800,1200" lists two flattened times; "3.1800", "1200,50" are numbers
+    listed_before = before == "," and _GLUED_BEFORE_RE.search(text, max(0, start - 6), start - 1)
+    if before in ".,:/-" and start > 1 and text[start - 2].isdigit() and not listed_before:
         return False
-    if after in ".,:/-" and end + 1 < len(text) and text[end + 1].isdigit():
+    listed_after = after == "," and _GLUED_AFTER_RE.match(text, end + 1)
+    if after in ".,:/-" and end + 1 < len(text) and text[end + 1].isdigit() and not listed_after:
         return False
     if _YEAR_AFTER_RE.match(text, end):
         return False

@@ -160,3 +160,8 @@ def test_a_run_of_flattened_superscript_times_is_times_and_a_phone_number_is_not
     ]
     assert find_hours("tel. 601 715 200") == []
     assert find_hours("tel. 61 845 30 00") == []
+
+
+def test_two_flattened_times_a_comma_apart_are_two_times_and_a_decimal_is_no_time():
+    assert [h.time for h in find_hours(" • 800,1200 Czaple")] == ["08:00", "12:00"]
+    assert find_hours("kwota 1200,50 zł") == []
