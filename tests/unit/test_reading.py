@@ -2397,3 +2397,9 @@ def test_a_saturday_list_goes_on_to_the_next_churchs_evening_after_a_semicolon()
         ("09:00", ["sun"]),
         ("11:00", ["sun"]),
     ]
+
+
+def test_advents_every_day_is_the_weekdays():
+    text = "Zachęcamy do udziału w Roratach, które codziennie będą o godz. 18:00. W soboty o godz. 08:00."
+    got = [(t, r["days"], r["season"]) for t, r in readings(text)]
+    assert got[0] == ("18:00", MON_FRI, "advent")

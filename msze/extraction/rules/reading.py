@@ -969,10 +969,15 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
 def _advent_weekdays(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """A weekly Advent Mass on no day is the Roraty, held on the weekdays ("Roraty: 6:30", "w Adwencie
     zapraszamy na Mszę o 6.30, a w soboty o 7.30"): Saturday's own time then narrows them as "dni
-    powszednie" are narrowed."""
+    powszednie" are narrowed. Advent's "codziennie" is the weekdays' too: the Roraty are not held on Sunday.
+    """
     for r, f in zip(readings, facts, strict=True):
-        if f.is_mass and r.days is None and r.kind == REGULAR and r.season == "advent":
+        if not (f.is_mass and r.kind == REGULAR and r.season == "advent"):
+            continue
+        if r.days is None:
             r.days = MON_SAT
+        elif r.days.generic and "sun" in r.days.days:
+            r.days = Days(r.days.days - {"sun"}, r.days.generic)
 
 
 def _bare_churches(readings: Sequence[Reading]) -> None:
