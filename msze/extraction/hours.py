@@ -39,8 +39,8 @@ _CANDIDATE_RE = re.compile(
     r"|(?P<h2>\d{1,2})(?P<m2>[⁰¹²³⁴⁵]" + f"[{_SUPERSCRIPT}]" + r")(?![\d" + _SUPERSCRIPT + r"])"
     # 18-tej, 7-mej (ordinal hour)
     r"|(?P<h3>\d{1,2})-?(?P<ord>tej|ej|stej|ą|tą|ta|mej|ma)\b"
-    # 7 00, 18\n00 (superscript flattened with a space): only round minutes
-    r"|(?P<h4>\d{1,2})(?:[ \t]|\n)(?P<m4>00|15|30|45)(?!\d)"
+    # 7 00, 18\n00, 19 oo, 8 3o (superscript flattened with a space): only round minutes
+    r"|(?P<h4>\d{1,2})(?:[ \t]|\n)(?P<m4>00|15|30|45|[oO]{2}\b|3[oO]\b)(?!\d)"
     # 700, 0800, 1830 (superscript flattened without a space): only round minutes
     r"|(?P<h5>0?[5-9]|1\d|2[0-3])(?P<m5>00|15|30|45)(?!\d)"
     # a bare hour: 7, 18
@@ -312,7 +312,7 @@ def _digit_hours(text: str, limit: int | None) -> list[Hour]:
             hour, minute = int(m["h3"]), "00"
             ok = 5 <= hour <= 24
         elif m["h4"] is not None:
-            hour, minute = int(m["h4"]), m["m4"]
+            hour, minute = int(m["h4"]), _minutes(m["m4"])
             ok = 5 <= hour <= 24 and _glued_ok(text, start, end)
         elif m["h5"] is not None:
             hour, minute = int(m["h5"]), m["m5"]

@@ -165,3 +165,12 @@ def test_a_run_of_flattened_superscript_times_is_times_and_a_phone_number_is_not
 def test_two_flattened_times_a_comma_apart_are_two_times_and_a_decimal_is_no_time():
     assert [h.time for h in find_hours(" • 800,1200 Czaple")] == ["08:00", "12:00"]
     assert find_hours("kwota 1200,50 zł") == []
+
+
+def test_minutes_flattened_with_a_space_and_written_with_letters_o():
+    assert [h.time for h in find_hours("Sobota 19 oo +Zofia\n8 3o + Monika\n10 oo Czarna Łąka")] == [
+        "19:00",
+        "08:30",
+        "10:00",
+    ]
+    assert find_hours("Jan 3 ołówki") == []
