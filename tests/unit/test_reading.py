@@ -2403,3 +2403,8 @@ def test_advents_every_day_is_the_weekdays():
     text = "Zachęcamy do udziału w Roratach, które codziennie będą o godz. 18:00. W soboty o godz. 08:00."
     got = [(t, r["days"], r["season"]) for t, r in readings(text)]
     assert got[0] == ("18:00", MON_FRI, "advent")
+
+
+def test_a_place_inside_the_parenthesis_that_holds_the_time_is_its_church():
+    got = readings("Msze w niedziele: 9.30, (11.00 w Rosnówku), 12.00")
+    assert [(t, r["church"]) for t, r in got] == [("09:30", None), ("11:00", "Rosnówku"), ("12:00", None)]

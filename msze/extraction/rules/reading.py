@@ -492,8 +492,9 @@ _NOT_PLACE_RE = re.compile(
     re.IGNORECASE,
 )
 # after its hour a place stands in parentheses, after a dash or "w", or ends the line: "9.30 (Szołdry)"
+# ("(11.00 w Glebie)": the parenthesis that holds the time closes after the place)
 _PLACE_AFTER_RE = re.compile(
-    r"\s*(?:\((?P<p>[^()]+)\)|[-–—]\s*(?P<d>[^,;()]+)|w\s+(?P<w>[^,;()]+))\s*(?:[,;].*)?$"
+    r"\s*(?:\((?P<p>[^()]+)\)|[-–—]\s*(?P<d>[^,;()]+)|w\s+(?P<w>[^,;()]+))\s*\)?\s*(?:[,;].*)?$"
 )
 
 
