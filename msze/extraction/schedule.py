@@ -566,7 +566,7 @@ def _by_mention(mentioned: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
             added.append(_Weekly(w.said, w.page, {**w.hour, "days": days, "season": None}, None))
     for w in added:
         for day in w.hour["days"]:
-            w.said.stated[(day, w.hour.get("church"), None)].add(w.hour["time"])
+            w.said.stated[_said_key(day, w.hour)].add(w.hour["time"])
     return added
 
 

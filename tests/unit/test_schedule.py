@@ -1116,3 +1116,14 @@ def test_a_mass_cancelled_once_adds_nothing_where_a_schedule_page_states_the_day
         ),
     )
     assert [r[0] for r in rows(result)] == ["18:00"]
+
+
+def test_a_mention_of_sundays_and_holy_days_keys_the_holy_days_as_sundays_do():
+    # the mention's days are Sunday and the holy days together: its holy days stand with Sunday's
+    result = site(
+        (
+            "https://parafia.test/ogloszenia/12",
+            html("Ogłoszenia\n1. W niedziele i święta w czasie remontu nie będzie Mszy św. o godz. 7.00."),
+        ),
+    )
+    assert ("07:00", ("sun", "holiday"), None, None, False) in rows(result)
