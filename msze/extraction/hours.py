@@ -29,6 +29,11 @@ SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # "7³⁰": minutes some pag
 SUPERSCRIPT_TO_DIGITS = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
 _SUPERSCRIPT = SUPERSCRIPT_DIGITS  # short name for the pattern below
 
+# a time whose superscript minutes were flattened onto its hour ("700", "1830"): the hours a Mass starts at
+_GLUED_HOUR = r"0?[5-9]|1\d|2[0-3]"
+_ROUND_MINUTES = r"00|15|30|45"
+_GLUED_TIME = rf"(?:{_GLUED_HOUR})(?:{_ROUND_MINUTES})"
+
 # One pass over the text; the alternatives are tried in this order at every position. Each starts with a
 # digit: the leading "(?=\d)" says so once, and the scan passes the letters between numbers ~10x faster.
 _CANDIDATE_RE = re.compile(
@@ -42,7 +47,7 @@ _CANDIDATE_RE = re.compile(
     # 7 00, 18\n00, 19 oo, 8 3o (superscript flattened with a space): only round minutes
     r"|(?P<h4>\d{1,2})(?:[ \t]|\n)(?P<m4>00|15|30|45|[oO]{2}\b|3[oO]\b)(?!\d)"
     # 700, 0800, 1830 (superscript flattened without a space): only round minutes
-    r"|(?P<h5>0?[5-9]|1\d|2[0-3])(?P<m5>00|15|30|45)(?!\d)"
+    rf"|(?P<h5>{_GLUED_HOUR})(?P<m5>{_ROUND_MINUTES})(?!\d)"
     # a bare hour: 7, 18
     r"|(?P<h6>\d{1,2})(?!\d)"
     r")"
@@ -183,11 +188,8 @@ def _separated_ok(text: str, start: int, end: int, hour: int, minute: str, sep: 
     return hour != 24 or minute == "00"
 
 
-_GLUED_TIME = r"(?:0?[5-9]|1\d|2[0-3])(?:00|15|30|45)"
 # three or more flattened times in a row, a space apart, nothing but them: "700 800 900 1600 1900"
 _TIME_RUN_RE = re.compile(rf"(?<!\d)(?<!\d ){_GLUED_TIME}(?: {_GLUED_TIME}){{2,}}(?![\d])")
-
-
 _GLUED_BEFORE_RE = re.compile(rf"(?<!\d){_GLUED_TIME}$")
 _GLUED_AFTER_RE = re.compile(rf"{_GLUED_TIME}(?![\d,.])")
 

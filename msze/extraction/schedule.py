@@ -319,10 +319,8 @@ def _negation(
     Mszy o 7.00": there is one on Thursdays)."""
     if hour.get("kind") == "monthly":
         return False
-    if hour.get("season"):
-        return True  # "W Adwencie nie będzie Mszy o 8:00": held the rest of the year
-    if hour.get("date") or hour.get("kind", REGULAR) != REGULAR:
-        return True
+    if hour.get("season") or hour.get("date") or hour.get("kind", REGULAR) != REGULAR:
+        return True  # "W Adwencie nie będzie Mszy o 8:00", a dated one: held on the other days
     statement = sentence_of(text, hour)
     church, time = hour.get("church"), hour["time"]
     sunday = AS_SUNDAY_RE.search(statement)

@@ -87,10 +87,9 @@ def clause_starts(line: str) -> list[int]:
     """Where the line's clauses start (0 first): after a sentence end that is no abbreviation ("św. Jana")."""
     starts = [0]
     for m in _SENTENCE_END_RE.finditer(line):
-        found = _WORD_RE.findall(line[max(0, m.start() - 6) : m.start()])
-        ends_time = line[m.start() - 1].isdigit() or _OO_MINUTES_RE.search(
-            line[max(0, m.start() - 6) : m.start()]
-        )
+        before = line[max(0, m.start() - 6) : m.start()]
+        found = _WORD_RE.findall(before)
+        ends_time = line[m.start() - 1].isdigit() or _OO_MINUTES_RE.search(before)
         if found and found[-1].lower() in _ABBREVIATIONS and not ends_time:
             continue
         starts.append(m.end())
