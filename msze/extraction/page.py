@@ -24,7 +24,7 @@ from msze.extraction.rules.reading import MONTHLY, ONE_OFF, Reading
 from msze.extraction.rules.verdict import AT_MASS, UNCUED
 from msze.extraction.text import convert_html, cut_html, replace_surrogates
 from msze.utils.time import utc_now
-from msze.utils.urls import domain_of
+from msze.utils.urls import domain_of, parish_url
 
 MAX_TEXT_CHARS = 5_000_000  # text beyond this is not scanned (a page of 5 MB of text is not a parish page)
 # HTML beyond this is not converted to text (the page is still stored whole): html2text took 17 s on 14 M
@@ -229,11 +229,14 @@ class PageSteps:
         self.tally(f"language/{page['language']}")
 
     def template(self, page: Page) -> None:
-        """page["template"]: spans of the blocks the page repeats from earlier pages of its site."""
+        """page["template"]: spans of the blocks the page repeats from earlier pages of its parish. The site is
+        the parish's start URL, not its host: on a portal two parishes' identical Sunday lines are each their
+        own (a page without a start URL falls back to its domain)."""
         if self.templates is None:
             return
         evicted = self.templates.evicted
-        split = self.templates.observe(page.get("domain") or domain_of(page.get("url") or ""), page["text"])
+        site = parish_url(page.get("start_url")) or page.get("domain") or domain_of(page.get("url") or "")
+        split = self.templates.observe(site, page["text"])
         if self.templates.evicted > evicted:
             self.tally("template/sites_evicted")
         page["template"] = [list(span) for span in split.repeated]

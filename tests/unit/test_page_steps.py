@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msze.extraction.boilerplate import SiteTemplates
 from msze.extraction.page import Extraction, HourScorer, PageSteps, extract
 
 PAGE = """Msze święte
@@ -170,3 +171,18 @@ def test_only_the_beginning_of_a_huge_page_is_converted_and_its_html_stays_whole
     whole: dict[str, int] = {}
     page = PageSteps(count=whole.__setitem__).run({"url": "https://p.test/", "html": html})  # the default cap
     assert "18:00" in page["masses"] and "text/html_cut" not in whole
+
+
+def test_parishes_sharing_a_host_keep_their_own_site_templates():
+    """Two parishes of one portal (`?id=1`, `?id=2`) that print the same Sunday line: the second parish's line
+    is its own content, not a block repeated from the first parish's page."""
+    steps = PageSteps(templates=SiteTemplates())
+    same = "Msze święte\nNiedziela: 8:00, 10:00, 12:00\n"
+    first = steps.run({"url": "https://portal.test/p.php?id=1", "start_url": "https://portal.test/p.php?id=1",
+                       "domain": "portal.test", "text": same})
+    second = steps.run({"url": "https://portal.test/p.php?id=2", "start_url": "https://portal.test/p.php?id=2",
+                        "domain": "portal.test", "text": same})
+    assert first["template"] == [] and second["template"] == []
+    again = steps.run({"url": "https://portal.test/p.php?id=2&s=x", "start_url": "https://portal.test/p.php?id=2",
+                       "domain": "portal.test", "text": same})
+    assert again["template"]  # a parish's own pages still share its blocks
