@@ -229,9 +229,9 @@ class PageSteps:
         self.tally(f"language/{page['language']}")
 
     def template(self, page: Page) -> None:
-        """page["template"]: spans of the blocks the page repeats from earlier pages of its parish. The site is
-        the parish's start URL, not its host: on a portal two parishes' identical Sunday lines are each their
-        own (a page without a start URL falls back to its domain)."""
+        """page["template"]: spans of the blocks the page repeats from earlier pages of its parish. The site
+        is the parish's start URL, not its host: on a portal two parishes' identical Sunday lines are each
+        their own (a page without a start URL falls back to its domain)."""
         if self.templates is None:
             return
         evicted = self.templates.evicted

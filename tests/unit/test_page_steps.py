@@ -178,11 +178,29 @@ def test_parishes_sharing_a_host_keep_their_own_site_templates():
     is its own content, not a block repeated from the first parish's page."""
     steps = PageSteps(templates=SiteTemplates())
     same = "Msze święte\nNiedziela: 8:00, 10:00, 12:00\n"
-    first = steps.run({"url": "https://portal.test/p.php?id=1", "start_url": "https://portal.test/p.php?id=1",
-                       "domain": "portal.test", "text": same})
-    second = steps.run({"url": "https://portal.test/p.php?id=2", "start_url": "https://portal.test/p.php?id=2",
-                        "domain": "portal.test", "text": same})
+    first = steps.run(
+        {
+            "url": "https://portal.test/p.php?id=1",
+            "start_url": "https://portal.test/p.php?id=1",
+            "domain": "portal.test",
+            "text": same,
+        }
+    )
+    second = steps.run(
+        {
+            "url": "https://portal.test/p.php?id=2",
+            "start_url": "https://portal.test/p.php?id=2",
+            "domain": "portal.test",
+            "text": same,
+        }
+    )
     assert first["template"] == [] and second["template"] == []
-    again = steps.run({"url": "https://portal.test/p.php?id=2&s=x", "start_url": "https://portal.test/p.php?id=2",
-                       "domain": "portal.test", "text": same})
+    again = steps.run(
+        {
+            "url": "https://portal.test/p.php?id=2&s=x",
+            "start_url": "https://portal.test/p.php?id=2",
+            "domain": "portal.test",
+            "text": same,
+        }
+    )
     assert again["template"]  # a parish's own pages still share its blocks
