@@ -108,7 +108,8 @@ def truncation(flags: list[str]) -> str | None:
 
 
 class WarcExtension:
-    """On when WARC_ENABLED; file WARC_FILE, else <WARC_DIR>/<domain>.warc.gz (domain of the start URL)."""
+    """On when WARC_ENABLED; file WARC_FILE, else <WARC_DIR>/<host>.warc.gz named as the
+    parish's pages file (links.pages_filename of the start URL)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -129,11 +130,10 @@ class WarcExtension:
         if self.warc_file:
             return self.warc_file
         from msze.crawling.links import pages_filename
-        from msze.utils.urls import domain_of
 
         spider = self.crawler.spider
         start_url = getattr(spider, "start_url", None) or getattr(spider, "url", None) or request.url
-        name = pages_filename(domain_of(start_url)).removesuffix(".jsonl")
+        name = pages_filename(start_url).removesuffix(".jsonl")
         return os.path.join(self.warc_dir, f"{name}.warc.gz")
 
     def response_downloaded(self, response: Response, request: Request, spider: Spider | None = None) -> None:

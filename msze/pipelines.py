@@ -188,7 +188,8 @@ class ClassifierPipeline(_PageStepPipeline):
 
 
 class ParishJsonlWriterPipeline:
-    """One JSONL file per parish, `<PAGES_DIR>/<domain>.jsonl`, one page a line, flushed per item.
+    """One JSONL file per parish, `<PAGES_DIR>/<host>.jsonl` (links.pages_filename of its start URL: a
+    portal's parishes get `<host>~<hash>.jsonl` each), one page a line, flushed per item.
 
     A crawl killed halfway keeps every page written so far. Files are truncated when first opened by a crawl
     (a re-crawl replaces the parish's pages); PAGES_DIR empty turns the writer off. At most
@@ -200,7 +201,7 @@ class ParishJsonlWriterPipeline:
         self.pages_dir = Path(pages_dir)
         self.max_open_files = max(1, max_open_files)
         self.files: OrderedDict[str, IO[str]] = OrderedDict()  # least recently written first
-        self.started: set[str] = set()  # domains whose file this crawl has truncated already
+        self.started: set[str] = set()  # files this crawl has truncated already
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ParishJsonlWriterPipeline:
@@ -209,24 +210,22 @@ class ParishJsonlWriterPipeline:
             raise SwitchedOff(cls, "PAGES_DIR is empty")
         return cls(crawler, pages_dir, crawler.settings.getint("PAGES_MAX_OPEN_FILES"))
 
-    def path_for(self, domain: str) -> Path:
-        return self.pages_dir / pages_filename(domain)
-
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
-        domain = adapter.get("domain")
-        if not domain:
+        start_url = adapter.get("start_url") or adapter.get("url")
+        if not start_url:
             return item
-        out = self.files.get(domain)
+        name = pages_filename(start_url)
+        out = self.files.get(name)
         if out is None:
             if len(self.files) >= self.max_open_files:  # many sites in one process
                 self.files.popitem(last=False)[1].close()
             self.pages_dir.mkdir(parents=True, exist_ok=True)
-            mode = "a" if domain in self.started else "w"
-            out = self.files[domain] = self.path_for(domain).open(mode, encoding="utf-8")
-            self.started.add(domain)
+            mode = "a" if name in self.started else "w"
+            out = self.files[name] = (self.pages_dir / name).open(mode, encoding="utf-8")
+            self.started.add(name)
         else:
-            self.files.move_to_end(domain)
+            self.files.move_to_end(name)
         # the item's own fields: its values are plain JSON already (asdict's deep copy gave the same line)
         out.write(json.dumps(dict(adapter), ensure_ascii=False, default=str) + "\n")
         out.flush()

@@ -106,7 +106,7 @@ COMMANDS_MODULE = "msze.commands"
 DOMAIN_BLACKLIST_FILE = ""
 # At most this many query-string variants of one path shape (?id=1, ?id=2 ...) per site: calendar traps.
 LINKS_MAX_QUERIES_PER_PATH = 50
-# Where ParishJsonlWriterPipeline writes <domain>.jsonl (one page a line); empty turns the writer off.
+# Where ParishJsonlWriterPipeline writes <parish>.jsonl (one page a line); empty turns the writer off.
 PAGES_DIR = "output/pages"
 PAGES_MAX_OPEN_FILES = 256  # one-process crawls of many sites stay under the open-files limit
 # When set, StatsFileExtension writes the final crawl stats there as JSON (tests, batch jobs).
@@ -245,8 +245,8 @@ PLACES_MAX_CHURCHES_PER_PARISH = 20
 # --- Batch crawl, WARC, re-crawl ---------------------------------------------------------------------
 # Raw responses as WARC next to the JSONL, so a crawl can be re-mined by any WARC tool later.
 WARC_ENABLED = False  # `msze crawl-all --warc` turns it on per parish crawl
-WARC_DIR = "output/warc"  # <WARC_DIR>/<domain>.warc.gz
-WARC_FILE = ""  # an explicit file name instead (the batch driver sets it); "" = <WARC_DIR>/<domain>.warc.gz
+WARC_DIR = "output/warc"  # <WARC_DIR>/<parish>.warc.gz
+WARC_FILE = ""  # an explicit file name instead (the batch driver sets it); "" = <WARC_DIR>/<parish>.warc.gz
 # Re-crawl (msze/recrawl): the previous run's SQLite state; "" = off (a first run needs nothing).
 # With a path, pages are fetched with If-None-Match / If-Modified-Since, a 304 re-uses the stored page, and
 # each page and parish gets a change record (unchanged / changed / shrunk = text under half, not trusted).

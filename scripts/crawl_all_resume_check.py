@@ -5,7 +5,7 @@
 Serves the generated fake web (benchmarks/fakeweb.py) on 127.0.0.1, runs `python -m msze crawl-all` over
 its start URLs, kills the driver's process group with SIGKILL once half the parishes have ended, runs the same
 command again, then checks: every parish ended (finished or failed), no page appears twice in any
-`<domain>.jsonl`, the DB's page counts match the files, and no parish finished before the kill was re-crawled.
+`<parish>.jsonl`, the DB's page counts match the files, and no parish finished before the kill was re-crawled.
 """
 
 from __future__ import annotations

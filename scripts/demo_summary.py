@@ -1,7 +1,7 @@
 """Print what a parish crawl found, page by page (the Mass times and the other hours read on each page), then
 the parish's schedule as msze.extraction.schedule consolidates it, by day of the week.
 
-    .venv/bin/python scripts/demo_summary.py output/demo/pages/127.0.0.1.jsonl
+    .venv/bin/python scripts/demo_summary.py output/demo/pages/127.0.0.1_PORT.jsonl
 
 Reads the fields the extraction pipelines add (`masses`, `hours`). When the crawl ran without them (pages
 stored with `html` only), the same extraction (extraction.text + extraction.page) is run here and marked so.

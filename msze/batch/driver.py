@@ -574,7 +574,8 @@ def _emit(event: Event) -> None:
 
 
 def collect_pages(work: str, pages: str) -> None:
-    """Move the crawl's JSONL (one file, `<domain>.jsonl`; more if items named other domains) to `pages`."""
+    """Move the crawl's JSONL (one file, `<parish>.jsonl`; more if items named other start URLs) to
+    `pages`."""
     files = sorted(glob.glob(os.path.join(work, "*.jsonl")))
     if len(files) == 1:
         os.replace(files[0], pages)

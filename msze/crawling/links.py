@@ -14,6 +14,7 @@ must not become 10 000 requests).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -29,7 +30,7 @@ from w3lib.url import safe_url_string
 
 from msze.utils.urls import DROP_PARAM_RE as _DROP_PARAM_RE
 from msze.utils.urls import SESSION_NAMES as _SESSION_NAMES
-from msze.utils.urls import domain_of, url_host
+from msze.utils.urls import domain_of, parish_url, url_host
 
 # Extensions of files that are not HTML pages; links to them are never requested: Scrapy's list, plus files
 # parish sites link that it lacks (text and data, feeds and calendars, fonts, more audio/video/archives),
@@ -85,9 +86,17 @@ def site_host(url: str) -> str:
     return host
 
 
-def pages_filename(domain: str) -> str:
-    """The JSONL file name for a domain (characters unsafe in file names replaced)."""
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", domain) or "_"
+def pages_filename(start_url: str) -> str:
+    """The JSONL file name of a parish's pages, by its start URL: the host (and port) when the parish is its
+    site's root ("parafia.pl.jsonl"), else host~<8 hex of its parish_url> ("portal.pl~1f2e3d4c.jsonl").
+    Parishes sharing a host (a portal's `?id=N`) or a domain (sibling subdomains) never write one file, so
+    two `scrapy crawl parish` runs into one PAGES_DIR cannot truncate each other's pages; characters unsafe
+    in file names are replaced."""
+    key = parish_url(start_url) or start_url
+    netloc = re.match(r"[^/?#]*", key).group()
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", netloc) or "_"
+    if len(key) > len(netloc):
+        safe += "~" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
     return f"{safe}.jsonl"
 
 

@@ -5,8 +5,8 @@
 For machines where 100 Python processes do not fit: one process, a high global CONCURRENT_REQUESTS, one or
 two requests at a time per site (AutoThrottle keeps a delay per download slot, i.e. per site), and a
 downloader-aware queue so one big site cannot starve the others. Everything per site comes from the
-`parish` spider: the link decisions of crawling/links.py travel in request.meta["msze_site"], and each domain
-gets its own `<PAGES_DIR>/<domain>.jsonl` (start_url tells hosted parishes apart). This class only reads
+`parish` spider: the link decisions of crawling/links.py travel in request.meta["msze_site"], and each parish
+(start URL) gets its own `<PAGES_DIR>/<parish>.jsonl` (crawling.links.pages_filename). This class only reads
 the URL list and adds per-site limits.
 
 The URL file has one start URL per line, optionally followed by whitespace and that site's depth limit
@@ -22,8 +22,9 @@ from typing import Any
 
 from scrapy.http import HtmlResponse, Request
 
-from msze.crawling.links import Site, is_valid_start_url, site_host
+from msze.crawling.links import Site, is_valid_start_url
 from msze.spiders.parish import ParishSpider
+from msze.utils.urls import parish_url
 
 
 @dataclass(frozen=True)
@@ -130,12 +131,12 @@ class ParishesSpider(ParishSpider):
             site = self.start_site(start.url)
             if site is None:
                 continue
-            root = site_host(start.url)
+            root = parish_url(start.url) or start.url
             if root in roots:
-                # The same site twice (www. or not) would be crawled and stored twice. Parishes sharing a
-                # registered domain on different hosts (*.opoka.org.pl) are different sites: they share its
-                # <domain>.jsonl, told apart by start_url.
-                self.logger.warning("Start URL %s: site %s is already in the list; skipped", start.url, root)
+                # The same parish twice (www. or not, a tracking parameter) would be crawled and stored twice.
+                # Parishes sharing a host (a portal's ?id=N) or a domain (*.opoka.org.pl) are different
+                # parishes, each with its own <PAGES_DIR>/<parish>.jsonl.
+                self.logger.warning("Start URL %s: parish %s is listed already; skipped", start.url, root)
                 self._inc("duplicate_site")
                 continue
             roots.add(root)

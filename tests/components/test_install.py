@@ -113,7 +113,8 @@ def test_a_spider_runs_and_its_crawl_is_processed_from_another_folder(
     assert crawl.returncode == 0, crawl.stderr
     said = "crawl parish: 7 items stored (finished); details in output/logs/parish.log"
     assert crawl.stderr.strip() == said
-    pages = tmp_path / "output" / "pages" / "127.0.0.1.jsonl"  # the settings' PAGES_DIR, under this folder
+    port = demo_site.rstrip("/").rsplit(":", 1)[1]
+    pages = tmp_path / "output" / "pages" / f"127.0.0.1_{port}.jsonl"  # settings' PAGES_DIR, here
     assert len(pages.read_text(encoding="utf-8").splitlines()) == 7
     done = run(installed, tmp_path, "process", str(pages.parent), "--out", "processed", "--workers", "1")
     assert done.returncode == 0, done.stderr

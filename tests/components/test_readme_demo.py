@@ -16,7 +16,7 @@ from pathlib import Path
 
 from conftest import REPO, run_crawl
 
-PORT = re.compile(r"127\.0\.0\.1:\d+")
+PORT = re.compile(r"127\.0\.0\.1([:_])\d+")  # in URLs and in the pages file's name
 BLOCK = re.compile(r"<!-- demo output: [^>]*-->\n```\n(.*?)```", re.S)
 
 
@@ -34,20 +34,21 @@ def demo_output(tmp_path: Path) -> str:
         finally:
             server.shutdown()
     assert crawl.returncode == 0, crawl.log[-3000:]
-    pages = Path("output", "demo", "pages", "127.0.0.1.jsonl")  # where demo.sh has it, as it prints it
+    [crawled] = crawl.pages_dir.glob("*.jsonl")
+    pages = Path("output", "demo", "pages", crawled.name)  # where demo.sh has it, as it prints it
     (tmp_path / pages).parent.mkdir(parents=True)
-    shutil.copy(crawl.pages_dir / pages.name, tmp_path / pages)
+    shutil.copy(crawled, tmp_path / pages)
     summary = subprocess.run(
         [sys.executable, str(REPO / "scripts" / "demo_summary.py"), str(pages)],
         cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
-    return PORT.sub("127.0.0.1:PORT", summary.stdout)
+    return PORT.sub(r"127.0.0.1\1PORT", summary.stdout)
 
 
 def readme_lines() -> list[str]:
     match = BLOCK.search((REPO / "README.md").read_text(encoding="utf-8"))
     assert match, "README.md has no `<!-- demo output: … -->` block"
-    return [PORT.sub("127.0.0.1:PORT", line) for line in match.group(1).splitlines()]
+    return [PORT.sub(r"127.0.0.1\1PORT", line) for line in match.group(1).splitlines()]
 
 
 def in_order(wanted: list[str], lines: list[str]) -> list[str]:

@@ -1,4 +1,5 @@
-"""ParishJsonlWriterPipeline: one JSONL file per domain, each page on disk as soon as it is processed."""
+"""ParishJsonlWriterPipeline: one JSONL file per parish (its start URL), each page on disk as soon as it is
+processed."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from msze.items import PageItem
 from msze.pipelines import ParishJsonlWriterPipeline
 
 
-def page(url: str, domain: str) -> PageItem:
+def page(url: str, domain: str, start_url: str | None = None) -> PageItem:
     return PageItem(
         url=url,
         previous_url=None,
-        start_url=url,
+        start_url=start_url or f"http://{domain}/",
         domain=domain,
         depth=0,
         button_text=None,
@@ -67,3 +68,22 @@ def test_open_files_are_capped_and_reopened_for_appending(tmp_path: Path) -> Non
     pipeline.close_spider()
     lines = {d: (tmp_path / f"{d}.jsonl").read_text().splitlines() for d in ("a.pl", "b.pl", "c.pl")}
     assert [len(v) for v in lines.values()] == [2, 2, 1]  # nothing lost to the re-opening
+
+
+def test_parishes_of_one_portal_never_share_or_truncate_a_file(tmp_path: Path) -> None:
+    """Two `scrapy crawl parish` runs, one after the other, for two parishes of one portal into one
+    PAGES_DIR: the second run keeps the first parish's pages."""
+    first, second = "http://portal.pl/p.php?id=1", "http://portal.pl/p.php?id=2"
+    for start in (first, second):
+        crawler = get_crawler(Spider, {"PAGES_DIR": str(tmp_path)})
+        crawler.stats.open_spider()
+        pipeline = ParishJsonlWriterPipeline.from_crawler(crawler)
+        pipeline.process_item(page(start, "portal.pl", start))
+        pipeline.process_item(page(f"{start}&strona=msze", "portal.pl", start))
+        pipeline.close_spider()
+    by_start = {}
+    for path in tmp_path.glob("*.jsonl"):
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        by_start[path.name] = {p["start_url"] for p in lines}, len(lines)
+    assert sorted(v for v in by_start.values()) == [({first}, 2), ({second}, 2)]
+    assert all(name.startswith("portal.pl~") for name in by_start)

@@ -249,3 +249,27 @@ def test_a_copied_page_folder_keeps_its_crawl_dates(batch, webs, parishes, tmp_p
         assert ("dni temu" in page) is warned, days_later
         if warned:
             assert f"{days_later} dni temu" in page
+
+
+def test_scrapy_crawl_parish_runs_into_one_folder_keep_every_parish(webs, parishes, tmp_path):
+    """The GNU-parallel-by-hand way: one `scrapy crawl parish` per URL, every run into the same PAGES_DIR and
+    WARC_DIR. The portal's two parishes and the sibling subdomains each keep their own pages and WARC; none
+    truncates another's, and `msze process` over the folder gives each its own times."""
+    shared, _ = webs
+    portal_and_subdomains = {u: v for u, v in parishes.items() if not u.startswith("http://127.")}
+    pages, warcs = tmp_path / "pages", tmp_path / "warc"
+    for url in portal_and_subdomains:
+        command = [sys.executable, "-m", "scrapy", "crawl", "parish", "-a", f"url={url}", *FAST,
+                   "-s", f"PAGES_DIR={pages}", "-s", "WARC_ENABLED=1", "-s", f"WARC_DIR={warcs}"]  # fmt: skip
+        done = subprocess.run(
+            command, env=_env(shared), cwd=ROOT, capture_output=True, text=True, timeout=180
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+    assert (
+        len(list(pages.glob("*.jsonl"))) == len(list(warcs.glob("*.warc.gz"))) == len(portal_and_subdomains)
+    )
+    for folder in (pages, warcs):
+        out = tmp_path / f"processed-{folder.name}"
+        done = _msze(_env(shared), "process", str(folder), "--out", str(out))
+        assert done.returncode == 0, done.stderr[-3000:]
+        _assert_own_times(_results(out / "results.jsonl"), portal_and_subdomains)

@@ -118,8 +118,9 @@ def test_two_parishes_on_one_registered_domain(web, tmp_path):
         )
     stats, pages = crawl(web, tmp_path, "http://swjan.parafie.test/\nhttp://swpawel.parafie.test/\n")
     assert stats["msze/parishes/sites"] == 2
+    assert sorted(pages) == ["swjan.parafie.test.jsonl", "swpawel.parafie.test.jsonl"]  # a file per parish
     by_start = {}
-    for p in pages["parafie.test.jsonl"]:
+    for p in pages["swjan.parafie.test.jsonl"] + pages["swpawel.parafie.test.jsonl"]:
         by_start.setdefault(p["start_url"], set()).add(p["url"])
     assert by_start == {
         "http://swjan.parafie.test/": {"http://swjan.parafie.test/", "http://swjan.parafie.test/msze.html"},
@@ -127,4 +128,37 @@ def test_two_parishes_on_one_registered_domain(web, tmp_path):
             "http://swpawel.parafie.test/",
             "http://swpawel.parafie.test/ogloszenia.html",
         },
+    }
+
+
+def test_two_parishes_of_one_portal_host_are_both_crawled(web, tmp_path):
+    """A diocesan portal's parishes share a host and differ by the query: both are crawled, each into its own
+    file; the same parish listed again with "www." and a tracking parameter is the duplicate."""
+    web.clear()
+    times = {"1": "7.00, 10.00", "2": "8.00, 11.00"}
+
+    def portal(handler, query):
+        params = dict(pair.split("=", 1) for pair in query.split("&") if "=" in pair)
+        number = params.get("id", "")
+        if params.get("strona") == "msze":
+            body = f"<p>Niedziela: {times.get(number, '')}</p>"
+        else:
+            body = f"<a href='parafia.php?id={number}&amp;strona=msze'>Msze</a>"
+        handler.send_body(f"<html><body>{body}</body></html>".encode(), "text/html; charset=utf-8")
+
+    web.route("portal.test", "/parafia.php", portal)
+    web.route(
+        "portal.test", "/robots.txt", lambda handler, query: handler.send_body(b"", "text/plain", status=404)
+    )
+    urls = "http://portal.test/parafia.php?id=1\nhttp://portal.test/parafia.php?id=2\n"
+    stats, pages = crawl(web, tmp_path, urls + "http://www.portal.test/parafia.php?id=1&utm_source=x\n")
+    assert stats["msze/parishes/sites"] == 2 and stats["msze/parishes/duplicate_site"] == 1
+    assert len(pages) == 2
+    by_start = {lines[0]["start_url"]: {p["url"] for p in lines} for lines in pages.values()}
+    assert by_start == {
+        f"http://portal.test/parafia.php?id={n}": {
+            f"http://portal.test/parafia.php?id={n}",
+            f"http://portal.test/parafia.php?id={n}&strona=msze",
+        }
+        for n in ("1", "2")
     }

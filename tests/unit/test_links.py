@@ -48,9 +48,18 @@ def test_domain_of(url: str, domain: str) -> None:
     assert domain_of(url) == domain
 
 
-def test_pages_filename() -> None:
-    assert pages_filename("parafia.pl") == "parafia.pl.jsonl"
-    assert pages_filename("127.0.0.1:8080") == "127.0.0.1_8080.jsonl"
+def test_pages_filename_is_the_parish_not_its_host() -> None:
+    assert pages_filename("https://www.parafia.pl/") == "parafia.pl.jsonl"
+    assert pages_filename("http://parafia.pl") == pages_filename("https://parafia.pl/") == "parafia.pl.jsonl"
+    assert pages_filename("http://127.0.0.1:8080/") == "127.0.0.1_8080.jsonl"
+    assert pages_filename("http://sw-jan.opoka.org.pl/") == "sw-jan.opoka.org.pl.jsonl"  # not the domain's
+    first, second = (
+        pages_filename("http://portal.pl/p.php?id=1"),
+        pages_filename("http://portal.pl/p.php?id=2"),
+    )
+    assert first != second and first.startswith("portal.pl~") and first.endswith(".jsonl")
+    assert pages_filename("http://portal.pl/p.php?id=1&utm_source=x") == first  # one parish, one file
+    assert "/" not in pages_filename("http://portal.pl/a/b/")
 
 
 @pytest.mark.parametrize(
