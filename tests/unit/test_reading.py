@@ -555,6 +555,23 @@ def test_announced_one_offs_with_their_dates():
     ]
 
 
+def test_a_history_date_dates_no_times_below_it():
+    # a church's consecration year under its name, then the chapel's regular Mass: no one-off of 1926
+    text = (
+        "Kłębowiec (kościół filialny)\nneogotycki, bud. 1925-1926, pośw. 20.07.1926\n\n"
+        "Wałcz (kaplica w szpitalu)\nMsze św., w dni powszednie: sobota 14.30\n"
+    )
+    assert [(t, r["kind"], r["date"], r["days"]) for t, r in readings(text)] == [
+        ("14:30", "regular", None, ["sat"])
+    ]
+    # a heading dated this year still dates them
+    dated = readings("Wtorek 21.10.2025\nMsze św.: 7.00, 18.00\n")
+    assert [(t, r["kind"], r["date"]) for t, r in dated] == [
+        ("07:00", "one_off", "2025-10-21"),
+        ("18:00", "one_off", "2025-10-21"),
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

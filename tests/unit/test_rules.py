@@ -574,3 +574,10 @@ def test_who_a_mass_is_for_names_no_other_event_for_the_times_after_it():
     assert masses(text) == ["08:15", "10:15", "17:15", "19:15"]
     # the class itself is another event
     assert masses("Spotkanie kandydatów do bierzmowania o 19.15. Próba scholi o 17.15.") == []
+
+
+def test_an_invitation_to_the_mass_after_its_time_names_that_mass():
+    assert masses("W każdą środę o godz. 18.00 zapraszamy na Mszę św. z Nowenną do Matki Bożej.") == ["18:00"]
+    assert masses("Zapraszam na Mszę: w piątek 19.00.") == ["19:00"]
+    # a Mass as the point of reference of something else is not
+    assert masses("O 17.30 zbiórka ministrantów na Mszę św.") == []

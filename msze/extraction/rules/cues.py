@@ -83,9 +83,12 @@ _LOWER_MISMATCH = ("İ", "ſ", "ı")
 # "poza godzinami Mszy": the hours are when something else happens; overrides the Mass cue inside it.
 NEGATED_MASS_RE = re.compile(r"\bpoza\s+(?:godzinami\s+)?(?:\w+\s+)?msz\w*", re.IGNORECASE)
 # A Mass named as a point of reference ("po Mszy", "przed Mszą", "15 min przed Mszą św."): the hour right
-# after it is still that Mass's start, but such a line does not open a Mass schedule block.
+# after it is still that Mass's start, but such a line does not open a Mass schedule block. An invitation
+# ("zapraszamy na Mszę św.") names the Mass itself.
 _REFERENCE_BEFORE_RE = re.compile(
-    r"(?:\bprzed|\bpo|\bpodczas|\bw\s+czasie|\bw\s+trakcie|\bna)\s+(?:[^\W\d]+\s+)?$", re.IGNORECASE
+    r"(?:\bprzed|\bpo|\bpodczas|\bw\s+czasie|\bw\s+trakcie|(?<!zapraszamy\s)(?<!zaprasza\s)(?<!zapraszam\s)\bna)"
+    r"\s+(?:[^\W\d]+\s+)?$",
+    re.IGNORECASE,
 )
 # "18.00 z nowenną", "wraz z nabożeństwem": something held with the Mass, not instead of it
 _WITH_BEFORE_RE = re.compile(

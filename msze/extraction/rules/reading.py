@@ -410,7 +410,8 @@ class BlockNotes:
         season = season_in(line)
         if season is not None or _ALL_YEAR_RE.search(line):
             self.season, self.season_read = season, False
-        dates = dates_in(PARENS_RE.sub(" ", line))  # "(odpust 16 listopada)" dates no heading
+        # "(odpust 16 listopada)" dates no heading, nor a year before 2000 ("konsekr. 20.07.1926": history)
+        dates = [d for d in dates_in(PARENS_RE.sub(" ", line)) if (d[2][0] or 2000) >= 2000]
         if dates:
             self.date = dates[-1][2]
         elif church is None:
