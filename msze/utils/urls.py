@@ -71,7 +71,8 @@ def url_host(url: str) -> str:
 
 
 def domain_of(url: str) -> str:
-    """The parish domain of a URL, as used for `<PAGES_DIR>/<domain>.jsonl`; "" when the URL has no host."""
+    """The registered domain of a URL (PageItem.domain; the batch spreads a diocese's portal by it); "" when
+    the URL has no host."""
     return registered_domain(url_host(url))
 
 
