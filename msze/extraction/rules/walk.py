@@ -480,7 +480,7 @@ _SATURDAY_VIGIL_NOTE_RE = re.compile(
 # what stands between "17.00" and "(16.00 okres zimowy)", "(godz. 8.00 - od Adwentu do Wielkanocy)"
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*(?:o\s+)?(?:godz\.?:?\s*)?", re.IGNORECASE)
 # "17.00 i 18.00 (X-III)": two times joined by "i", then a parenthesis with no time in it
-_PAIRED_RE = re.compile(r"\s+(?:i|oraz)\s+(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
+_PAIRED_RE = re.compile(r"\s+(?:i|oraz)\b\s*(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
 # "Msza wieczorna": the day's last Mass, from the afternoon on
 _EVENING_RE = re.compile(r"\bwieczorn\w*", re.IGNORECASE)
 EVENING_FROM = "16:00"
@@ -670,7 +670,7 @@ def _listed_church(
 
 
 _TIME_WORDS_GAP = r"\s*(?:(?:o\s+)?godz\.?|o)?\s*"
-_PAIRED_AFTER_RE = re.compile(r"\s+(?:i|oraz)\s*(?:o\s+)?(?:godz\.?\s*)?(?:\d|$)", re.IGNORECASE)
+_PAIRED_AFTER_RE = re.compile(rf"{_PAIRED_RE.pattern}(?=\d|$)", re.IGNORECASE)  # "... 9.45 i 11.00"
 
 
 def _label_ends(before: str, named: str) -> bool:
