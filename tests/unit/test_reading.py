@@ -1983,15 +1983,28 @@ def test_a_time_added_in_any_season_leaves_the_time_before_all_year(added):
         "w sobotę o 17.30 (Msza z niedzieli);",
         "w wigilię niedzieli 17.30;",
         "w sobotę poprzedzającą niedzielę 17.30;",
+        "w wieczór poprzedzający niedzielę 17.30;",
+        "w przeddzień niedzieli 17.30;",
     ],
 )
 def test_a_vigils_note_naming_sunday_keeps_it_saturdays_and_the_next_times_sundays(vigil):
+    """The vigil's note, however written; "w niedzielę wieczorem" stays Sunday's (test below)."""
     got = readings(f"Msze św. w niedziele: {vigil} 7.30, 9.45\nMsze św. w dni powszednie: 6.45")
     assert [(t, r["days"], r["vigil"]) for t, r in got] == [
         ("17:30", ["sat"], True),
         ("07:30", ["sun"], False),
         ("09:45", ["sun"], False),
         ("06:45", MON_SAT, False),  # a vigil is no Saturday time of its own
+    ]
+
+
+def test_sunday_evening_is_no_vigil():
+    got = readings("Msze św. w niedziele: 8.00, 10.00 i wieczorem 18.00; w wieczór niedzieli 20.00")
+    assert [(t, r["days"], r["vigil"]) for t, r in got] == [
+        ("08:00", ["sun"], False),
+        ("10:00", ["sun"], False),
+        ("18:00", ["sun"], False),
+        ("20:00", ["sun"], False),
     ]
 
 

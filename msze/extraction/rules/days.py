@@ -92,7 +92,12 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
         rf"|(?:dni[ \t]+)?świąt[ \t]+(?:zniesion|nieobowiązk|nieobowiązując|kościeln){_W}",
         days_of("holiday"),
     ),
-    (rf"wigili{_W}\s+niedziel{_W}", days_of("sat")),  # "w wigilię niedzieli": Saturday evening, the vigil
+    # "w wigilię niedzieli", "w przeddzień niedzieli", "w wieczór poprzedzający niedzielę": Saturday evening,
+    # the vigil (not "w niedzielę wieczorem")
+    (
+        rf"(?:wigili{_W}|przeddzień|przeddni{_W}|(?:wieczór|wieczorem|dzień|dniu)\s+poprzedzając{_W})\s+niedziel{_W}",
+        days_of("sat"),
+    ),
     (_spaced("dni") + r"[ \t]+" + _spaced("powszedn"), MON_SAT),
     *(
         (_spaced(stem), days_of(day))
@@ -233,7 +238,7 @@ _DAYS_TRAIL_RE = re.compile(
 # "18:00 (msza niedzielna)", "17.00 (z liturgii niedzieli)": a note that the Saturday time is Sunday's (the
 # vigil), not that it is on Sunday
 VIGIL_WORDS = (
-    r"niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|poprzedzając\w*\s+)niedziel\w*"
+    r"niedzieln\w*|wigilijn\w*|(?:z\s+(?:liturgi\w*\s+)?|wigili\w*\s+|przeddzień\s+|poprzedzając\w*\s+)niedziel\w*"
     r"|antycyp\w*"
 )
 _VIGIL_NOTE_RE = re.compile(VIGIL_WORDS, re.IGNORECASE)
