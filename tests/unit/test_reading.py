@@ -512,6 +512,8 @@ def test_a_village_right_after_its_time_before_a_comma_is_that_times_church(text
         "Msze św. w niedziele: 8.00, w Wielki Czwartek o 18.00",
         "Intencje mszalne\n7:00 – + Jan Nowak\n18:00 – Anna Kowalska (rocznica)",
         "Msze św. w niedziele: 8.00, 11.00 (Adwent), 18.00 (w lipcu i sierpniu)",
+        "Msze św. w niedziele: 8.00, 10.00, 12.00 Wieczorna",
+        "Msze św. w niedziele: 7.00 Poranna, 9.00, 13.00 Popołudniowa",
     ],
 )
 def test_capitalised_words_that_are_no_place_name_no_church(text):

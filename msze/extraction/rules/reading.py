@@ -489,7 +489,8 @@ _PLACE_FILLER_RE = re.compile(
 # occasion, a tag, a month; "Uwaga", "Ks." and people's names ("Ks. Jan") are no place either
 _NOT_PLACE_RE = re.compile(
     rf"{MASS_CUE_RE.pattern}|{OTHER_CUE_RE.pattern}|{CHURCH_WORD_RE.pattern}|{ONE_OFF_RE.pattern}"
-    rf"|{_TAG_RE.pattern}|{CONFESSION_RE.pattern}|\b(?:{_MONTH_WORDS}|uwag\w*|ks|księ\w*|parafi\w*|wigili\w*)\b",
+    rf"|{_TAG_RE.pattern}|{CONFESSION_RE.pattern}|\b(?:{_MONTH_WORDS}|uwag\w*|ks|księ\w*|parafi\w*|wigili\w*)\b"
+    r"|\b(?:wieczorn|porann|południow|popołudniow|nocn)\w*",  # "12.00 Wieczorna": when, not where
     re.IGNORECASE,
 )
 # after its hour a place stands in parentheses, after a dash or "w", or ends the line: "9.30 (Szołdry)"
