@@ -40,23 +40,6 @@ from msze.labels.texts import JoinReport, TextStore
 Pair = tuple[str, str]
 
 
-def load_sites(paths: Sequence[str]) -> list[dict[str, Any]]:
-    """The parishes of realsites-style files; ValueError naming the file and line of a broken one."""
-    parishes = []
-    for path in paths:
-
-        def broken(n: int, _line: str, path: str = path) -> None:
-            raise ValueError(f"{path}:{n}: not a parish of the realsites format: not a JSON object")
-
-        for n, r in read_numbered(path, broken):
-            if not isinstance(r.get("pages"), list) or not isinstance(r.get("masses"), list):
-                raise ValueError(
-                    f"{path}:{n}: not a parish of the realsites format: pages and masses must be lists"
-                )
-            parishes.append(r)
-    return parishes
-
-
 def join_files(paths: Sequence[str], store: TextStore, report: JoinReport) -> dict[str, list[dict[str, Any]]]:
     """The parishes of each file, by what the file holds: realsites parishes with their pages' text, or
     labels keyed by URL and SHA-256 (data/realsites, texts joined from `store`), or diocesan rows keyed by
@@ -66,8 +49,7 @@ def join_files(paths: Sequence[str], store: TextStore, report: JoinReport) -> di
         if _diocesan(path):
             sets[path] = join_diocesan([path], report)
         else:
-            load_sites([path])  # a broken line is a ValueError naming it
-            sets[path] = join_sites([path], store, report)
+            sets[path] = join_sites([path], store, report)  # a broken line is a ValueError naming it
     return sets
 
 

@@ -54,10 +54,12 @@ def join_pages(paths: Sequence[str], store: TextStore, report: JoinReport) -> li
 
 def join_sites(paths: Sequence[str], store: TextStore, report: JoinReport) -> list[dict[str, Any]]:
     """Labelled parishes with their pages' texts (realsites format); a parish missing a page, or with a page
-    of a held-out host, is left out."""
+    of a held-out host, is left out. A line that is no parish is a ValueError naming the file and line."""
     parishes = []
     held = HeldOut.load()
     for where, record in _records(paths):
+        if not isinstance(record.get("pages"), list) or not isinstance(record.get("masses"), list):
+            raise ValueError(f"{where}: not a parish of the realsites format: pages and masses must be lists")
         report.labels += 1
         if any(held.host(page.get("url") or "") for page in record.get("pages") or ()):
             report.held_out.append(f"{record.get('id', where)} {record.get('host')}")
