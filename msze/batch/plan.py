@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from msze.utils.urls import host_of
+from msze.utils.urls import file_stem, host_of
 
 # crawling.links (tldextract) is imported where needed: the per-parish wrapper imports this module, and
 # 100 wrappers at once should each stay small (a bare interpreter, not 25 MB of URL libraries).
@@ -39,7 +39,7 @@ def job_name(url: str, taken: set[str] | dict[str, str]) -> str:
     """The file-name stem of one parish crawl: its host without "www." (`parafia.opoka.org.pl`), or, when
     another start URL of the batch has that host (parish pages of a diocesan portal), host~<8 hex of URL>."""
     host = host_of(url)
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", host) or "_"  # as links.pages_filename
+    name = file_stem(host)
     if name in taken:
         name = f"{name}~{hashlib.sha1(url.encode('utf-8')).hexdigest()[:8]}"
     return name

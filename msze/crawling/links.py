@@ -30,7 +30,7 @@ from w3lib.url import safe_url_string
 
 from msze.utils.urls import DROP_PARAM_RE as _DROP_PARAM_RE
 from msze.utils.urls import SESSION_NAMES as _SESSION_NAMES
-from msze.utils.urls import domain_of, parish_url, url_host
+from msze.utils.urls import domain_of, file_stem, parish_url, url_host
 
 # Extensions of files that are not HTML pages; links to them are never requested: Scrapy's list, plus files
 # parish sites link that it lacks (text and data, feeds and calendars, fonts, more audio/video/archives),
@@ -94,7 +94,7 @@ def pages_filename(start_url: str) -> str:
     in file names are replaced."""
     key = parish_url(start_url) or start_url
     netloc = re.match(r"[^/?#]*", key).group()
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", netloc) or "_"
+    safe = file_stem(netloc)
     if len(key) > len(netloc):
         safe += "~" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
     return f"{safe}.jsonl"

@@ -61,11 +61,11 @@ def join_sites(paths: Sequence[str], store: TextStore, report: JoinReport) -> li
         if not isinstance(record.get("pages"), list) or not isinstance(record.get("masses"), list):
             raise ValueError(f"{where}: not a parish of the realsites format: pages and masses must be lists")
         report.labels += 1
-        if any(held.host(page.get("url") or "") for page in record.get("pages") or ()):
+        if any(held.host(page.get("url") or "") for page in record["pages"]):
             report.held_out.append(f"{record.get('id', where)} {record.get('host')}")
             continue
         pages = []
-        for page in record.get("pages") or ():
+        for page in record["pages"]:
             if "text" in page:
                 pages.append(page)
                 continue

@@ -70,6 +70,12 @@ def url_host(url: str) -> str:
         return ""
 
 
+def file_stem(name: str) -> str:
+    """A host or URL as a file-name stem: characters unsafe in file names replaced by "_" ("_" for none);
+    the pages file of a parish (crawling.links.pages_filename) and a batch job's files are named by it."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name) or "_"
+
+
 def domain_of(url: str) -> str:
     """The registered domain of a URL (PageItem.domain; the batch spreads a diocese's portal by it); "" when
     the URL has no host."""
