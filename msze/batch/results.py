@@ -18,7 +18,7 @@ from typing import Any
 
 from msze.archive.jsonl import read_objects
 from msze.extraction.parish import summarize
-from msze.utils.vocabulary import SEASONS, season_range
+from msze.utils.vocabulary import SEASONS, season_spans
 
 CSV_DAY_COLUMNS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "holiday", "unknown_day")
 CSV_FIELDS = (
@@ -81,10 +81,9 @@ def export_jsonl(summaries: Iterable[dict[str, Any]], path: str | os.PathLike[st
 
 def season_label(season: str) -> str:
     """A season as people write it: "lato", "rok szkolny", a range "01.07–31.08"."""
-    bounds = season_range(season)
-    if bounds is not None:
-        a, b = (f"{day:02d}.{month:02d}" for month, day in bounds)
-        return f"{a}–{b}"
+    spans = season_spans(season)
+    if spans is not None:
+        return ", ".join(f"{d1:02d}.{m1:02d}–{d2:02d}.{m2:02d}" for (m1, d1), (m2, d2) in spans)
     return SEASON_LABELS.get(season, season)
 
 

@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from msze.utils.vocabulary import SEASONS, WEEK, season_range
+from msze.utils.vocabulary import SEASONS, WEEK, Span, season_spans
 
 WARSAW = ZoneInfo("Europe/Warsaw")
 # fixed holy days of obligation (and 26 December, kept with a holiday schedule by Polish parishes)
@@ -100,11 +100,13 @@ def split_one_offs(
     return coming, undated, past
 
 
-def season_bounds(season: str | None) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The (month, day) bounds of a season given as dates ("07-01..08-31"); None for a tag, for none, and for
-    bounds that are no day of any year ("02-30..11-31")."""
-    bounds = season_range(season)
-    return bounds if bounds is not None and all(possible_day(*md) for md in bounds) else None
+def season_bounds(season: str | None) -> tuple[Span, ...] | None:
+    """The (month, day) bounds of each stretch of a season given as dates ("07-01..08-31",
+    "05-01..06-30,10-01..10-31"); None for a tag, for none, and for bounds that are no day of any year
+    ("02-30..11-31")."""
+    spans = season_spans(season)
+    ok = spans is not None and all(possible_day(*md) for span in spans for md in span)
+    return spans if ok else None
 
 
 def easter(year: int) -> dt.date:
@@ -164,8 +166,7 @@ def in_season(day: dt.date, season: str | None) -> bool:
     if not season:
         return True
     if ".." in season:
-        bounds = season_bounds(season)
-        return bounds is not None and _within(day, *bounds)
+        return any(_within(day, *span) for span in season_bounds(season) or ())
     tag = SEASONS.get(season)
     if tag is None:
         return False

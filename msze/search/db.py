@@ -11,7 +11,7 @@ import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -46,6 +46,8 @@ T = TypeVar("T")
 DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat", "holiday")
 """Days of a Mass time (results.jsonl's `schedule`), in the order a schedule is shown; "unknown" for none."""
 UNKNOWN_DAY = "unknown"
+# a season's longest name: six stretches of months ("01-01..01-31,03-01..03-31,...") fit
+SEASON_LENGTH = 100
 # the first version's day categories, as a database or results file written by it has them
 LEGACY_DAYS = {
     "sunday": ("sun",),
@@ -129,7 +131,7 @@ mass_times = Table(
     Column("start_date", String(10)),
     Column("end_date", String(10)),
     Column("church", Text),  # None: the parish church; else the church or chapel the site names
-    Column("season", String(40)),  # None: all year; a tag (summer, school-year, ...) or "MM-DD..MM-DD"
+    Column("season", String(SEASON_LENGTH)),  # None: all year; a tag; "MM-DD..MM-DD[,...]"
     Column("vigil", Boolean),  # a Saturday-evening Mass the site counts as Sunday's
     # the extractor's language and rite tags (",en,", ",latin,tridentine,"; None: none), comma-bounded: one
     # tag is a plain LIKE on every backend
@@ -192,7 +194,7 @@ monthly_masses = Table(
     Column("days", String(60), nullable=False),  # WEEK codes, comma-separated
     Column("time", String(5), nullable=False),
     Column("church", Text),
-    Column("season", String(40)),
+    Column("season", String(SEASON_LENGTH)),
     Column("note", Text, nullable=False, default=""),
     Column("source_url", Text),
 )
@@ -206,7 +208,7 @@ confession_times = Table(
     Column("start", String(5), nullable=False),
     Column("end", String(5)),
     Column("church", Text),
-    Column("season", String(40)),
+    Column("season", String(SEASON_LENGTH)),
     Column("source_url", Text),
 )
 
@@ -409,6 +411,22 @@ def run_transaction(connection: Connection, work: Callable[..., T], *args: objec
         return work(connection, *args)
 
 
+def _widen(conn: Connection, table: Table, column: Column, present: Any) -> None:
+    """A string column an older version made narrower (a season of several stretches is longer than one
+    range) is widened; SQLite does not enforce a length, PostgreSQL does."""
+    length = getattr(column.type, "length", None)
+    had = getattr(present, "length", None)
+    if conn.dialect.name != "postgresql" or length is None or had is None or had >= length:
+        return
+    preparer = conn.dialect.identifier_preparer
+    conn.execute(
+        sql_text(
+            f"ALTER TABLE {preparer.format_table(table)} ALTER COLUMN {preparer.format_column(column)} "
+            f"TYPE {column.type.compile(conn.dialect)}"
+        )
+    )
+
+
 def create_schema(engine: Engine) -> None:
     """Create every table and index that does not exist yet, and add nullable columns that a database made by
     an older version lacks (the only kind of schema change so far; identifiers come from the schema, never
@@ -418,9 +436,12 @@ def create_schema(engine: Engine) -> None:
     preparer = engine.dialect.identifier_preparer
     with engine.begin() as conn:
         for table in metadata.sorted_tables:
-            present = {column["name"] for column in inspector.get_columns(table.name)}
+            present = {column["name"]: column["type"] for column in inspector.get_columns(table.name)}
             for column in table.columns:
-                if column.name in present or not column.nullable:
+                if column.name in present:
+                    _widen(conn, table, column, present[column.name])
+                    continue
+                if not column.nullable:
                     continue
                 conn.execute(
                     sql_text(

@@ -2,7 +2,8 @@
 
 The parish is a `Church`; each regular Mass (a time at one church in one season) is an `Event` whose
 `eventSchedule` is a weekly `Schedule` (`byDay` per day of the week, `startTime`, `repeatFrequency`,
-`scheduleTimezone`; `startDate`/`endDate` for a season given as a date range) and whose `location` names its
+`scheduleTimezone`; `startDate`/`endDate` for a season given as a date range, a `Schedule` per stretch of
+one given as several) and whose `location` names its
 church or chapel. Holy days are entries of their own with no weekly repetition (schema.org has no day of the
 week for them), a time of no known day is left out rather than published as weekly, and a one-off Mass with
 its date is a dated `Event`; a date that is no real day ("2026-02-30", a season "02-30..11-31") is never
@@ -17,6 +18,7 @@ import json
 from msze.search.calendar import full_date, one_off_start, season_bounds
 from msze.search.query import season_label
 from msze.search.urls import safe_url
+from msze.utils.vocabulary import dated_season
 
 TIMEZONE = "Europe/Warsaw"
 _SCHEMA = "https://schema.org/"
@@ -49,8 +51,8 @@ def schedule(
         "byDay": [BY_DAY[d] for d in days if d in BY_DAY],
     }
     bounds = season_bounds(season)
-    if bounds and year and not any(dates):
-        start, end = (f"{month:02d}-{day:02d}" for month, day in bounds)
+    if bounds and len(bounds) == 1 and year and not any(dates):
+        start, end = (f"{month:02d}-{day:02d}" for month, day in bounds[0])
         dates = (f"{year}-{start}", f"{year + (end < start)}-{end}")
     dates = tuple(d if full_date(d) else None for d in dates)  # no "2026-02-30", nor 02-29 of 2026
     if dates[0]:
@@ -120,7 +122,10 @@ def parish_jsonld(parish: dict, page_url: str | None = None) -> dict:
                 }
             else:
                 event["name"] = _event_name(entry_days, vigil, season)
-                event["eventSchedule"] = schedule(time, entry_days, season, year, dates)
+                # a season of several stretches ("V, VI, X"): a Schedule for each
+                stretches = [dated_season([span]) for span in season_bounds(season) or ()] or [season]
+                schedules = [schedule(time, entry_days, s, year, dates) for s in stretches]
+                event["eventSchedule"] = schedules[0] if len(schedules) == 1 else schedules
             if safe_url(source):
                 event["url"] = safe_url(source)
             events.append(event)

@@ -172,13 +172,13 @@ def time_dict(row) -> dict:
 
 
 def season_label(season: str | None) -> str:
-    """ "latem", "w roku szkolnym", "od 01.07 do 31.08"; "" for all year."""
+    """ "latem", "w roku szkolnym", "od 01.07 do 31.08", "od 01.05 do 30.06, od 01.10 do 31.10"; "" for all
+    year."""
     if not season:
         return ""
-    bounds = season_bounds(season)
-    if bounds is not None:
-        a, b = (f"{day:02d}.{month:02d}" for month, day in bounds)
-        return f"od {a} do {b}"
+    spans = season_bounds(season)
+    if spans is not None:
+        return ", ".join(f"od {d1:02d}.{m1:02d} do {d2:02d}.{m2:02d}" for (m1, d1), (m2, d2) in spans)
     if ".." in season:  # "02-30..11-31": a typo of the parish page, not shown as a date
         return "w okresie podanym na stronie parafii"
     return SEASON_LABELS.get(season, season)

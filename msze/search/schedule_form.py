@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from msze.search.calendar import season_bounds
-from msze.search.db import DAYS
+from msze.search.db import DAYS, SEASON_LENGTH
 from msze.search.loader.results import normalize_time, one_off_date
 from msze.search.query import SEASON_LABELS
 from msze.utils.vocabulary import MONTH_WEEKS, WEEK
@@ -56,7 +56,7 @@ def _mass(form: Mapping, i: int) -> tuple[dict | None, str | None]:
     if not raw:
         return None, None
     time, day = normalize_time(raw), form.get(f"m{i}_day") or ""
-    season, season_ok = _season(_text(form, f"m{i}_season", 40))
+    season, season_ok = _season(_text(form, f"m{i}_season", SEASON_LENGTH))
     dates = [_text(form, f"m{i}_{k}", 10) for k in ("start_date", "end_date")]
     if time is None or day not in DAYS:
         return None, f"Msza {i + 1}: podaj dzień i godzinę GG:MM (jest „{raw}”)."
@@ -81,7 +81,7 @@ def _monthly(form: Mapping, i: int) -> tuple[dict | None, str | None]:
     if not raw:
         return None, None
     time, day, week = normalize_time(raw), form.get(f"r{i}_day") or "", form.get(f"r{i}_week") or ""
-    season, season_ok = _season(_text(form, f"r{i}_season", 40))
+    season, season_ok = _season(_text(form, f"r{i}_season", SEASON_LENGTH))
     if time is None or day not in WEEK or week not in {str(w) for w in MONTH_WEEKS}:
         return None, f"Msza raz w miesiącu {i + 1}: tydzień miesiąca, dzień i godzina GG:MM (jest „{raw}”)."
     if not season_ok:

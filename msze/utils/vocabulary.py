@@ -3,7 +3,8 @@
 The rules emit these names, results.jsonl and the search database store them, the calendar (next Masses,
 the iCal feed) dates them, and the parish page and the CSV export show them: every side reads them here, so
 a name one side emits is known to all the others (tests/unit/test_vocabulary.py walks them). A season is a
-tag below or a date range "MM-DD..MM-DD" as the site gave it; None is all year.
+tag below or dates as the site gave them: a range "MM-DD..MM-DD", or several joined by commas for months
+that are no single run ("V, VI, X, XII": "05-01..06-30,10-01..10-31,12-01..12-31"); None is all year.
 """
 
 from __future__ import annotations
@@ -74,14 +75,33 @@ SEASONS: dict[str, Season] = {
     )
 }
 
-# a season given as dates, as the rules write it: "07-01..08-31"
-_SEASON_RANGE_RE = re.compile(r"^([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)$")
+# a season given as dates, as the rules write it: "07-01..08-31", "05-01..06-30,10-01..10-31"
+_SPAN = r"([01]\d)-([0-3]\d)\.\.([01]\d)-([0-3]\d)"
+_SEASON_DATES_RE = re.compile(rf"^{_SPAN}(?:,{_SPAN})*$")
+_SPAN_RE = re.compile(_SPAN)
+
+
+def season_spans(season: str | None) -> tuple[Span, ...] | None:
+    """The (month, day) bounds of each stretch of a season given as dates ("07-01..08-31" has one,
+    "05-01..06-30,10-01..10-31" two), None for a tag or none."""
+    if not _SEASON_DATES_RE.match(season or ""):
+        return None
+    return tuple(
+        ((int(m[1]), int(m[2])), (int(m[3]), int(m[4])))
+        for m in _SPAN_RE.finditer(season)  # type: ignore[arg-type]
+    )
 
 
 def season_range(season: str | None) -> Span | None:
-    """The (month, day) bounds of a season given as dates ("07-01..08-31"), None for a tag or none."""
-    m = _SEASON_RANGE_RE.match(season or "")
-    return ((int(m[1]), int(m[2])), (int(m[3]), int(m[4]))) if m else None
+    """The (month, day) bounds of a season given as one date range ("07-01..08-31"), None for a tag, for
+    none and for a season of several stretches."""
+    spans = season_spans(season)
+    return spans[0] if spans is not None and len(spans) == 1 else None
+
+
+def dated_season(spans: Sequence[Span]) -> str:
+    """The season of date spans as the rules write it: "05-01..06-30,10-01..10-31"."""
+    return ",".join(f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}" for (m1, d1), (m2, d2) in spans)
 
 
 # the week of the month of a monthly Mass: 1 the first … 4 the fourth, -1 the last

@@ -15,6 +15,7 @@ from msze.extraction.rules import decide
 from msze.extraction.rules.days import day_at
 from msze.extraction.rules.reading import WINTER_REST, complement, season_in
 from msze.extraction.rules.verdict import DEVOTION_AT_MASS, NEGATED
+from msze.search.calendar import in_season
 from msze.utils.vocabulary import season_range
 
 MON_FRI = ["mon", "tue", "wed", "thu", "fri"]
@@ -972,6 +973,21 @@ def test_a_date_range_and_its_complement_share_no_day_and_leave_none_out(start, 
         assert _in_range(month_day, season) != _in_range(month_day, rest), (season, rest)
 
 
+@given(st.sets(st.integers(1, 12), min_size=2, max_size=11))  # one "I" alone is an ordinal
+@settings(max_examples=200, deadline=None)
+def test_months_listed_and_their_complement_share_no_day_and_leave_none_out(months):
+    """Any months, listed ("V, VI, X, XII") or left out ("z wyjątkiem I, VII, VIII"), are a season of one or
+    more stretches; it and the rest of the year split every day of a leap year between them."""
+    listed = ", ".join(("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")[m - 1]
+                       for m in sorted(months))  # fmt: skip
+    season = season_in(f"Msze w m-cach {listed}: 18:00")
+    rest = season_in(f"Msze z wyjątkiem {listed}: 18:00")
+    assert rest == complement(season) and season == complement(rest)
+    for n in range(366):
+        day = datetime.date(2024, 1, 1) + datetime.timedelta(days=n)
+        assert in_season(day, season) == (day.month in months) != in_season(day, rest), (season, rest, day)
+
+
 def test_the_complements_of_named_seasons():
     assert [complement(s) for s in ("summer", "holidays", "school-year", "winter", "advent", None)] == [
         "not-summer",
@@ -1523,17 +1539,19 @@ def test_each_day_of_a_month_or_the_whole_month_is_that_months_season(text, expe
         ("m-ce XI, XII, I - godz. 16.00", "11-01..01-31"),
         ("IV,V,VI godz. 18.30", "04-01..06-30"),
         ("(poza I, II)", "03-01..12-31"),
-        ("z wyjątkiem II, VII, VIII", None),  # the rest of the year is no single run
+        ("z wyjątkiem II, VII, VIII", "03-01..06-30,09-01..01-31"),  # the rest of the year: two runs
         ("w I i III niedzielę miesiąca", None),  # ordinals of a day
         ("dla klas II i III", None),
-        ("II, IV, VI", None),
+        ("II, IV, VI", "02-01..02-29,04-01..04-30,06-01..06-30"),  # no run: each month
+        ("V, VI, X, XII: 18:00", "05-01..06-30,10-01..10-31,12-01..12-31"),
+        ("(poza V, X, i XII)", "01-01..04-30,06-01..09-30,11-01..11-30"),
         ("(VII–VIII) 20:00", "summer"),
         ("z wyjątkiem VII-VIII", "not-summer"),
         ("; VIII 19:00", "08-01..08-31"),  # one month heading its times
         ("I-VI i IX-XII - 7:00", "not-summer"),  # two ranges joined: their months together
         ("IX-XII i I-VI", "not-summer"),
         ("od stycznia do czerwca oraz od września do grudnia", "not-summer"),
-        ("od maja do września i od listopada do grudnia", "05-01..09-30"),  # no single run: the first
+        ("od maja do września i od listopada do grudnia", "05-01..09-30,11-01..12-31"),
         ("V niedziela Wielkanocna", None),
         ("I piątek miesiąca", None),
     ],
@@ -2440,3 +2458,18 @@ def test_advents_every_day_is_the_weekdays():
 def test_a_place_inside_the_parenthesis_that_holds_the_time_is_its_church():
     got = readings("Msze w niedziele: 9.30, (11.00 w Rosnówku), 12.00")
     assert [(t, r["church"]) for t, r in got] == [("09:30", None), ("11:00", "Rosnówku"), ("12:00", None)]
+
+
+def test_months_in_a_parenthesis_after_a_day_are_that_days_season_commas_and_all():
+    got = readings("Msze św. w dni powszednie: godz. 18.00, czwartek (poza V, X, i XII) godz. 8.00")
+    assert [(t, r["days"], r["season"]) for t, r in got] == [
+        ("18:00", ["mon", "tue", "wed", "thu", "fri", "sat"], None),
+        ("08:00", ["thu"], "01-01..04-30,06-01..09-30,11-01..11-30"),
+    ]
+    got = readings("Msze św. w niedziele: 7:00, 9:00, 15:30 (z wyjątkiem I, VII, VIII), 18:30")
+    assert [(t, r["season"]) for t, r in got] == [
+        ("07:00", None),
+        ("09:00", None),
+        ("15:30", "02-01..06-30,09-01..12-31"),
+        ("18:30", None),
+    ]

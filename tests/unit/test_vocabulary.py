@@ -19,7 +19,7 @@ from msze.extraction.rules import reading
 from msze.extraction.rules.days import DAY_ORDER, WEEK
 from msze.search import calendar, query
 from msze.utils import vocabulary
-from msze.utils.vocabulary import DAYS, SEASONS, monthly_label, season_range
+from msze.utils.vocabulary import DAYS, SEASONS, dated_season, monthly_label, season_range, season_spans
 
 PACKAGE = Path(msze.__file__).parent
 DATA = PACKAGE.parent / "data"
@@ -86,7 +86,7 @@ def test_every_season_the_rules_emit_is_in_the_vocabulary():
 def test_every_season_the_labels_use_is_known():
     used = label_seasons()
     assert "not-summer" in used and any(".." in s for s in used)
-    assert sorted(s for s in used if s not in SEASONS and season_range(s) is None) == []
+    assert sorted(s for s in used if s not in SEASONS and season_spans(s) is None) == []
 
 
 def test_every_season_has_its_labels_its_dates_and_passes_the_schema():
@@ -140,3 +140,20 @@ def test_monthly_labels_agree_with_the_days_gender():
     assert monthly_label(3, ["wed"]) == "w trzecią środę miesiąca"
     assert monthly_label(1, ["thu", "fri", "sat"]) == "w pierwszy czwartek, piątek i sobotę miesiąca"
     assert all(monthly_label(w, [d]) for w in vocabulary.MONTH_WEEKS for d in WEEK)
+
+
+def test_a_season_of_several_stretches_is_known_to_every_side():
+    """ "V, VI, X, XII: 18:00" is one Mass held in three stretches of the year: the rules write it, the
+    schema takes it, the calendar holds it on those days only, the parish page and the CSV show each."""
+    season = reading.season_in("V, VI, X, XII: 18:00")
+    assert season == "05-01..06-30,10-01..10-31,12-01..12-31"
+    assert season_spans(season) == (((5, 1), (6, 30)), ((10, 1), (10, 31)), ((12, 1), (12, 31)))
+    assert dated_season(season_spans(season)) == season and season_range(season) is None
+    assert Draft202012Validator(SCHEMA["$defs"]["season"]).is_valid(season)
+    assert not Draft202012Validator(SCHEMA["$defs"]["season"]).is_valid(season + ",")
+    held = [m for m in range(1, 13) if calendar.in_season(dt.date(2026, m, 15), season)]
+    assert held == [5, 6, 10, 12]
+    assert query.season_label(season) == "od 01.05 do 30.06, od 01.10 do 31.10, od 01.12 do 31.12"
+    assert results.season_label(season) == "01.05–30.06, 01.10–31.10, 01.12–31.12"
+    assert calendar.season_bounds("05-01..06-30,02-30..03-31") is None  # one impossible bound: no dates
+    assert not calendar.in_season(dt.date(2026, 5, 15), "05-01..06-30,02-30..03-31")

@@ -173,3 +173,24 @@ def test_under_base_url_a_webcal_link_and_events_named_for_the_parish_at_their_c
     parish_church = [e for e in found if str(e["summary"]) == "Msza św. — par. Świętego Józefa"]
     assert parish_church and all("ul. Ogrodowa 22" in str(e["location"]) for e in parish_church)
     assert Calendar.from_ical(cal.to_ical()).to_ical() == cal.to_ical()  # a well-formed round trip
+
+
+def test_a_season_of_several_stretches_is_an_event_per_stretch_in_its_months_only():
+    """ "15:30 (z wyjątkiem I, VII, VIII)": February to June and September to December, each stretch a
+    weekly rule from its first Sunday until its end (the feed's end for the last); none in January, July or
+    August."""
+    season = "02-01..06-30,09-01..12-31"
+    parish = {"id": 1, "name": "Świętej Anny", "city": "Zalesie", "address": ["ul. Polna 1"], "one_off": [],
+              "times": [{"time": "15:30", "day": "sun", "season": season, "source_url": None}]}  # fmt: skip
+    now = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    cal = Calendar.from_ical(parish_calendar(parish, now.date(), now))
+    stretches = [
+        (e["dtstart"].dt.date().isoformat(), e["rrule"]["UNTIL"][0].date().isoformat())
+        for e in events(cal)
+        if "rrule" in e
+    ]
+    assert stretches == [
+        ("2026-12-06", "2026-12-31"),
+        ("2027-02-07", "2027-06-30"),
+        ("2027-09-05", "2027-12-02"),
+    ]

@@ -155,3 +155,13 @@ def test_no_impossible_date_is_published():
     assert schedule("07:00", ["sun"], "02-29..03-10", 2028)["startDate"] == "2028-02-29"
     assert "startDate" not in schedule("07:00", ["sun"], dates=("2026-02-30", "2026-03-10"))
     assert "startDate" not in schedule("07:00", ["sun"], "02-30..03-10", 2026)
+
+
+def test_a_season_of_several_stretches_is_a_schedule_per_stretch():
+    parish = {**PARISH, "times": [{"time": "18:00", "day": "fri", "season": "05-01..06-30,10-01..10-31"}]}
+    [event] = [e for e in parish_jsonld(parish, None)["event"] if "eventSchedule" in e]
+    assert [(s["startDate"], s["endDate"]) for s in event["eventSchedule"]] == [
+        ("2026-05-01", "2026-06-30"),
+        ("2026-10-01", "2026-10-31"),
+    ]
+    assert event["name"].endswith("od 01.05 do 30.06, od 01.10 do 31.10")

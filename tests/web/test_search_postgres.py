@@ -15,14 +15,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from postgres_cluster import postgres_cluster, requires_postgres
-from search_fixtures import load_database, post_reports_at_once, results, running, write_inputs, write_results
-from sqlalchemy import func, select
+from search_fixtures import (
+    load_database,
+    post_reports_at_once,
+    results,
+    running,
+    weekly,
+    write_inputs,
+    write_results,
+)
+from sqlalchemy import func, inspect, select
 
 from msze.search import upcoming
 from msze.search.app import create_app
 from msze.search.cache import NearCache
 from msze.search.calendar import WARSAW
 from msze.search.db import (
+    SEASON_LENGTH,
     corrections,
     create_schema,
     make_engine,
@@ -136,6 +145,34 @@ def test_malformed_lines_do_not_abort_a_load_on_postgresql(pg_url, tmp_path):
     with engine.connect() as conn:
         row = conn.execute(select(mass_times).where(mass_times.c.time == "20:00")).one()
     assert (row.context, row.source) == ("a b", None)
+    engine.dispose()
+
+
+def test_a_season_of_several_stretches_loads_into_a_database_of_the_narrower_schema(pg_url, tmp_path):
+    """An older database's season columns were VARCHAR(40): create_schema widens them, so a Mass held in
+    May, June, October and December (a season longer than one range) is stored, not refused."""
+    engine = make_engine(pg_url)
+    metadata.drop_all(engine)
+    create_schema(engine)
+    with engine.begin() as conn:
+        for table in ("mass_times", "monthly_masses", "confession_times"):
+            conn.exec_driver_sql(f"ALTER TABLE {table} ALTER COLUMN season TYPE VARCHAR(40)")
+    create_schema(engine)
+    for table in ("mass_times", "monthly_masses", "confession_times"):
+        columns = {c["name"]: c["type"] for c in inspect(engine).get_columns(table)}
+        assert columns["season"].length == SEASON_LENGTH, table
+    season = "01-01..01-31,03-01..03-31,05-01..05-31,07-01..07-31,09-01..09-30,11-01..11-30"
+    objects = results()
+    objects[0]["schedule"].append(
+        weekly("09:30", ["sun"], "http://jozef-lodz.pl/", "9:30 - I, III", season=season)
+    )
+    paths = write_inputs(tmp_path, objects)
+    assert load(engine, paths["parishes"], paths["places"], paths["results"]).results_loaded == 2
+    with engine.connect() as conn:
+        assert (
+            conn.execute(select(mass_times.c.season).where(mass_times.c.time == "09:30")).scalar_one()
+            == season
+        )
     engine.dispose()
 
 

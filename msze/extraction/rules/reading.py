@@ -32,7 +32,7 @@ from msze.extraction.rules.days import (
     days_of,
 )
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
-from msze.utils.vocabulary import season_range
+from msze.utils.vocabulary import dated_season, season_range, season_spans
 
 _MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
 _ROMAN = {
@@ -620,7 +620,7 @@ def starts_rest_of_year(text: str, named: str | None) -> bool:
     return m is not None and rest is not None and rest[0] == (_month_of(m["r"], m["w"]), 1)
 
 
-_JOIN = r"\s*(?:,|\bi\b|\boraz\b)\s*"
+_JOIN = r"\s*(?:,\s*(?:i\b|oraz\b)?|\bi\b|\boraz\b)\s*"  # ",", "i", "oraz", ", i"
 # "I-VI" joined to another range (alone, "I-III" may be classes or ordinals: _ROMAN_DASHED)
 _FROM_JANUARY = rf"(?<![\w.])(?-i:I)\s*[-–—]\s*(?-i:(?P<to>{ROMAN_MONTH}))\b"
 _JANUARY_BEFORE_RE = re.compile(rf"{_FROM_JANUARY}{_JOIN}$")
@@ -690,7 +690,7 @@ _ROMAN_MONTH_ALONE_RE = re.compile(
 
 def _listed_months(listed: re.Match[str]) -> str | None:
     """The season of whole months listed ("VII i VIII" -> summer, "z wyj. VII i VIII" -> not-summer, "I, II"
-    -> "01-01..02-29"); None when the months (or the rest of the year) are no single run."""
+    -> "01-01..02-29", "V, VI, X" -> "05-01..06-30,10-01..10-31"); None for none or all of them."""
     months = {_ROMAN[r] for r in re.findall(ROMAN_MONTH, listed["months"])}
     if listed["neg"]:
         months = set(range(1, 13)) - months
@@ -698,16 +698,22 @@ def _listed_months(listed: re.Match[str]) -> str | None:
 
 
 def _season_of_months(months: set[int]) -> str | None:
-    """The season of a set of whole months: the summer, the rest of the year, or one run of months."""
-    starts = [m for m in months if (m - 2) % 12 + 1 not in months]
-    if len(starts) != 1:
+    """The season of a set of whole months: the summer, the rest of the year, or its runs of months ("V, VI,
+    X": "05-01..06-30,10-01..10-31"); None for no month or all twelve (no season)."""
+    starts = sorted(m for m in months if (m - 2) % 12 + 1 not in months)
+    if not starts:
         return None
     if months == {7, 8}:
         return "summer"
     if months == set(range(1, 13)) - {7, 8}:
         return "not-summer"
-    end = (starts[0] + len(months) - 2) % 12 + 1
-    return _whole_months(starts[0], end)
+    runs = []
+    for start in starts:
+        end = start
+        while end % 12 + 1 in months:
+            end = end % 12 + 1
+        runs.append(_whole_months(start, end))
+    return ",".join(runs)
 
 
 def season_in(text: str) -> str | None:
@@ -787,23 +793,34 @@ _HALF = {
 
 def complement(season: str | None) -> str | None:
     """The season of the rest of the year ("summer" -> "not-summer", "winter" -> WINTER_REST, "07-01..08-31"
-    -> "09-01..06-30"); None for a season without one (Advent, May, unknown tags, a whole year's range)."""
+    -> "09-01..06-30", "02-01..06-30,09-01..12-31" -> "01-01..01-31,07-01..08-31"); None for a season
+    without one (Advent, May, unknown tags, a whole year's dates)."""
     if season is None:
         return None
-    if season_range(season) is None:  # a date range's complement is a date range
+    if season_spans(season) is None:  # dates' complement is dates
         season = _HALF.get(season, season)
     if season in _COMPLEMENTS:
         return _COMPLEMENTS[season]
-    bounds = season_range(season)
-    if bounds is None:
-        return None
-    (m1, d1), (m2, d2) = bounds
-    # the day after the end ("02-28" ends February) and the day before the start
-    after = (m2 % 12 + 1, 1) if d2 >= (28 if m2 == 2 else _MONTH_DAYS[m2 - 1]) else (m2, d2 + 1)
-    before = ((m1 - 2) % 12 + 1, _MONTH_DAYS[(m1 - 2) % 12]) if d1 == 1 else (m1, d1 - 1)
-    if after == (m1, d1) or before == (m2, d2):
-        return None  # the whole year ("02-29..02-28" too: the day before its start is its end): no rest
-    return f"{after[0]:02d}-{after[1]:02d}..{before[0]:02d}-{before[1]:02d}"
+    spans = sorted(season_spans(season) or ())
+    # from the day after each stretch's end to the day before the next one's start (round the year), unless
+    # they touch ("02-29..02-28" too: the day before its start is its end)
+    gaps = []
+    for i, (_start, end) in enumerate(spans):
+        after, before = _day_after(end), _day_before(spans[(i + 1) % len(spans)][0])
+        if after != spans[(i + 1) % len(spans)][0] and before != end:
+            gaps.append((after, before))
+    return dated_season(sorted(gaps)) if gaps else None
+
+
+def _day_after(md: tuple[int, int]) -> tuple[int, int]:
+    """The day after (month, day); "02-28" ends February."""
+    month, day = md
+    return (month % 12 + 1, 1) if day >= (28 if month == 2 else _MONTH_DAYS[month - 1]) else (month, day + 1)
+
+
+def _day_before(md: tuple[int, int]) -> tuple[int, int]:
+    month, day = md
+    return ((month - 2) % 12 + 1, _MONTH_DAYS[(month - 2) % 12]) if day == 1 else (month, day - 1)
 
 
 def same_half(season: str | None) -> str | None:

@@ -559,7 +559,11 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
     before = line[own_start : c.s]
     if own_start > c.clause_start:
         in_days = {m.start(1) for m in _DAY_LIST_COMMA_RE.finditer(before)}
-        commas = [m.start() for m in _ITEM_COMMA_RE.finditer(before) if m.start() not in in_days]
+        commas = [
+            m.start()
+            for m in _ITEM_COMMA_RE.finditer(before)
+            if m.start() not in in_days and before.rfind("(", 0, m.start()) <= before.rfind(")", 0, m.start())
+        ]  # not a comma of a parenthesis: "czwartek (poza V, X i XII) 8.00"
         cut = max([before.rfind(";"), *commas])
         # "; czas letni (IV-IX) 18.00": a parenthesis after the separator opens this hour's item
         if cut < 0 or before.rfind("(") < cut:

@@ -17,6 +17,7 @@ from msze.search import verified
 from msze.search.db import (
     DAYS,
     LEGACY_DAYS,
+    SEASON_LENGTH,
     UNKNOWN_DAY,
     clean_text,
     confession_times,
@@ -167,7 +168,7 @@ def _mass_rows(
             report.times_skipped += 1
             continue
         start_date, end_date = _iso_date(mass.get("start_date")), _iso_date(mass.get("end_date"))
-        church, season = short(mass.get("church"), 300), short(mass.get("season"), 40)
+        church, season = short(mass.get("church"), 300), short(mass.get("season"), SEASON_LENGTH)
         key = (day, time, start_date, end_date, church, season)
         score = _score(evidence.get("score"))
         if key in rows and (rows[key]["score"] or 0) >= (score or 0):
@@ -244,7 +245,7 @@ def _monthly_rows(result: CrawlResult, parish_id: int, report: LoadReport) -> li
                 "days": ",".join(days),
                 "time": time,
                 "church": short(m.get("church"), 300),
-                "season": short(m.get("season"), 40),
+                "season": short(m.get("season"), SEASON_LENGTH),
                 "note": short(m.get("note"), 500) or "",
                 "source_url": safe_url(_first_evidence(m).get("url")),
             }
@@ -268,7 +269,7 @@ def _confession_rows(result: CrawlResult, parish_id: int) -> list[dict]:
                 "start": start,
                 "end": normalize_time(c.get("end")),
                 "church": short(c.get("church"), 300),
-                "season": short(c.get("season"), 40),
+                "season": short(c.get("season"), SEASON_LENGTH),
                 "source_url": safe_url(_first_evidence(c).get("url")),
             }
         )
