@@ -57,6 +57,7 @@ _CANDIDATE_RE = re.compile(
 _HOUR_WORD_BEFORE_RE = re.compile(r"(?:godz(?:in[aęiy]e?)?|g)\.?\s*$", re.IGNORECASE)
 _LEAD_DIGITS_RE = re.compile(r"\d{1,2}")
 _LIST_BEFORE_RE = re.compile(r"\d(?:,\s+|\s+(?:i|oraz|lub)\s+)$")  # "7, 9, 17 i " before the last of a list
+_PM_AFTER_RE = re.compile(r"\s?(?:p\.\s?m\.?|pm\b)", re.IGNORECASE)  # "6.00 p.m.", "6 pm"
 _DIGIT_GROUP_BEFORE_RE = re.compile(r"\d[ \-]\Z")
 _DIGIT_GROUP_AFTER_RE = re.compile(r"[ \-]\d")
 _YEAR_AFTER_RE = re.compile(r"\s?(?:r\.|r\b|rok|roku|lat(?:a|ach|ami|y)?\b)", re.IGNORECASE)  # "2000 lat"
@@ -336,6 +337,8 @@ def _digit_hours(text: str, limit: int | None) -> list[Hour]:
                 continue
         if m["h3"] is not None:
             end = start + len(m["h3"])  # the hour is the number; "-tej" is context
+        if 1 <= hour < 12 and _PM_AFTER_RE.match(text, end):
+            hour += 12  # a parish's English page: "6.00 p.m." (a.m. and "12.30 p.m." stand as written)
         context, context_start = _context(text, start, end)
         hours.append(
             Hour(

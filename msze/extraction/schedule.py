@@ -37,7 +37,7 @@ from msze.extraction.rules.reading import (
     with_year,
 )
 from msze.extraction.rules.verdict import AT_MASS, DEVOTION_AT_MASS, NEGATED, NOT_SCHEDULED
-from msze.utils.vocabulary import WEEK
+from msze.utils.vocabulary import SEASONS, WEEK
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
 _ANNOUNCEMENTS_RE = re.compile(
@@ -834,13 +834,18 @@ def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
     dodatkowo o 21.00") completes nothing."""
     # a vigil's summer times are the vigil's own: a weekday summer time on Saturday leaves it all-year
     year: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
+    # the times of the rest of the year besides a season's: all-year ones and those held but in Advent or Lent
+    rest: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
     seasonal: dict[tuple[str, str | None, bool], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for (time, church, season, vigil), e in entries.items():
         for day in e.days:
             if season is None:
                 year[(day, church, vigil)].add(time)
+                rest[(day, church, vigil)].add(time)
             elif day in e.listed:
                 seasonal[(day, church, vigil)][same_half(season)].add(time)
+            if _all_but_liturgical(season):
+                rest[(day, church, vigil)].add(time)
     for (time, church, season, vigil), e in entries.items():
         if season is not None:
             # "Roraty w dni powszednie o 7:00" where 7:00 is the weekday Mass all year: the same Mass
@@ -848,11 +853,17 @@ def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
     for (time, church, season, vigil), e in list(entries.items()):
         for day in sorted(e.days - {"holiday"}):
             held = seasonal.get((day, church, vigil), {})
-            named = _replacing(held, year[(day, church, vigil)])
+            named = _replacing(held, rest[(day, church, vigil)])
             if season is None and named is not None and time not in held[named]:
                 _move(entries, e, day, (time, church, complement(named), vigil))
             elif season is not None and time in held.get(complement(same_half(season)) or "", ()):
                 _move(entries, e, day, (time, church, None, vigil))  # "w roku szkolnym" and "w wakacje"
+
+
+def _all_but_liturgical(season: str | None) -> bool:
+    """ "not-advent", "not-lent": a time held all year but a few weeks of the liturgical calendar."""
+    tag = SEASONS.get(season or "")
+    return tag is not None and bool(tag.complement) and all(SEASONS[c].liturgical for c in tag.complement)
 
 
 _OTHER_HALF = {"summer": "winter", "winter": "summer"}  # a day with times of both has all-year ones too
@@ -870,9 +881,19 @@ def _replacing(held: Mapping[str, set[str]], all_year: set[str]) -> str | None:
             continue
         if _OTHER_HALF.get(season) in held:  # "6.30; 17.00 (zimą), 18.00 (latem)": 6.30 is all year
             continue
-        if len(times) >= len((all_year | held.get(rest, set())) - times):
-            return season
+        lacked = (all_year | held.get(rest, set())) - times
+        if len(times) < len(lacked):
+            continue
+        if season in SEASONS and SEASONS[season].liturgical and not _near(times - all_year, lacked):
+            continue  # "18.00; w Adwencie Roraty o 6.30" is one Mass more; "18:30, w Adwencie 18:00" moves it
+        return season
     return None
+
+
+def _near(times: set[str], others: set[str]) -> bool:
+    """Whether each of ``others`` is within two hours of one of ``times``: a Mass moved, not one added."""
+    minutes = [int(t[:2]) * 60 + int(t[3:]) for t in times]
+    return all(any(abs(int(o[:2]) * 60 + int(o[3:]) - m) <= 120 for m in minutes) for o in others)
 
 
 def _move(entries: dict[tuple[Any, ...], _Entry], e: _Entry, day: str, key: tuple[Any, ...]) -> None:

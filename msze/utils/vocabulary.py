@@ -62,7 +62,9 @@ SEASONS: dict[str, Season] = {
         Season("not-summer-winter", "wiosną i jesienią", "wiosna i jesień", complement=("summer", "winter")),
         Season("school-year", "w roku szkolnym", "rok szkolny", (((9, 1), (6, 30)),)),
         Season("advent", "w Adwencie", "adwent", liturgical=True),
+        Season("not-advent", "poza Adwentem", "poza Adwentem", complement=("advent",)),
         Season("lent", "w Wielkim Poście", "Wielki Post", liturgical=True),
+        Season("not-lent", "poza Wielkim Postem", "poza Wielkim Postem", complement=("lent",)),
         Season("may", "w maju", "maj", (((5, 1), (5, 31)),)),
         Season("october", "w październiku", "październik", (((10, 1), (10, 31)),)),
         Season(

@@ -71,6 +71,11 @@ def test_thesis_extractor(text, expected):
         ("w tygodniu: 7, 18.\nW sobotę", ["07:00", "18:00"]),
         # "i" before a glued time is the conjunction, not a Roman month before a year ("XI 1830")
         ("w niedziele o godz. 730 , 1100 i 1715.", ["07:30", "11:00", "17:15"]),
+        # a parish's English page: p.m. is the afternoon; a.m. and noon stand as written
+        (
+            "Sundays: 7.30 a.m., 12.30 a.m., 6.00 p.m., 7 pm, 12.00 p.m.",
+            ["07:30", "12:30", "18:00", "19:00", "12:00"],
+        ),
     ],
 )
 def test_extended_forms(text, expected):

@@ -898,7 +898,7 @@ def test_a_season_negated_is_no_place_name():
     got = readings("Msze św. w niedziele: 8:00, 18:00 (w Wielkim Poście o 16:30)")
     assert [(t, r["church"], r["season"]) for t, r in got] == [
         ("08:00", None, None),
-        ("18:00", None, None),
+        ("18:00", None, "not-lent"),  # Lent's variant leaves it the rest of the year
         ("16:30", None, "lent"),
     ]
 
@@ -914,6 +914,21 @@ def test_a_season_negated_is_no_place_name():
 )
 def test_the_time_before_a_seasonal_variant_is_held_the_rest_of_the_year(text, expected):
     assert [r["season"] for _, r in readings(text)] == [None, *expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # two variants in one parenthesis: the time is held outside both
+        ("Msze św. w niedziele: 8:00, 18:00 (zimą o 17:00, a w lecie o 19:00)", ["not-summer-winter"]),
+        # outside Lent and the holidays: no season names that rest of the year, the year's order keeps it
+        ("Msze św. w niedziele: 8:00, 18:00 (w Wielkim Poście o 16:45, a w wakacje o 20:00)", [None]),
+    ],
+)
+def test_a_time_with_two_seasons_variants_is_held_outside_both(text, expected):
+    got = readings(text)
+    assert [r["season"] for _, r in got][1:2] == expected
+    assert [r["season"] for _, r in got][2:] != [None, None]  # the variants keep their seasons
 
 
 def test_a_variant_of_no_season_leaves_the_time_all_year():
@@ -994,10 +1009,11 @@ def test_the_complements_of_named_seasons():
         "not-summer",
         "summer",
         WINTER_REST,
-        None,
+        "not-advent",
         None,
     ]
     assert complement(WINTER_REST) == "winter"
+    assert (complement("lent"), complement("not-lent")) == ("not-lent", "lent")
 
 
 @pytest.mark.parametrize(
@@ -1696,8 +1712,10 @@ def test_days_after_a_dash_behind_the_time_are_that_times():
         ("poza grudniem", "01-01..11-30"),
         ("w czerwcu i lipcu", None),  # two months: not June alone
         ("do 30 czerwca", None),  # a date's month
-        ("(oprócz Adwentu)", None),  # the rest of the year but Advent has no name: the year's order
-        ("w niedziele (poza niedzielami Wielkiego Postu)", None),
+        ("(oprócz Adwentu)", "not-advent"),
+        ("poza okresem Wielkiego Postu", "not-lent"),
+        ("w niedziele (poza niedzielami Wielkiego Postu)", "not-lent"),
+        ("w dni powszednie (poza piątkami Wielkiego Postu)", None),  # some days of Lent: the year's order
     ],
 )
 def test_one_month_named_or_excepted_and_a_liturgical_season_excepted(text, expected):

@@ -454,6 +454,46 @@ def test_one_more_mass_in_a_season_is_no_order_of_its_own():
     }
 
 
+@pytest.mark.parametrize(
+    ("weekdays", "expected"),
+    [
+        # Advent's own order: the 7.00 it lacks is held the rest of the year
+        (
+            "7.00, 18.00</p><p>Adwent: 6.30, 18.00",
+            {("06:30", "advent"), ("07:00", "not-advent"), ("18:00", None)},
+        ),
+        # one Advent time near the one it lacks moves it
+        ("18:30, w Adwencie o 18.00", {("18:00", "advent"), ("18:30", "not-advent")}),
+        ("7.00. W Adwencie Roraty o 6.30", {("06:30", "advent"), ("07:00", "not-advent")}),
+        # the Roraty far from the evening Mass, or one of two, are one Mass more
+        ("18.00. W Adwencie Roraty o 6.30", {("06:30", "advent"), ("18:00", None)}),
+        ("7.00, 18.00. W Adwencie Roraty o 6.30", {("06:30", "advent"), ("07:00", None), ("18:00", None)}),
+        (
+            "7.00; w Adwencie zamiast Mszy o 7.00 Roraty o 6.30",
+            {("06:30", "advent"), ("07:00", "not-advent")},
+        ),
+        ("7.00, 17.00 (oprócz Wielkiego Postu)", {("07:00", None), ("17:00", "not-lent")}),
+    ],
+)
+def test_advent_s_own_order_leaves_the_times_it_lacks_to_the_rest_of_the_year(weekdays, expected):
+    result = site(("https://parafia.test/msze", f"<h2>Msze święte</h2><p>Dni powszednie: {weekdays}</p>"))
+    assert {(r[0], r[3]) for r in rows(result)} == expected
+
+
+def test_a_season_held_all_year_but_advent_counts_with_the_year_s_times():
+    """ "8.00 (w Adwencie 7.00)" leaves 8.00 to the rest of the year; one month-run time beside it (18.00
+    X-IV) is then still one more Mass, not an order that makes 11.00 a time of the other months."""
+    result = site(
+        ("https://parafia.test/msze", "<p>Niedziela: 8.00 (w Adwencie 7.00), 11.00, 18.00 (X-IV)</p>"),
+    )
+    assert {(r[0], r[3]) for r in rows(result)} == {
+        ("07:00", "advent"),
+        ("08:00", "not-advent"),
+        ("11:00", None),
+        ("18:00", "10-01..04-30"),
+    }
+
+
 def test_a_mass_said_not_to_be_held_is_never_a_new_one():
     result = site(
         (

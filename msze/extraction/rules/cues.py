@@ -36,7 +36,7 @@ _MASS_CUES = (
     *(rf"{word}{_SERVICES}" for word in ("porz[ąa]dek", "rozk[łl]ad", "plan", "godziny", "harmonogram")),
 )
 # Things that happen at a time and are not a Mass start: regex alternatives, separated by spaces.
-_OTHER_CUES = (  # noqa: SIM905 (a list literal of 59 raw strings reads worse)
+_OTHER_CUES = (  # noqa: SIM905 (a list literal of many raw strings reads worse)
     r"spowied\w* spowiedź spowiad\w* sakrament\w*\s+pokuty pokut\w* kancelari\w* biur\w* adoracj\w* różaniec "
     r"różańc(?:a|em|e|u)\b różańcow(?:e|a|ych|ym|ymi)\b koronk\w* nieszpor\w* godzink\w* "
     r"nabo[żz]e[ńn]stw\w* nowenn\w* drog\w*\s+krzyżow\w* gorzki\w*\s+żal\w* apel\w* spotka\w* "
@@ -48,7 +48,9 @@ _OTHER_CUES = (  # noqa: SIM905 (a list literal of 59 raw strings reads worse)
     r"przygotowani\w* kurs\w* wykład\w* dzwon\w* wypomink\w* poświęceni\w* święceni\w*\s+pokarm\w* wizyt\w* "
     r"odpraw[ay]\s+pokutn\w* godzin[aęy]\s+miłosierdzia marsz(?:u|em|e|ach|ów|y)?\b "
     r"transmisj\w+\s+(?:tv|telewizyjn\w*|radiow\w*) festyn\w* piknik\w* kiermasz\w* loteri\w* wycieczk\w* "
-    r"zabaw(?:a|ę|y|ie)\b"
+    r"zabaw(?:a|ę|y|ie)\b "
+    # a parish's English page
+    r"novena\w* devotion\w* adoration\w* rosary\b confession\w* reconciliation\b vespers\b office\b"
 ).split()
 
 

@@ -32,7 +32,7 @@ from msze.extraction.rules.days import (
     days_of,
 )
 from msze.extraction.rules.days import MONTH_WORDS as _MONTH_WORDS
-from msze.utils.vocabulary import dated_season, season_range, season_spans
+from msze.utils.vocabulary import SEASONS, dated_season, season_range, season_spans
 
 _MONTH_NUMBER = {w: i + 1 for i, w in enumerate(_MONTH_WORDS.split("|"))}
 _ROMAN = {
@@ -90,7 +90,7 @@ _SEASONS: list[tuple[str, str]] = [
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
     (
-        r"wakac\w*|lat[oae]m?\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień"
+        r"wakac\w*|lat[oae]m?\b|w\s+lecie\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień"
         r"|in\s+summer\b",  # a parish's English page
         "summer",
     ),
@@ -102,6 +102,9 @@ _SEASONS: list[tuple[str, str]] = [
     (r"zim(?:[aąę]|ie)\b|zimow\w*|in\s+winter\b", "winter"),  # "zima", "zimą", "w zimie", "okres zimowy"
     (r"rok\w*\s+szkoln\w*|roku\s+szkolnego", "school-year"),
     # ("II Niedziela Adwentu", "IV niedziela Wielkiego Postu" name one Sunday: an announcements date)
+    # "poza Adwentem", "(oprócz Adwentu)", "oprócz niedziel w Wielkim Poście" (a Sunday's time)
+    (rf"{_EXCEPT}(?:niedziel\w*\s+)?(?:w\s+)?adwen\w*", "not-advent"),
+    (rf"{_EXCEPT}(?:niedziel\w*\s+)?(?:w\s+)?wielk\w+\s+po(?:st|ści)\w*", "not-lent"),
     (rf"{_NOT_A_SUNDAYS}adwen\w*|rorat\w*", "advent"),
     (rf"{_NOT_A_SUNDAYS}wielk\w+\s+po(?:st|ści)\w*|post\w*\s+wielk\w*", "lent"),  # "w Wielkim Poście"
     (r"w\s+maju\b|nabożeństw\w*\s+majow\w*|\bmaj\b", "may"),
@@ -483,7 +486,7 @@ _PLACE_NAME_RE = re.compile(
 _PLACE_HEADER_RE = re.compile(r"^[^:]*\bmsz\w*[^:]*:", re.IGNORECASE)
 _PLACE_FILLER_RE = re.compile(
     r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok|a|oraz|zaś|natomiast|także|również)(?![^\W\d_])\.?"
-    r"|[:,;()/]|(?<!\bśw)(?<!\bŚw)(?<!\bbł)(?<!\bBł)\.|(?<!\w)[-–—]|[-–—](?!\w)"
+    r"|[:,;()/•*·▪►]|(?<!\bśw)(?<!\bŚw)(?<!\bbł)(?<!\bBł)\.|(?<!\w)[-–—]|[-–—](?!\w)"
 )
 # what a capitalised word before a time may be besides a place: a Mass or another event, a church word, an
 # occasion, a tag, a month; "Uwaga", "Ks." and people's names ("Ks. Jan") are no place either
@@ -756,10 +759,10 @@ def season_in(text: str) -> str | None:
 
 
 _EXCEPT_BEFORE_RE = re.compile(rf"\b{_EXCEPT}(?:w\s+)?$", re.IGNORECASE)  # "z wyjątkiem " before a range
-# "oprócz niedziel w Wielkim Poście": held all year but Lent, which the calendar has no season for; the
-# year's order is the time's
+# "poza piątkami Adwentu": held all year but some weekdays of a liturgical season, which no season names;
+# the year's order is the time's
 _EXCEPT_LITURGICAL_RE = re.compile(
-    rf"\b{_EXCEPT}(?:\w+\s+)?(?:w\s+)?(?:wielk\w+\s+po(?:st|ści)\w*|adwen\w*)", re.IGNORECASE
+    rf"\b{_EXCEPT}(?!okres|czas|niedziel)\w+\s+(?:w\s+)?(?:wielk\w+\s+po(?:st|ści)\w*|adwen\w*)", re.I
 )
 # one month, not a date's ("26 lipca") nor one of two ("w lipcu i sierpniu" is the summer): "(w lipcu)",
 # "(oprócz lipca)"; each of its days ("w każdą niedzielę listopada", "w piątki marca", not "w ostatnią
@@ -780,7 +783,10 @@ _ONE_MONTH_RE = re.compile(
 # the rest of the year of a season that has one: what an all-year time becomes where that season has times
 # of its own ("18:00 (zimą 17:00)": the 18:00 is held outside winter)
 WINTER_REST = "not-winter"
-_COMPLEMENTS = {"summer": "not-summer", "not-summer": "summer", "winter": WINTER_REST, WINTER_REST: "winter"}
+_COMPLEMENTS = {
+    "summer": "not-summer", "not-summer": "summer", "winter": WINTER_REST, WINTER_REST: "winter",
+    "advent": "not-advent", "not-advent": "advent", "lent": "not-lent", "not-lent": "lent",
+}  # fmt: skip
 # seasons read as one half of the year for their complement: the holidays are the summer's, the school year
 # ("od września do czerwca") the rest of the year's
 _HALF = {
@@ -810,6 +816,16 @@ def complement(season: str | None) -> str | None:
         if after != spans[(i + 1) % len(spans)][0] and before != end:
             gaps.append((after, before))
     return dated_season(sorted(gaps)) if gaps else None
+
+
+def complement_of_all(seasons: set[str]) -> str | None:
+    """The season outside each of ``seasons`` ("18:00 (w Wielkim Poście 16:45, w wakacje 20:00)"): the
+    vocabulary's name for that rest of the year, else None (the year's order, no season says it)."""
+    if len(seasons) == 1:
+        return complement(next(iter(seasons)))
+    halves = {_HALF.get(s, s) for s in seasons}
+    named = [t.name for t in SEASONS.values() if t.complement and set(t.complement) == halves]
+    return named[0] if named else None
 
 
 def _day_after(md: tuple[int, int]) -> tuple[int, int]:

@@ -238,6 +238,8 @@ def _by_cue(c: HourContext) -> Verdict | None:
     if fwd_cue is not None and (
         back_cue is None or words(line[c.e : fwd_cue.start]) < words(line[back_cue.end : c.s])
     ):
+        if fwd_cue.mass and c.line.section is True and _NOTE_OPEN_RE.match(line, c.e) and _is_listy(c):
+            return (True, "schedule block")  # "9:30 (suma), 11:00": a listed time's note, as its neighbours
         return (fwd_cue.mass, "cue after" if fwd_cue.mass else "other cue after")
     if back_cue is not None:
         if (
@@ -250,6 +252,7 @@ def _by_cue(c: HourContext) -> Verdict | None:
     return None
 
 
+_NOTE_OPEN_RE = re.compile(r"\s*\(")
 _HOUR_END_RE = re.compile(r"\d[.:]\d\d\s*,?\s*$")
 
 

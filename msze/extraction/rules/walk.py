@@ -8,6 +8,7 @@ own last cue and day heading then carry on to the lines below.
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -56,6 +57,7 @@ from msze.extraction.rules.reading import (
     Reading,
     church_heading,
     complement,
+    complement_of_all,
     excepts,
     finish,
     inline_church,
@@ -468,6 +470,31 @@ _VARIANT_RE = re.compile(
     re.I,
 )
 _CLOSING_RE = re.compile(r"\s*\)")
+# what is past a line's last time when it names where the list is held: " - w dolnym kościele", " – kaplica"
+_CHURCH_TAIL_RE = re.compile(r"\s*(?:\([^()\d]{0,60}\)\s*)?[-–—]\s*[^\W\d][^\d()]{2,60}")
+# what stands between two times of a plain list: a comma or "i", a parenthesised note ("10.30 (dzieci), ")
+_PLAIN_GAP_RE = re.compile(r"\s*(?:\([^()\d]{0,60}\))?\s*(?:,|\bi\b|\boraz\b)\s*")
+# a line going on with the list above: a dash and a church ("- w górnym kościele")
+_DASH_LINE_RE = re.compile(r"\s*[-–—]\s*[^\W\d][^\d]{2,60}")
+
+
+def _church_going_on(line: str) -> str | None:
+    """The church a line names when it goes on with the list of times just above it ("9:30, 11:00" / "- w
+    górnym kościele"): "" for the parish church, None when the line is no such continuation."""
+    return church_heading(line) if _DASH_LINE_RE.fullmatch(line) else None
+
+
+_LATER_VARIANT_RE = re.compile(r"[,;]\s*(?:a\s+)?(?P<s>[^,;()\d]{3,40}?)\s*(?:o\s+)?(?:godz\.?:?\s*)?\d")
+
+
+def _later_variants(line: str, start: int) -> list[str]:
+    """The seasons of the variants after the first in one parenthesis ("(w Wielkim Poście o 16:45, a w
+    wakacje o 20:00)": the holidays), each a part of the year the time is not held in."""
+    close = line.find(")", start)
+    found = (season_in(m["s"]) for m in _LATER_VARIANT_RE.finditer(line, start, max(close, start)))
+    return [s for s in found if s is not None]
+
+
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
 _WHOLE_ORDER_RE = re.compile(r"\b(?:tylko|jedynie|wyłącznie)\b", re.IGNORECASE)
 # "18.00 (w sobotę Msza niedzielna)", "18.00 (w sobotę – z liturgii niedzieli)": on Saturday that weekday time
@@ -781,16 +808,21 @@ class _Walk:
         bounds = line_bounds(self.text)
         by_line = _hours_by_line(bounds, self.hours)
         overwritten = _cues_overwritten(self.text, bounds, by_line)
+        listed: list[int] = []  # the hours of the line just read, when it had hours
         for li, (line_start, line_end) in enumerate(bounds[: max(by_line) + 1]):
             line = self.text[line_start:line_end]
             if not line.strip():
                 continue
             idxs = by_line.get(li)
-            if idxs is None:
+            if idxs is None and listed and (church := _church_going_on(line)) is not None:
+                self._list_is_at(listed, church)  # "9:30, 11:00, 18:00" / "- w górnym kościele"
+            elif idxs is None:
                 # a line whose cues are overwritten is read as if it had none: the same block results
                 self.block.read_hourless(line, [] if li in overwritten else topic_cues(line))
             else:
                 self._hour_line(line_start, line, LineCues(line), idxs)
+                self._church_after_list(line_start, line, idxs)
+            listed = idxs or []
         if not self._home_held():
             self._home_is_a_village()
         facts = [
@@ -802,6 +834,25 @@ class _Walk:
             RuleDecision(is_mass, reason, reading)
             for (is_mass, reason), reading in zip(self.verdicts, self.readings, strict=True)
         ]
+
+    def _list_is_at(self, idxs: list[int], church: str) -> None:
+        """The times of a list that name no church of their own are held at ``church`` ("" the parish's)."""
+        for i in idxs:
+            if self.readings[i].church is None and church:
+                self.readings[i].church = church
+
+    def _church_after_list(self, line_start: int, line: str, idxs: list[int]) -> None:
+        """ "7:30, 10.30 (dzieci), 12.00 - w dolnym kościele": a church named past a dash after a line's last
+        time, ending the line, is where the line's whole list is held, not the last time alone."""
+        last = self.readings[idxs[-1]]
+        tail = line[self.hours[idxs[-1]].end - line_start :]
+        if len(idxs) < 2 or last.church is None or not _CHURCH_TAIL_RE.fullmatch(tail):
+            return
+        for i, j in itertools.pairwise(idxs):
+            gap = line[self.hours[i].end - line_start : self.hours[j].start - line_start]
+            if not _PLAIN_GAP_RE.fullmatch(gap):
+                return
+        self._list_is_at(idxs, last.church)
 
     def _hour_line(self, line_start: int, line: str, cues: LineCues, idxs: list[int]) -> None:
         """Decides the hours of a line from the block above, then lets the line carry on to the next."""
@@ -927,7 +978,8 @@ class _Walk:
             varied = season_in(variant["s"]) if variant is not None else None  # "(zimą 17:00)": winter
             if r.season is None and varied is not None and not AS_WELL_RE.search(variant["s"]):
                 # "18:00 (lato 19:00)": the 18:00 is the rest of the year's; "(latem także 19:00)" adds one
-                r.season = (variant["own"] and season_in(variant["own"])) or complement(varied)
+                others = {varied, *_later_variants(line, c.next_start)}
+                r.season = (variant["own"] and season_in(variant["own"])) or complement_of_all(others)
             paired = self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside

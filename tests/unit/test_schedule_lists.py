@@ -1,0 +1,72 @@
+"""How a schedule's lists hand their church, notes and place names to each time, and an English page's
+devotions: the consolidated schedule of one invented page each."""
+
+from __future__ import annotations
+
+import pytest
+
+from msze.archive.reprocess import page_steps
+from msze.extraction.schedule import consolidate
+
+
+def schedule(text: str, url: str = "https://parafia.test/msze") -> set[tuple[str, str, str | None]]:
+    """(time, days, church) of the schedule one page of text gives."""
+    page = page_steps(None).run({"url": url, "text": text, "domain": "parafia.test"})
+    return {(r["time"], ",".join(r["days"]), r["church"]) for r in consolidate([page])["schedule"]}
+
+
+def test_a_church_after_a_list_is_the_whole_list_s_and_a_dash_line_goes_on_with_the_list_above():
+    text = (
+        "MSZE ŚW. W NIEDZIELE\n\n7:30, 10.30 (dla dzieci), 12.00 (dla młodzieży) - w kościele dolnym\n\n"
+        "9:30 (suma), 11:00, 18:00\n- w kaplicy św. Rocha\n\nMSZE ŚW. W DNI POWSZEDNIE\n7.00, 18:00\n"
+    )
+    assert schedule(text) == {
+        ("07:30", "sun", "kościele dolnym"),
+        ("10:30", "sun", "kościele dolnym"),
+        ("12:00", "sun", "kościele dolnym"),
+        ("09:30", "sun", "kaplicy św. Rocha"),
+        ("11:00", "sun", "kaplicy św. Rocha"),
+        ("18:00", "sun", "kaplicy św. Rocha"),
+        # the continuation is the list's, no heading over the weekday times below
+        ("07:00", "mon,tue,wed,thu,fri,sat", None),
+        ("18:00", "mon,tue,wed,thu,fri,sat", None),
+    }
+
+
+def test_a_church_after_the_last_time_of_a_sentence_is_that_time_s_alone():
+    text = "Msze św. w niedziele: 8.00, 10.00 oraz o 12.00 Msza dla dzieci - w kaplicy szkolnej\n"
+    got = schedule(text)
+    assert ("08:00", "sun", None) in got
+    assert ("10:00", "sun", None) in got
+
+
+@pytest.mark.parametrize("bullet", [" • ", " * ", ""])
+def test_village_lines_with_a_dash_name_their_places(bullet):
+    text = (
+        f"Msze św. w niedzielę\n\n{bullet}Borkowo – 7.00, 8.30, 11.00\n{bullet}Lasek – 8.45\n"
+        f"{bullet}Zalesie –10.00\n"
+    )
+    assert schedule(text) == {
+        ("07:00", "sun", None),  # the first place named is the parish's own
+        ("08:30", "sun", None),
+        ("11:00", "sun", None),
+        ("08:45", "sun", "Lasek"),
+        ("10:00", "sun", "Zalesie"),
+    }
+
+
+def test_a_listed_time_s_note_on_a_news_page_keeps_it_in_the_site_s_schedule():
+    text = "MSZE ŚW. W NIEDZIELE\n9:30 (suma), 11:00, 12:30 (chrzty), 18:00\n\nOrędzie biskupa\n"
+    got = schedule(text, "https://parafia.test/aktualnosci/123/oredzie-biskupa")
+    assert {t for t, d, _ in got if d == "sun"} == {"09:30", "11:00", "12:30", "18:00"}
+
+
+def test_an_english_page_s_afternoon_masses_and_devotions():
+    text = (
+        "Mass Schedule\n\nHoly Masses on Sundays:\n7.30 a.m., 11.00 a.m., 6.00 p.m.\n\n"
+        "Holy Masses on weekdays:\n7.30 a.m., 6.00 p.m.\n\nNovena to Our Lady:\nWednesdays 5.30 p.m.\n\n"
+        "Devotion to the Divine Mercy:\nFridays 5.30 p.m.\n\nParish office:\nMondays 9.00 - 10.00 a.m.\n"
+    )
+    pairs = {(t, day) for t, days, _ in schedule(text) for day in days.split(",")}
+    week = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+    assert pairs == {(t, day) for t in ("07:30", "18:00") for day in week} | {("11:00", "sun")}
