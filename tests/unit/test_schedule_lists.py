@@ -9,10 +9,11 @@ from msze.archive.reprocess import page_steps
 from msze.extraction.schedule import consolidate
 
 
-def schedule(text: str, url: str = "https://parafia.test/msze") -> set[tuple[str, str, str | None]]:
-    """(time, days, church) of the schedule one page of text gives."""
-    page = page_steps(None).run({"url": url, "text": text, "domain": "parafia.test"})
-    return {(r["time"], ",".join(r["days"]), r["church"]) for r in consolidate([page])["schedule"]}
+def schedule(text: str, url: str = "https://parafia.test/msze", *more: tuple[str, str]) -> set[tuple]:
+    """(time, days, church) of the schedule a page of text gives (and ``more`` (url, text) pages)."""
+    steps = page_steps(None)
+    pages = [steps.run({"url": u, "text": t, "domain": "parafia.test"}) for u, t in ((url, text), *more)]
+    return {(r["time"], ",".join(r["days"]), r["church"]) for r in consolidate(pages)["schedule"]}
 
 
 def test_a_church_after_a_list_is_the_whole_list_s_and_a_dash_line_goes_on_with_the_list_above():
@@ -70,3 +71,25 @@ def test_an_english_page_s_afternoon_masses_and_devotions():
     pairs = {(t, day) for t, days, _ in schedule(text) for day in days.split(",")}
     week = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
     assert pairs == {(t, day) for t in ("07:30", "18:00") for day in week} | {("11:00", "sun")}
+
+
+TODAY = (
+    "Ogłoszenia duszpasterskie\n1. Przeżywamy dzisiaj V Niedzielę Zwykłą. Msze święte godzina 7.00, 10.00 i"
+    " 11.30. Solenizantom życzenia.\n2. W środę Popielec. Msze święte o godzinie 7.00 i 17.00.\n"
+)
+
+
+def test_today_s_masses_on_an_ordinary_sunday_are_the_sunday_order_where_nothing_else_gives_one():
+    got = schedule(TODAY, "https://parafia.test/ogloszenia")
+    assert {(t, d) for t, d, _ in got} == {("07:00", "sun"), ("10:00", "sun"), ("11:30", "sun")}
+
+
+def test_today_s_masses_give_way_to_a_stated_sunday_order_and_a_feast_s_are_its_own():
+    got = schedule(
+        "Msze św. w niedziele: 8.00, 10.00\n",
+        "https://parafia.test/msze",
+        ("https://parafia.test/ogloszenia", TODAY),
+    )
+    assert {(t, d) for t, d, _ in got} == {("08:00", "sun"), ("10:00", "sun")}
+    feast = TODAY.replace("V Niedzielę Zwykłą", "uroczystość Zesłania Ducha Świętego")
+    assert schedule(feast, "https://parafia.test/ogloszenia") == set()

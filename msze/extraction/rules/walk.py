@@ -49,6 +49,7 @@ from msze.extraction.rules.reading import (
     CONFESSION_RE,
     HISTORY_RE,
     MONTHLY,
+    ONE_OFF,
     REGULAR,
     ROMAN_MONTH,
     VIGIL_FROM,
@@ -470,6 +471,12 @@ _VARIANT_RE = re.compile(
     re.I,
 )
 _CLOSING_RE = re.compile(r"\s*\)")
+# today named an ordinary Sunday (or one of Advent or Lent), no feast: "Dziś przeżywamy XV Niedzielę Zwykłą."
+_TODAY_SUNDAY_RE = re.compile(
+    r"\bdzi(?:ś|siaj)\b[^.\d]{0,40}?\b(?:[IVXL]+|\d{1,2})\.?\s+niedziel\w*\s+(?:zwykł\w*|adwentu|wielkiego\s+postu)"
+    r"[^\d.]{0,40}\.\s*$",
+    re.IGNORECASE,
+)
 # what is past a line's last time when it names where the list is held: " - w dolnym kościele", " – kaplica"
 _CHURCH_TAIL_RE = re.compile(r"\s*(?:\([^()\d]{0,60}\)\s*)?[-–—]\s*[^\W\d][^\d()]{2,60}")
 # what stands between two times of a plain list: a comma or "i", a parenthesised note ("10.30 (dzieci), ")
@@ -1001,6 +1008,10 @@ class _Walk:
             # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
             r.aside |= r.season is not None and excepts(own)
             r.days = c.day
+            if is_mass and _TODAY_SUNDAY_RE.search(line, max(0, c.clause_start - 160), c.clause_start):
+                # "Przeżywamy dzisiaj V Niedzielę Zwykłą. Msze święte godzina 7.00, 10.00": today's order,
+                # the Sunday's where the site gives no other
+                r.kind, r.sunday_order = ONE_OFF, True
             if idx != idxs[0] and _NOTE_OPENS_RE.match(line, own_start, c.s) and _in_parens(line, c.s):
                 r.instead_of = self.hours[idxs[idxs.index(idx) - 1]].time  # "18:00 (w sobotę o 18:30)"
             if r.days is not None and "sat" in r.days.days and _SATURDAY_VIGIL_NOTE_RE.match(after):
