@@ -1975,6 +1975,12 @@ def test_a_churchs_name_ends_where_the_clause_goes_on_to_the_masses():
         == "kościele filialnym w Borkach"
     )
     assert inline_church("Msza z naszego kościoła transmitowana będzie o") is None  # the parish's own
+    # a place before a bare church word is a whole word: "LASEK – kaplica" is no "ASEK"
+    assert [inline_church(t) for t in ("Lasek – kaplica (", "LASEK – kaplica (", "DPS - kaplica")] == [
+        "Lasek",
+        "kaplica",
+        "DPS",
+    ]
 
 
 @pytest.mark.parametrize(

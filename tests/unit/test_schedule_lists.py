@@ -93,3 +93,22 @@ def test_today_s_masses_give_way_to_a_stated_sunday_order_and_a_feast_s_are_its_
     assert {(t, d) for t, d, _ in got} == {("08:00", "sun"), ("10:00", "sun")}
     feast = TODAY.replace("V Niedzielę Zwykłą", "uroczystość Zesłania Ducha Świętego")
     assert schedule(feast, "https://parafia.test/ogloszenia") == set()
+
+
+def test_a_directory_s_list_of_churches_gives_each_its_masses_across_the_descriptions_between():
+    text = (
+        "BORKI pw. św. Jana\n\nLiczba wiernych: 5200\n\nKościoły (Msze św. w niedzielę)\n\n"
+        "BORKI – pw. św. Jana Chrzciciela (8.00, 10.30, 18.00)\n\n"
+        "Gotyk, bud. ok. 1500 r. W 1604 r. dobudowano nawę boczną z grobowcami, ołtarz z 1600 r.\n\n"
+        "ZALESIE – pw. MB Bolesnej (9.30)\n\nPośw. 3 listopada 2007 r. przez bp. A. Nowaka.\n\n"
+        "LASEK – kaplica (11.00 i 12.15)\n\nTerytorium parafii\n\nBorki, Zalesie, Lasek\n\n"
+        "Proboszczowie: ks. Jan Kowalski – 4.03.1945 r. (do 1974)\n"
+    )
+    assert schedule(text, "https://diecezja.test/parafie/borki") == {
+        ("08:00", "sun", None),
+        ("10:30", "sun", None),
+        ("18:00", "sun", None),
+        ("09:30", "sun", "ZALESIE – pw. MB Bolesnej"),
+        ("11:00", "sun", "LASEK – kaplica"),
+        ("12:15", "sun", "LASEK – kaplica"),
+    }

@@ -507,7 +507,9 @@ _ROMAN_WORDS_RE = re.compile(r"[IVX]+(?:\s+(?:i\s+)?[IVX]+)*")
 # a church word that names no church by itself ("kaplica", "filia", "kościół filialny"), and the place
 # right before it ("Zalesie (kaplica)", "Zalesie - kościół filialny")
 _BARE_CHURCH_RE = re.compile(r"(?:kaplic\w*|filia\w*|filii|filie|(?:kości\w*\s+)?filialn\w*)", re.IGNORECASE)
-_PLACE_BEFORE_RE = re.compile(rf"(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*[-–—(]?\s*$")
+_PLACE_BEFORE_RE = re.compile(
+    rf"(?<![^\W\d_])(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*[-–—(]?\s*$"
+)
 _PLACE_AFTER_LABEL_RE = re.compile(
     rf"\s*:\s*(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s*(?:godz\.?|o)?\s*$"
 )

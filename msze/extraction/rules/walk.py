@@ -224,6 +224,10 @@ class _Block:
     # the day a Mass line's label gave ("Msze w niedziele: 8.00, 10.00"), for the church lines right below
     # it ("Filia Borki: 9.00", "Kaplica szpitalna: 7.00"), which are that day's too
     church_lines_day: Days | None = None
+    # under "Kościoły (Msze św. w niedzielę)", a directory's list of a parish's churches, each line a church
+    # with its times in parentheses and descriptions between them: the day of the list, and churches seen
+    church_list: Days | None = None
+    church_entries: int = 0
     church_line: bool = False  # the line being read is such a church line
     # a short devotion line ("Nieszpory – 15.30") just closed a Mass block: a day heading next resumes it
     resumable: bool = False
@@ -243,6 +247,8 @@ class _Block:
         """
         if INTENTION_LINE_RE.match(line):
             return  # "II. Za + Klemensa Pałka": an intentions list's second intention, the day's list goes on
+        if _CHURCH_LIST_RE.fullmatch(line):
+            self.church_list, self.church_entries = day_at(line), 0
         is_head = is_day_heading(line)
         self.columns = _column_days(line) if is_head else None
         self.church_lines_day = None
@@ -477,6 +483,10 @@ _TODAY_SUNDAY_RE = re.compile(
     r"[^\d.]{0,40}\.\s*$",
     re.IGNORECASE,
 )
+_CHURCH_LIST_RE = re.compile(
+    r"\s*(?:kości[oó][łl]y|kaplice|świątynie)(?:\s+i\s+kaplice)?\s*\(\s*msz[^()]*\)\s*:?\s*", re.IGNORECASE
+)
+_CHURCH_ENTRY_RE = re.compile(r"\s*(?P<name>[^\W\d][^()\d]{1,80}?)\s*\((?:[\d.:,;\s]|\bi\b)+\)\s*")
 # what is past a line's last time when it names where the list is held: " - w dolnym kościele", " – kaplica"
 _CHURCH_TAIL_RE = re.compile(r"\s*(?:\([^()\d]{0,60}\)\s*)?[-–—]\s*[^\W\d][^\d()]{2,60}")
 # what stands between two times of a plain list: a comma or "i", a parenthesised note ("10.30 (dzieci), ")
@@ -827,8 +837,13 @@ class _Walk:
                 # a line whose cues are overwritten is read as if it had none: the same block results
                 self.block.read_hourless(line, [] if li in overwritten else topic_cues(line))
             else:
+                entry = self._church_entry(line)
                 self._hour_line(line_start, line, LineCues(line), idxs)
                 self._church_after_list(line_start, line, idxs)
+                if entry is not None:  # the entry names its church; the first listed is the parish's own
+                    for i in idxs:
+                        self.readings[i].church = entry["name"] if self.block.church_entries else None
+                self.block.church_entries += entry is not None
             listed = idxs or []
         if not self._home_held():
             self._home_is_a_village()
@@ -860,6 +875,17 @@ class _Walk:
             if not _PLAIN_GAP_RE.fullmatch(gap):
                 return
         self._list_is_at(idxs, last.church)
+
+    def _church_entry(self, line: str) -> re.Match[str] | None:
+        """A church of a directory's list ("LIPINKI – pw. MB Rokitniańskiej (11.00)"): its times are the
+        list's day's Masses, whatever prose stands between the entries; another line with times ends it."""
+        block = self.block
+        entry = _CHURCH_ENTRY_RE.fullmatch(line) if block.church_list is not None else None
+        if entry is None:
+            block.church_list = None
+            return None
+        block.section, block.heading_day, block.notes.date = True, block.church_list, None
+        return entry
 
     def _hour_line(self, line_start: int, line: str, cues: LineCues, idxs: list[int]) -> None:
         """Decides the hours of a line from the block above, then lets the line carry on to the next."""
