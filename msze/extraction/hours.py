@@ -195,10 +195,16 @@ _GLUED_BEFORE_RE = re.compile(rf"(?<!\d){_GLUED_TIME}$")
 _GLUED_AFTER_RE = re.compile(rf"{_GLUED_TIME}(?![\d,.])")
 
 
+# two flattened times after a label's colon, ending the line: "Dni powszednie: 700 1700"
+_LABELLED_PAIR_RE = re.compile(rf"(?<=:)[ \t]*{_GLUED_TIME} {_GLUED_TIME}[ \t]*(?=\n|$)")
+
+
 def _in_time_run(text: str, start: int, end: int) -> bool:
-    """Whether the glued time at ``start`` stands in a run of such times ("700 800 900"), not a number's."""
+    """Whether the glued time at ``start`` stands in a run of such times ("700 800 900", or two after a
+    label's colon), not a number's."""
     lo = max(0, start - 40)
-    return any(m.start() <= start and end <= m.end() for m in _TIME_RUN_RE.finditer(text, lo, end + 40))
+    runs = (*_TIME_RUN_RE.finditer(text, lo, end + 40), *_LABELLED_PAIR_RE.finditer(text, lo, end + 40))
+    return any(m.start() <= start and end <= m.end() for m in runs)
 
 
 def _glued_ok(text: str, start: int, end: int) -> bool:

@@ -112,3 +112,34 @@ def test_a_directory_s_list_of_churches_gives_each_its_masses_across_the_descrip
         ("11:00", "sun", "LASEK – kaplica"),
         ("12:15", "sun", "LASEK – kaplica"),
     }
+
+
+def test_a_mass_block_s_first_list_without_a_day_before_the_weekdays_is_sunday_s():
+    text = "Parafia\n\nMsze Święte:\n\n7:00 9:30 11:00 18:00 Dni powszednie: 7.00; 18.00\n\nAdres:\n"
+    pairs = {(t, day) for t, days, _ in schedule(text) for day in days.split(",")}
+    assert {t for t, day in pairs if day == "sun"} == {"07:00", "09:30", "11:00", "18:00"}
+    assert {t for t, day in pairs if day == "mon"} == {"07:00", "18:00"}
+
+
+def test_a_list_without_a_day_is_no_sunday_where_the_page_gives_sunday_its_own():
+    text = "Msze Święte:\n7:00 9:30 Dni powszednie: 7.00; 18.00\nNiedziela: 8.00, 10.00\n"
+    assert {t for t, days, _ in schedule(text) if "sun" in days} == {"08:00", "10:00"}
+
+
+def test_a_line_with_its_own_days_ends_a_monthly_heading():
+    text = (
+        "PORZĄDEK MSZY ŚW.:\nw niedziele i święta:\n7.00, 10.00\nII niedziela miesiąca:\n13.00 – Msza św."
+        " chrzcielna\nw dni powszednie: 6.30, 18.00\nw czwartki: 16.00 – Msza św. szkolna\n"
+    )
+    assert schedule(text) == {
+        ("07:00", "sun,holiday", None),
+        ("10:00", "sun,holiday", None),
+        ("06:30", "mon,tue,wed,thu,fri,sat", None),
+        ("18:00", "mon,tue,wed,thu,fri,sat", None),
+        ("16:00", "thu", None),
+    }
+
+
+def test_two_flattened_times_after_a_label_are_hours():
+    text = "Msze święte\nNiedziele i święta: 700 900 1100\nDni powszednie: 700 1700\ntel. 61 700 1700\n"
+    assert {t for t, days, _ in schedule(text) if "mon" in days} == {"07:00", "17:00"}

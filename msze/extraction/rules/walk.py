@@ -39,6 +39,7 @@ from msze.extraction.rules.days import (
     Days,
     LineDays,
     day_at,
+    days_of,
     is_day_heading,
     names_day,
 )
@@ -49,6 +50,7 @@ from msze.extraction.rules.reading import (
     CONFESSION_RE,
     HISTORY_RE,
     MONTHLY,
+    MONTHLY_RE,
     ONE_OFF,
     REGULAR,
     ROMAN_MONTH,
@@ -483,6 +485,8 @@ _TODAY_SUNDAY_RE = re.compile(
     r"[^\d.]{0,40}\.\s*$",
     re.IGNORECASE,
 )
+_SUNDAY = days_of("sun")
+_WEEKDAYS = frozenset(("mon", "tue", "wed", "thu", "fri", "sat"))
 _CHURCH_LIST_RE = re.compile(
     r"\s*(?:kości[oó][łl]y|kaplice|świątynie)(?:\s+i\s+kaplice)?\s*\(\s*msz[^()]*\)\s*:?\s*", re.IGNORECASE
 )
@@ -847,6 +851,7 @@ class _Walk:
             listed = idxs or []
         if not self._home_held():
             self._home_is_a_village()
+        self._first_list_is_sunday()
         facts = [
             HourFacts(h.time, v[0], own)
             for h, v, own in zip(self.hours, self.verdicts, self.owns, strict=True)
@@ -875,6 +880,25 @@ class _Walk:
             if not _PLAIN_GAP_RE.fullmatch(gap):
                 return
         self._list_is_at(idxs, last.church)
+
+    def _first_list_is_sunday(self) -> None:
+        """ "Msze Święte: 6:00 8:00 9:15 ... Dni powszednie: 6.00; 6.30" (as a diocese's directory writes
+        it): the first list of a Mass block, with no day and right before the weekdays' list, is Sunday's
+        where no time of the page is given to Sunday."""
+        masses = [
+            (r, reason) for r, (is_mass, reason) in zip(self.readings, self.verdicts, strict=True) if is_mass
+        ]
+        if any(r.days is not None and "sun" in r.days.days for r, _ in masses):
+            return
+        lead = []
+        for r, reason in masses:
+            if r.days is None and r.kind == REGULAR and reason == "schedule block":
+                lead.append(r)
+                continue
+            if lead and r.days is not None and r.days.days <= _WEEKDAYS:
+                for first in lead:
+                    first.days = _SUNDAY
+            return
 
     def _church_entry(self, line: str) -> re.Match[str] | None:
         """A church of a directory's list ("LIPINKI – pw. MB Rokitniańskiej (11.00)"): its times are the
@@ -922,6 +946,9 @@ class _Walk:
         sunday_heading = over is not None and "sun" in over.days
         label = _LABEL_RE.fullmatch(line, 0, self.hours[idxs[0]].start - line_start)
         block.church_line = label is not None and _church_label(label["label"])
+        if label is not None and not MONTHLY_RE.search(label["label"]):
+            # "w dni powszednie: 6.30, 18.00" under "II niedziela miesiąca:": the line's own days, weekly
+            block.notes.monthly, block.notes.monthly_day = False, None
         first_in_clause: dict[int, int] = {}
         place: str | None = None  # the place named last on this line: its times are there
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
