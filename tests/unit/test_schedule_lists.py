@@ -143,3 +143,18 @@ def test_a_line_with_its_own_days_ends_a_monthly_heading():
 def test_two_flattened_times_after_a_label_are_hours():
     text = "Msze święte\nNiedziele i święta: 700 900 1100\nDni powszednie: 700 1700\ntel. 61 700 1700\n"
     assert {t for t, days, _ in schedule(text) if "mon" in days} == {"07:00", "17:00"}
+
+
+def test_a_short_list_under_an_ordinary_sunday_s_heading_is_that_sunday_s_order_not_its_intentions():
+    notices = (
+        "Ogłoszenia\n\nPiątek – Msza św. o 18.00 z nowenną.\n\nNIEDZIELA – 24.01.2021 – III NIEDZIELA ZWYKŁA\n\n"
+        "Msze św. o 8.30, 10.00, 12.00\n\nSpotkania kolędowe:\n\n18.01 poniedziałek g.18.00 – Borki\n"
+    )
+    got = schedule(notices, "https://parafia.test/ogloszenia")
+    assert {t for t, days, _ in got if "sun" in days} == {"08:30", "10:00", "12:00"}
+    intentions = (
+        "INTENCJE MSZALNE\n\n04.12.2022 – II NIEDZIELA ADWENTU\n\n08.00 I. Za + Jana Nowaka\n\n"
+        "10.30 Za + Annę Kowalską w rocznicę śmierci\n\n05.12.2022 PONIEDZIAŁEK\n\n18.00 Za + Piotra\n"
+    )
+    got = schedule(intentions, "https://parafia.test/intencje")
+    assert {t for t, days, _ in got if "sun" in days} == {"08:00", "10:30"}  # the week's intentions say it

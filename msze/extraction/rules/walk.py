@@ -18,6 +18,7 @@ from msze.extraction.hours import Hour
 from msze.extraction.rules.cues import (
     AT_MASS_RE,
     HOUR_WORD_BEFORE_RE,
+    INTENTION_AFTER_RE,
     INTENTION_LINE_RE,
     LOOKBEHIND,
     MASS_CUE_RE,
@@ -230,6 +231,7 @@ class _Block:
     # with its times in parentheses and descriptions between them: the day of the list, and churches seen
     church_list: Days | None = None
     church_entries: int = 0
+    ordinary_sunday: bool = False  # under a heading naming an ordinary Sunday ("III NIEDZIELA ZWYKŁA")
     church_line: bool = False  # the line being read is such a church line
     # a short devotion line ("Nieszpory – 15.30") just closed a Mass block: a day heading next resumes it
     resumable: bool = False
@@ -251,6 +253,9 @@ class _Block:
             return  # "II. Za + Klemensa Pałka": an intentions list's second intention, the day's list goes on
         if _CHURCH_LIST_RE.fullmatch(line):
             self.church_list, self.church_entries = day_at(line), 0
+        size = len(line.strip())
+        if size <= HEADER_CHARS or size > PROSE_LINE_CHARS:  # a heading, or prose that ends what one said
+            self.ordinary_sunday = size <= HEADER_CHARS and _SUNDAY_HEADING_RE.search(line) is not None
         is_head = is_day_heading(line)
         self.columns = _column_days(line) if is_head else None
         self.church_lines_day = None
@@ -479,12 +484,16 @@ _VARIANT_RE = re.compile(
     re.I,
 )
 _CLOSING_RE = re.compile(r"\s*\)")
-# today named an ordinary Sunday (or one of Advent or Lent), no feast: "Dziś przeżywamy XV Niedzielę Zwykłą."
+# an ordinary Sunday (or one of Advent or Lent), no feast: "XV Niedziela Zwykła", "III Niedzielę Adwentu"
+_ORDINARY_SUNDAY = r"\b(?:[IVXL]+|\d{1,2})\.?\s+niedziel\w*\s+(?:zwykł\w*|adwentu|wielkiego\s+postu)"
+# today said to be one: "Przeżywamy dzisiaj XV Niedzielę Zwykłą."
 _TODAY_SUNDAY_RE = re.compile(
-    r"\bdzi(?:ś|siaj)\b[^.\d]{0,40}?\b(?:[IVXL]+|\d{1,2})\.?\s+niedziel\w*\s+(?:zwykł\w*|adwentu|wielkiego\s+postu)"
-    r"[^\d.]{0,40}\.\s*$",
-    re.IGNORECASE,
+    rf"\bdzi(?:ś|siaj)\b[^.\d]{{0,40}}?{_ORDINARY_SUNDAY}[^\d.]{{0,40}}\.\s*$", re.I
 )
+_NOTICE_ITEM_RE = re.compile(r"\s*\d{1,2}[.)]\s")  # "2. W niedzielę …": a numbered notice
+_FIRST_INTENTION_RE = re.compile(r"\s+(?-i:I)\.\s")  # "08.00  I. W inten…": an intentions list's numbering
+# a heading over one such Sunday's notices: "NIEDZIELA – 24.01.2021 – III NIEDZIELA ZWYKŁA"
+_SUNDAY_HEADING_RE = re.compile(_ORDINARY_SUNDAY, re.IGNORECASE)
 _SUNDAY = days_of("sun")
 _WEEKDAYS = frozenset(("mon", "tue", "wed", "thu", "fri", "sat"))
 _CHURCH_LIST_RE = re.compile(
@@ -881,6 +890,19 @@ class _Walk:
                 return
         self._list_is_at(idxs, last.church)
 
+    def _that_sunday_s(self, line: str, c: HourContext, r: Reading, dense: bool) -> bool:
+        """A Mass said of an ordinary Sunday named today or in the heading over a short list (no intentions
+        list: its Sunday is a week's day like the others)."""
+        if _TODAY_SUNDAY_RE.search(line, max(0, c.clause_start - 160), c.clause_start):
+            return True
+        # the heading's Sunday, not a notice's own day or item ("2. W niedzielę Msze o 9.15")
+        sunday = (r.days is None or r.days.days <= {"sun", "holiday"}) and not names_day(line)
+        sunday = sunday and not _NOTICE_ITEM_RE.match(line)
+        intention = INTENTION_AFTER_RE.match(line, c.e) or _FIRST_INTENTION_RE.match(
+            line, c.e
+        )  # "08.00 I. Za +"
+        return self.block.ordinary_sunday and dense and sunday and intention is None
+
     def _first_list_is_sunday(self) -> None:
         """ "Msze Święte: 6:00 8:00 9:15 ... Dni powszednie: 6.00; 6.30" (as a diocese's directory writes
         it): the first list of a Mass block, with no day and right before the weekdays' list, is Sunday's
@@ -1061,9 +1083,10 @@ class _Walk:
             # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
             r.aside |= r.season is not None and excepts(own)
             r.days = c.day
-            if is_mass and _TODAY_SUNDAY_RE.search(line, max(0, c.clause_start - 160), c.clause_start):
-                # "Przeżywamy dzisiaj V Niedzielę Zwykłą. Msze święte godzina 7.00, 10.00": today's order,
-                # the Sunday's where the site gives no other
+            if is_mass and self._that_sunday_s(line, c, r, dense):
+                # "Przeżywamy dzisiaj V Niedzielę Zwykłą. Msze święte godzina 7.00, 10.00", "NIEDZIELA –
+                # III NIEDZIELA ZWYKŁA" over "Msze św. o 8.30, 10.00": that Sunday's order, the Sunday's where
+                # the site gives no other
                 r.kind, r.sunday_order = ONE_OFF, True
             if idx != idxs[0] and _NOTE_OPENS_RE.match(line, own_start, c.s) and _in_parens(line, c.s):
                 r.instead_of = self.hours[idxs[idxs.index(idx) - 1]].time  # "18:00 (w sobotę o 18:30)"
@@ -1093,6 +1116,7 @@ class _Walk:
                 block.notes.main_seen = True
         if not block.church_line:
             block.church_lines_day = day_at(label["label"]) if label is not None else None
+        block.ordinary_sunday &= dense  # a paragraph of prose goes on past that Sunday's list
         first = self.hours[idxs[0]].start - line_start
         last_end = self.hours[idxs[-1]].end - line_start
         # "15:00 - Gorzkie Żale" in a list of Masses: the words after a line's one time label that time alone
