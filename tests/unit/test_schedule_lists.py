@@ -147,8 +147,9 @@ def test_two_flattened_times_after_a_label_are_hours():
 
 def test_a_short_list_under_an_ordinary_sunday_s_heading_is_that_sunday_s_order_not_its_intentions():
     notices = (
-        "Ogłoszenia\n\nPiątek – Msza św. o 18.00 z nowenną.\n\nNIEDZIELA – 24.01.2021 – III NIEDZIELA ZWYKŁA\n\n"
-        "Msze św. o 8.30, 10.00, 12.00\n\nSpotkania kolędowe:\n\n18.01 poniedziałek g.18.00 – Borki\n"
+        "Ogłoszenia\n\nPiątek – Msza św. o 18.00 z nowenną.\n\n"
+        "NIEDZIELA – 24.01.2021 – III NIEDZIELA ZWYKŁA\n\nMsze św. o 8.30, 10.00, 12.00\n\n"
+        "Spotkania kolędowe:\n\n18.01 poniedziałek g.18.00 – Borki\n"
     )
     got = schedule(notices, "https://parafia.test/ogloszenia")
     assert {t for t, days, _ in got if "sun" in days} == {"08:30", "10:00", "12:00"}
@@ -158,3 +159,29 @@ def test_a_short_list_under_an_ordinary_sunday_s_heading_is_that_sunday_s_order_
     )
     got = schedule(intentions, "https://parafia.test/intencje")
     assert {t for t, days, _ in got if "sun" in days} == {"08:00", "10:30"}  # the week's intentions say it
+
+
+def seasons(text: str) -> set[tuple[str, str, str | None]]:
+    """(time, days, season) of the schedule one page of text gives."""
+    page = page_steps(None).run({"url": "https://parafia.test/msze", "text": text, "domain": "parafia.test"})
+    return {(r["time"], ",".join(r["days"]), r["season"]) for r in consolidate([page])["schedule"]}
+
+
+def test_a_flattened_table_s_season_columns_give_each_row_s_times_their_seasons():
+    text = (
+        "Msze Święte czas letni czas zimowy\nNiedziela 7:00 10:30 8:00 10:30\nPoniedziałek 19:00 17:00\n"
+        "Sobota 7:00 7:00\n\nHistoria parafii\n"
+    )
+    assert seasons(text) == {
+        ("07:00", "sun", "not-winter"),  # the clock's summer beside the winter: the rest of the year
+        ("08:00", "sun", "winter"),
+        ("10:30", "sun", None),  # in both columns: all year
+        ("19:00", "mon", "not-winter"),
+        ("17:00", "mon", "winter"),
+        ("07:00", "sat", None),
+    }
+
+
+def test_a_row_that_splits_unevenly_ends_the_table_s_columns():
+    text = "Msze Święte w roku szkolnym w wakacje\nNiedziela 8:00 10:00 9:00\nWtorek 18:00 19:00\n"
+    assert {season for *_, season in seasons(text)} == {"school-year"}  # the heading's, no column's

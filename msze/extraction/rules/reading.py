@@ -820,6 +820,16 @@ def complement(season: str | None) -> str | None:
     return dated_season(sorted(gaps)) if gaps else None
 
 
+def column_seasons(heading: str) -> list[str] | None:
+    """The seasons of a flattened table's heading row, one a column ("Msze Święte czas letni czas zimowy"),
+    in order; None unless it names two or more. The summer beside the winter is the rest of the year of the
+    winter (the clock's summer time), as a time in both columns is held all year."""
+    found = [_SEASON_NAMES[int(m.lastgroup[1:])] for m in _SEASON_RE.finditer(heading)]  # type: ignore[index]
+    if len(set(found)) < 2 or len(set(found)) != len(found):
+        return None
+    return [WINTER_REST if s == "summer" and "winter" in found else s for s in found]
+
+
 def complement_of_all(seasons: set[str]) -> str | None:
     """The season outside each of ``seasons`` ("18:00 (w Wielkim Poście 16:45, w wakacje 20:00)"): the
     vocabulary's name for that rest of the year, else None (the year's order, no season says it)."""

@@ -60,6 +60,7 @@ from msze.extraction.rules.reading import (
     HourFacts,
     Reading,
     church_heading,
+    column_seasons,
     complement,
     complement_of_all,
     excepts,
@@ -232,6 +233,8 @@ class _Block:
     church_list: Days | None = None
     church_entries: int = 0
     ordinary_sunday: bool = False  # under a heading naming an ordinary Sunday ("III NIEDZIELA ZWYKŁA")
+    # a flattened table's season columns ("Msze Święte czas letni czas zimowy" over "Niedziela 7:00 8:00")
+    season_columns: list[str] | None = None
     church_line: bool = False  # the line being read is such a church line
     # a short devotion line ("Nieszpory – 15.30") just closed a Mass block: a day heading next resumes it
     resumable: bool = False
@@ -258,6 +261,8 @@ class _Block:
             self.ordinary_sunday = size <= HEADER_CHARS and _SUNDAY_HEADING_RE.search(line) is not None
         is_head = is_day_heading(line)
         self.columns = _column_days(line) if is_head else None
+        if not is_head:
+            self.season_columns = column_seasons(line) if len(line.strip()) <= HEADER_CHARS else None
         self.church_lines_day = None
         self.section = _topic_after(line, own, is_head, self.section)
         if is_head and not own and self.section is False and self.resumable:
@@ -853,6 +858,7 @@ class _Walk:
                 entry = self._church_entry(line)
                 self._hour_line(line_start, line, LineCues(line), idxs)
                 self._church_after_list(line_start, line, idxs)
+                self._by_season_column(line, idxs)
                 if entry is not None:  # the entry names its church; the first listed is the parish's own
                     for i in idxs:
                         self.readings[i].church = entry["name"] if self.block.church_entries else None
@@ -870,6 +876,20 @@ class _Walk:
             RuleDecision(is_mass, reason, reading)
             for (is_mass, reason), reading in zip(self.verdicts, self.readings, strict=True)
         ]
+
+    def _by_season_column(self, line: str, idxs: list[int]) -> None:
+        """A day's row under a table's season columns ("Niedziela 7:00 10:30 8:00 10:30" under "czas letni
+        czas zimowy"): as many times a column, in order; a row that splits unevenly, or no day's row, ends
+        the table's reading."""
+        columns = self.block.season_columns
+        if columns is None:
+            return
+        if not LINE_DAY_HEAD_RE.match(line) or len(idxs) % len(columns):
+            self.block.season_columns = None
+            return
+        per = len(idxs) // len(columns)
+        for n, i in enumerate(idxs):
+            self.readings[i].season = columns[n // per]
 
     def _list_is_at(self, idxs: list[int], church: str) -> None:
         """The times of a list that name no church of their own are held at ``church`` ("" the parish's)."""
