@@ -185,3 +185,25 @@ def test_a_flattened_table_s_season_columns_give_each_row_s_times_their_seasons(
 def test_a_row_that_splits_unevenly_ends_the_table_s_columns():
     text = "Msze Święte w roku szkolnym w wakacje\nNiedziela 8:00 10:00 9:00\nWtorek 18:00 19:00\n"
     assert {season for *_, season in seasons(text)} == {"school-year"}  # the heading's, no column's
+
+
+def test_a_heading_wrapped_onto_a_second_line_keeps_both_days():
+    text = (
+        "PORZĄDEK NABOŻEŃSTW\nMsze św. w niedziele\ni święta obowiązkowe\n\n600 730 900\n\n1500 1730 1900\n"
+    )
+    assert {(t, d) for t, d, _ in schedule(text)} == {
+        (t, "sun,holiday") for t in ("06:00", "07:30", "09:00", "15:00", "17:30", "19:00")
+    }
+    roman = "Msze św.\nw niedziele i święta: 8:00, 10:00\nI piątek miesiąca:\n6:00, 18:00\n"
+    assert {t for t, d, _ in schedule(roman) if "sun" in d} == {"08:00", "10:00"}
+
+
+def test_the_lord_s_day_and_a_list_headed_by_w_godz_in_a_sentence():
+    text = (
+        "Eucharystia w naszej parafii\n\nW naszej świątyni sprawowana jest w Dzień Pański oraz w uroczystości"
+        " w godz. 7.00, 8.30, 10.00 dla dzieci oraz wieczorna Msza św. o 18.00. Kancelaria czynna w godz."
+        " 9.00-11.00.\n"
+    )
+    assert {(t, d) for t, d, _ in schedule(text)} == {
+        (t, "sun,holiday") for t in ("07:00", "08:30", "10:00", "18:00")
+    }

@@ -147,6 +147,8 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
             ("saturday", "sat"),
         )
     ),
+    # "w Dzień Pański", "w dniu Pańskim": Sunday as the liturgy names it
+    (rf"(?:dzień|dniu|dnia)\s+pańsk{_W}", days_of("sun")),
     # "Niedziala i święta": the day misspelt as the web writes it too
     (rf"niedziel{_W}|niedzial[aęy]{_R}|niedz{_DOT}|ndz{_DOT}|nd{_DOT}", days_of("sun")),
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),

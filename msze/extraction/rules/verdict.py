@@ -125,6 +125,16 @@ def verdict(c: HourContext) -> Verdict:
     return _never_mass(c) or _by_cue(c) or _by_block(c)
 
 
+# "w godz. " heading a list of times ("w godz. 7.00, 8.30, 10.00"), not the opening hours of a range
+_LIST_HEAD_RE = re.compile(r"\bw\s+godz\.\s*$", re.IGNORECASE)
+_NEXT_LISTED_RE = re.compile(r"\s*,\s*\d{1,2}[.:]\d\d")
+
+
+def _heads_a_list(near: str, c: HourContext) -> bool:
+    """ "w godz. 7.00, 8.30": the first of a list of times, which "w godz." heads, not a range's start."""
+    return bool(_LIST_HEAD_RE.search(near)) and bool(_NEXT_LISTED_RE.match(c.line.line, c.e))
+
+
 LIST_LOOKBEHIND = 120  # characters looked at before an hour for the head of its list ("ok. godz. 7.45, ...")
 
 
@@ -137,7 +147,7 @@ def _never_mass(c: HourContext) -> Verdict | None:
     if int(h.time[3:]) % 5:
         return (False, "odd minutes")  # Masses start on the hour, at :15, :30, :45, ...
     near = c.before[-LOOKBEHIND:]
-    if FROM_TO_BEFORE_RE.search(near):
+    if FROM_TO_BEFORE_RE.search(near) and not _heads_a_list(near, c):
         return (False, "from/to")
     if APPROXIMATE_BEFORE_RE.search(c.before[-LIST_LOOKBEHIND:]):
         return (False, "approximate")  # "(ok. godz. 7.45, 9.15)"

@@ -82,6 +82,7 @@ from msze.extraction.rules.verdict import (
     DEVOTION_AT_MASS,
     NEGATED,
     NOT_SCHEDULED,
+    UNCUED,
     HourContext,
     LineContext,
     RuleDecision,
@@ -279,6 +280,9 @@ class _Block:
         day_matters = is_head or header or (not cued and size <= LABEL_DAY_LINE_CHARS)
         line_day = day_at(line) if day_matters else None
         if is_head or (header and line_day):
+            if line_day is not None and self.heading_day is not None and _GOES_ON_RE.match(line):
+                # "Msze św. w niedziele" / "i święta obowiązkowe": one heading wrapped, both days
+                line_day = Days(self.heading_day.days | line_day.days)
             self.heading_day = self.label_day = line_day
             self.sunday_header = cued and line_day is not None and "sun" in line_day.days
         elif not self._keeps_day(line, cued, size, line_day):
@@ -499,6 +503,8 @@ _NOTICE_ITEM_RE = re.compile(r"\s*\d{1,2}[.)]\s")  # "2. W niedzielę …": a nu
 _FIRST_INTENTION_RE = re.compile(r"\s+(?-i:I)\.\s")  # "08.00  I. W inten…": an intentions list's numbering
 # a heading over one such Sunday's notices: "NIEDZIELA – 24.01.2021 – III NIEDZIELA ZWYKŁA"
 _SUNDAY_HEADING_RE = re.compile(_ORDINARY_SUNDAY, re.IGNORECASE)
+# a heading's wrapped line: "i święta obowiązkowe" (not "I piątek miesiąca", the Roman first)
+_GOES_ON_RE = re.compile(r"\s*(?:i|oraz|a\s+także)\s")
 _SUNDAY = days_of("sun")
 _WEEKDAYS = frozenset(("mon", "tue", "wed", "thu", "fri", "sat"))
 _CHURCH_LIST_RE = re.compile(
@@ -859,6 +865,7 @@ class _Walk:
                 self._hour_line(line_start, line, LineCues(line), idxs)
                 self._church_after_list(line_start, line, idxs)
                 self._by_season_column(line, idxs)
+                self._list_head_is_listed(line_start, line, idxs)
                 if entry is not None:  # the entry names its church; the first listed is the parish's own
                     for i in idxs:
                         self.readings[i].church = entry["name"] if self.block.church_entries else None
@@ -876,6 +883,18 @@ class _Walk:
             RuleDecision(is_mass, reason, reading)
             for (is_mass, reason), reading in zip(self.verdicts, self.readings, strict=True)
         ]
+
+    def _list_head_is_listed(self, line_start: int, line: str, idxs: list[int]) -> None:
+        """ "... w uroczystości w godz. 7.00, 8.30, 10.00": a list's first time, too far into its sentence
+        for the block to decide it, is a Mass as the times listed right after it are."""
+        for i, j in itertools.pairwise(idxs):
+            gap = line[self.hours[i].end - line_start : self.hours[j].start - line_start]
+            if (
+                self.verdicts[i] == (False, UNCUED)
+                and self.verdicts[j] == (True, "schedule block")
+                and gap.strip() == ","
+            ):
+                self.verdicts[i] = (True, "schedule block")
 
     def _by_season_column(self, line: str, idxs: list[int]) -> None:
         """A day's row under a table's season columns ("Niedziela 7:00 10:30 8:00 10:30" under "czas letni
