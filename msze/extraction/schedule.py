@@ -727,7 +727,8 @@ def schedule_date(text: str, hours: list[Mapping[str, Any]]) -> str | None:
         begin = max(0, text.rfind("\n", 0, max(0, begin - 1)))
     end = text.find("\n", max(b for _, b in spans))
     lines = text[begin : end if end >= 0 else len(text)].split("\n")
-    return page_date({"text": "\n".join(line for line in lines if _stamp_line(line))})
+    date = page_date({"text": "\n".join(line for line in lines if _stamp_line(line))})
+    return date if date is None or date >= HISTORY_BEFORE else None  # "konsekr. 20.07.1926": history
 
 
 # a date that dates the schedule: on a short line (a heading: "12.10.2025 r.", "XXIX Niedziela Zwykła 19.10")
@@ -740,14 +741,18 @@ _STAMP_WORD_RE = re.compile(
 )
 _DATE_WORDS = {"r", "roku", "dnia", "dn"}  # the words a date alone is written with
 STAMP_LINE_WORDS = 4  # a line with a date and this many other words at most is a stamp by its place
+STAMP_WORDED_WORDS = 10  # ... and with a word of validity or of the order, this many
+HISTORY_BEFORE = "2000"  # a schedule dated before this year is history, no evidence of today's order
 
 
 def _stamp_line(line: str) -> bool:
-    """Whether a date on ``line`` may date the schedule below it."""
-    if _STAMP_WORD_RE.search(line):
-        return True
+    """Whether a date on ``line`` may date the schedule below it: a short line, or a heading-long one with a
+    word of validity or of the order (not a sentence of history that names a Mass: "Ks. Jerzy, podczas Mszy
+    za Ojczyznę w dniu 04 grudnia 1983, powiedział")."""
     words = [w for w in re.findall(r"[^\W\d_]+", line) if w.casefold() not in _DATE_WORDS]
-    return len(words) <= STAMP_LINE_WORDS
+    return len(words) <= STAMP_LINE_WORDS or (
+        len(words) <= STAMP_WORDED_WORDS and bool(_STAMP_WORD_RE.search(line))
+    )
 
 
 def _winners(said: list[_Page]) -> dict[tuple[str, str | None, str | None], _Page]:

@@ -806,6 +806,16 @@ def test_an_event_s_date_just_above_the_schedule_is_no_update_stamp():
             ("https://parafia.test/kontakt", f"{stamp}<p>Msze św.</p><p>Niedziela: 7:00, 9:30</p>"),
         )
         assert [r[0] for r in rows(result)] == ["07:00", "09:30"], stamp
+    # a sentence of history that names a Mass, or a date before 2000, is no stamp either
+    for old in (
+        "<p>Ks. Jerzy, podczas Mszy św. za Ojczyznę w dniu 04 grudnia 2023, powiedział słowa:</p>",
+        "<p>Stan na dzień 8.09.1998</p>",
+    ):
+        result = site(
+            ("https://parafia.test/porzadek-mszy", "<p>Msze św.</p><p>Niedziela: 8:00, 10:30</p>"),
+            ("https://parafia.test/kontakt", f"{old}<p>Msze św.</p><p>Niedziela: 7:00, 9:30</p>"),
+        )
+        assert [r[0] for r in rows(result)] == ["08:00", "10:30"], old
 
 
 def test_this_week_s_order_said_to_be_the_usual_one_is_the_regular_order():

@@ -207,3 +207,17 @@ def test_the_lord_s_day_and_a_list_headed_by_w_godz_in_a_sentence():
     assert {(t, d) for t, d, _ in schedule(text)} == {
         (t, "sun,holiday") for t in ("07:00", "08:30", "10:00", "18:00")
     }
+
+
+def test_masses_on_the_dates_listed_are_one_offs_not_a_weekday_s_order():
+    schedule_page = "Eucharystia\n\nNiedziele i święta: 8.00, 10.00\n\nDni powszednie: 8.00, 18.00\n"
+    series = (
+        "Ks. Jerzy Popiełuszko, podczas Mszy św. za Ojczyznę, w dniu 04 grudnia 1983, powiedział:\n\n"
+        "Zapraszamy do comiesięcznej modlitwy za Ojczyznę.\n\n"
+        "Terminy Mszy św. w roku 2024 – w następujące czwartki o godz. 20.00:\n\n"
+        "I kwartał: 18 stycznia, 22 lutego, 21 marca\n"
+    )
+    got = schedule(
+        schedule_page, "https://parafia.test/eucharystia", ("https://parafia.test/ojczyzna", series)
+    )
+    assert {t for t, days, _ in got if "thu" in days} == {"08:00", "18:00"}

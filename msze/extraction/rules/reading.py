@@ -150,7 +150,9 @@ ONE_OFF_RE = re.compile(
     r"|wszystkich\s+świętych|zaduszn\w*|popielcow\w*|wielk\w+\s+(?:czwart|piąt|sobot)\w*|wielkanoc\w*"
     r"|bożego?\s+narodzeni\w*|boże\w*\s+ciał\w*|wigili\w*\s+paschaln\w*|wniebowzięci\w*|objawieni\w*\s+pańsk"
     r"\w*|nowy\s+rok|sylwest\w*|trzech\s+króli|matki\s+bożej\s+(?:gromnicznej|zielnej|siewnej)"
-    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b|drug\w+\s+(?:dzie\w*|dni\w*)\s+świąt\w*)",
+    r"|w\s+przyszł\w+|w\s+najbliższ\w+|jutr[oz]\w*|dzisiaj|dziś|w\s+dniu\b|drug\w+\s+(?:dzie\w*|dni\w*)\s+świąt\w*"
+    r"|(?:w\s+)?następując\w*\s+(?:dni\w*|niedziel\w*|poniedział\w*|wtork\w*|środ\w*|czwartk\w*|piątk\w*|sobot\w*)"
+    r"|terminy\s+msz\w*)",  # "w następujące czwartki: 18 stycznia, 22 lutego": the dates listed
     re.IGNORECASE,
 )
 # "od Wielkanocy do ...", "w okresie Bożego Narodzenia": a feast that bounds a season, no single occasion;
