@@ -9,11 +9,16 @@ from msze.archive.reprocess import page_steps
 from msze.extraction.schedule import consolidate
 
 
-def schedule(text: str, url: str = "https://parafia.test/msze", *more: tuple[str, str]) -> set[tuple]:
-    """(time, days, church) of the schedule a page of text gives (and ``more`` (url, text) pages)."""
+def schedule_rows(text: str, url: str = "https://parafia.test/msze", *more: tuple[str, str]) -> list[dict]:
+    """The schedule rows a page of text gives (and ``more`` (url, text) pages), as the crawl reads them."""
     steps = page_steps(None)
     pages = [steps.run({"url": u, "text": t, "domain": "parafia.test"}) for u, t in ((url, text), *more)]
-    return {(r["time"], ",".join(r["days"]), r["church"]) for r in consolidate(pages)["schedule"]}
+    return consolidate(pages)["schedule"]
+
+
+def schedule(text: str, url: str = "https://parafia.test/msze", *more: tuple[str, str]) -> set[tuple]:
+    """(time, days, church) of the schedule rows."""
+    return {(r["time"], ",".join(r["days"]), r["church"]) for r in schedule_rows(text, url, *more)}
 
 
 def test_a_church_after_a_list_is_the_whole_list_s_and_a_dash_line_goes_on_with_the_list_above():
@@ -162,9 +167,8 @@ def test_a_short_list_under_an_ordinary_sunday_s_heading_is_that_sunday_s_order_
 
 
 def seasons(text: str) -> set[tuple[str, str, str | None]]:
-    """(time, days, season) of the schedule one page of text gives."""
-    page = page_steps(None).run({"url": "https://parafia.test/msze", "text": text, "domain": "parafia.test"})
-    return {(r["time"], ",".join(r["days"]), r["season"]) for r in consolidate([page])["schedule"]}
+    """(time, days, season) of the schedule rows one page of text gives."""
+    return {(r["time"], ",".join(r["days"]), r["season"]) for r in schedule_rows(text)}
 
 
 def test_a_flattened_table_s_season_columns_give_each_row_s_times_their_seasons():

@@ -36,6 +36,7 @@ from msze.extraction.rules.days import (
     DAY_ANY_RE,
     HEAD_GAP_RE,
     LINE_DAY_HEAD_RE,
+    MON_SAT,
     PARENS_RE,
     Days,
     LineDays,
@@ -263,7 +264,7 @@ class _Block:
         is_head = is_day_heading(line)
         self.columns = _column_days(line) if is_head else None
         if not is_head:
-            self.season_columns = column_seasons(line) if len(line.strip()) <= HEADER_CHARS else None
+            self.season_columns = column_seasons(line) if size <= HEADER_CHARS else None
         self.church_lines_day = None
         self.section = _topic_after(line, own, is_head, self.section)
         if is_head and not own and self.section is False and self.resumable:
@@ -506,7 +507,6 @@ _SUNDAY_HEADING_RE = re.compile(_ORDINARY_SUNDAY, re.IGNORECASE)
 # a heading's wrapped line: "i święta obowiązkowe" (not "I piątek miesiąca", the Roman first)
 _GOES_ON_RE = re.compile(r"\s*(?:i|oraz|a\s+także)\s")
 _SUNDAY = days_of("sun")
-_WEEKDAYS = frozenset(("mon", "tue", "wed", "thu", "fri", "sat"))
 _CHURCH_LIST_RE = re.compile(
     r"\s*(?:kości[oó][łl]y|kaplice|świątynie)(?:\s+i\s+kaplice)?\s*\(\s*msz[^()]*\)\s*:?\s*", re.IGNORECASE
 )
@@ -863,13 +863,7 @@ class _Walk:
             else:
                 entry = self._church_entry(line)
                 self._hour_line(line_start, line, LineCues(line), idxs)
-                self._church_after_list(line_start, line, idxs)
-                self._by_season_column(line, idxs)
-                self._list_head_is_listed(line_start, line, idxs)
-                if entry is not None:  # the entry names its church; the first listed is the parish's own
-                    for i in idxs:
-                        self.readings[i].church = entry["name"] if self.block.church_entries else None
-                self.block.church_entries += entry is not None
+                self._read_as_a_list(line_start, line, idxs, entry)
             listed = idxs or []
         if not self._home_held():
             self._home_is_a_village()
@@ -883,6 +877,19 @@ class _Walk:
             RuleDecision(is_mass, reason, reading)
             for (is_mass, reason), reading in zip(self.verdicts, self.readings, strict=True)
         ]
+
+    def _read_as_a_list(
+        self, line_start: int, line: str, idxs: list[int], entry: re.Match[str] | None
+    ) -> None:
+        """What a line's times take from the line as a whole once each is read: the church after the list,
+        the table's season columns, the list's first time, a directory entry's church."""
+        self._church_after_list(line_start, line, idxs)
+        self._by_season_column(line, idxs)
+        self._list_head_is_listed(line_start, line, idxs)
+        if entry is not None:  # the entry names its church; the first listed is the parish's own
+            for i in idxs:
+                self.readings[i].church = entry["name"] if self.block.church_entries else None
+            self.block.church_entries += 1
 
     def _list_head_is_listed(self, line_start: int, line: str, idxs: list[int]) -> None:
         """ "... w uroczystości w godz. 7.00, 8.30, 10.00": a list's first time, too far into its sentence
@@ -934,13 +941,14 @@ class _Walk:
         list: its Sunday is a week's day like the others)."""
         if _TODAY_SUNDAY_RE.search(line, max(0, c.clause_start - 160), c.clause_start):
             return True
-        # the heading's Sunday, not a notice's own day or item ("2. W niedzielę Msze o 9.15")
+        if not (self.block.ordinary_sunday and dense):
+            return False
+        # the heading's Sunday, not a notice's own day or item ("2. W niedzielę Msze o 9.15"), nor an
+        # intention's ("08.00 I. Za + Jana")
         sunday = (r.days is None or r.days.days <= {"sun", "holiday"}) and not names_day(line)
-        sunday = sunday and not _NOTICE_ITEM_RE.match(line)
-        intention = INTENTION_AFTER_RE.match(line, c.e) or _FIRST_INTENTION_RE.match(
-            line, c.e
-        )  # "08.00 I. Za +"
-        return self.block.ordinary_sunday and dense and sunday and intention is None
+        notice = _NOTICE_ITEM_RE.match(line) is not None
+        intention = INTENTION_AFTER_RE.match(line, c.e) or _FIRST_INTENTION_RE.match(line, c.e)
+        return sunday and not notice and intention is None
 
     def _first_list_is_sunday(self) -> None:
         """ "Msze Święte: 6:00 8:00 9:15 ... Dni powszednie: 6.00; 6.30" (as a diocese's directory writes
@@ -956,7 +964,7 @@ class _Walk:
             if r.days is None and r.kind == REGULAR and reason == "schedule block":
                 lead.append(r)
                 continue
-            if lead and r.days is not None and r.days.days <= _WEEKDAYS:
+            if lead and r.days is not None and r.days.days <= MON_SAT.days:
                 for first in lead:
                     first.days = _SUNDAY
             return
