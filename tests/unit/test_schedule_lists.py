@@ -225,3 +225,15 @@ def test_masses_on_the_dates_listed_are_one_offs_not_a_weekday_s_order():
         schedule_page, "https://parafia.test/eucharystia", ("https://parafia.test/ojczyzna", series)
     )
     assert {t for t, days, _ in got if "thu" in days} == {"08:00", "18:00"}
+
+
+def test_a_sentence_giving_days_their_times_w_godz_in_a_paragraph_of_prose():
+    text = (
+        "Sercem każdego kościoła jest Eucharystia. W naszej świątyni sprawowana w Dzień Pański oraz w"
+        " uroczystości w godz. 7.00, 8.30, 10.00 dla dzieci, o 12.00 Suma Parafialna oraz wieczorna Msza św."
+        " o 18.00. W kaplicy szpitalnej w każdą niedzielę liturgię Eucharystii dla chorych oraz personelu"
+        " medycznego o 7.15 sprawuje o. Kapelan. W dni powszednie Liturgię Eucharystii sprawujemy o 6.30 oraz"
+        " 18.00. Pół godziny przed wieczorną Mszą św. sprawowane jest codziennie nabożeństwo.\n"
+    )
+    sunday = {t for t, days, _ in schedule(text, "https://parafia.test/o-parafii") if "sun" in days}
+    assert sunday == {"07:00", "07:15", "08:30", "10:00", "12:00", "18:00"}

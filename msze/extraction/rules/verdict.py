@@ -314,7 +314,7 @@ def _by_block(c: HourContext) -> Verdict:
 
 # a clause giving days their hours: "W niedziele o godz. 8.00, 10.30", "we wtorek i sobotę o godzinie 17.30"
 _DAY_AT_HOUR_RE = re.compile(
-    rf"(?:{DAY_ANY_RE.pattern})[^.;:\d]{{0,40}}?\bo\s+godz(?:\.|inie)\s*(?:\d{{1,4}}(?:[.:]\d{{2}})?\s*(?:,|i)\s*)*$",
+    rf"(?:{DAY_ANY_RE.pattern})[^.;:\d]{{0,40}}?\b[ow]\s+godz(?:\.|inie)\s*(?:\d{{1,4}}(?:[.:]\d{{2}})?\s*(?:,|i)\s*)*$",
     re.IGNORECASE,
 )
 
