@@ -21,11 +21,12 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.cues import OTHER_CUE_RE
-from msze.extraction.rules.days import DAY_ORDER, day_at
+from msze.extraction.rules.days import DAY_ORDER, day_at, is_day_heading
 from msze.extraction.rules.reading import (
     AS_SUNDAY_RE,
     CONFESSION_RE,
     DAY_BEFORE_DATE,
+    FROM_NOW_ON_RE,
     ONE_OFF,
     REGULAR,
     REGULAR_ORDER_RE,
@@ -379,10 +380,23 @@ _CLAUSE_SEP_RE = re.compile(r"[,;.]\s")
 
 def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
     """The days of each clause of a confession line giving confession at every Mass and no time ("Spowiedź
-    przed każdą Mszą św.": None, every day; "..., w niedziele przed Mszami": Sunday)."""
+    przed każdą Mszą św.": None, every day; "..., w niedziele przed Mszami": Sunday), and of such lines
+    under a confession heading, each under its day's ("Sakrament pojednania" / "Niedziela:" / "podczas
+    każdej Mszy Świętej")."""
     found = []
+    heading: str | None = None  # the confession heading and the day heading since, while they go on
     for line in text.splitlines():
         confessed = CONFESSION_RE.search(line)
+        under = heading is not None and confessed is None
+        if under and _EVERY_MASS_RE.search(line) and not _CLOCK_RE.search(line):
+            days = day_at(heading or "")
+            found.append(days.days if days is not None else None)
+            continue
+        if _is_confession_heading(line, confessed) or (heading is not None and _is_day_label(line)):
+            heading = line if confessed is None else ""
+            continue
+        if line.strip():
+            heading = None
         if confessed is None or _EVERY_MASS_RE.search(line) is None:
             continue
         for clause in _CLAUSE_SEP_RE.split(line[confessed.start() :]):
@@ -393,6 +407,23 @@ def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
             days = day_at(clause)
             found.append(days.days if days is not None else None)
     return found
+
+
+def _has_digit(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
+_CLOCK_RE = re.compile(r"\d{1,2}[.:]\d\d|\bgodz", re.IGNORECASE)  # a time of day, not "15 minut przed"
+
+
+def _is_confession_heading(line: str, confessed: re.Match[str] | None) -> bool:
+    """A short line naming confession and no time: "Sakrament pojednania", "Spowiedź święta:"."""
+    return confessed is not None and len(line.split()) <= 4 and not _has_digit(line)
+
+
+def _is_day_label(line: str) -> bool:
+    """A day heading alone: "Niedziela:", "Dzień powszedni:"."""
+    return is_day_heading(line.strip()) and not _has_digit(line)
 
 
 def _confession_at_masses(
@@ -582,9 +613,7 @@ def regular_order(text: str, hour: Mapping[str, Any]) -> bool:
     if not hour.get("days") or hour.get("kind", "regular") not in ("regular", ONE_OFF):
         return False
     statement = sentence_of(text, hour)
-    restated = (
-        REGULAR_ORDER_RE.search(statement) is not None or _UNTIL_NOTICE_RE.search(statement) is not None
-    )
+    restated = any(r.search(statement) for r in (REGULAR_ORDER_RE, _UNTIL_NOTICE_RE, FROM_NOW_ON_RE))
     if not (restated or _ORDER_SENTENCE_RE.search(statement) or _sunday_order(statement)):
         statement = _line_of(text, hour)
         if not _ORDER_LINE_RE.match(statement):
@@ -842,12 +871,16 @@ def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
     # the times of the rest of the year besides a season's: all-year ones and those held but in Advent or Lent
     rest: dict[tuple[str, str | None, bool], set[str]] = defaultdict(set)
     seasonal: dict[tuple[str, str | None, bool], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    # every seasonal time, said of one time or listed: one held in both halves is all-year either way
+    halves: dict[tuple[str, str | None, bool], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for (time, church, season, vigil), e in entries.items():
         for day in e.days:
             if season is None:
                 year[(day, church, vigil)].add(time)
                 rest[(day, church, vigil)].add(time)
-            elif day in e.listed:
+                continue
+            halves[(day, church, vigil)][same_half(season)].add(time)
+            if day in e.listed:
                 seasonal[(day, church, vigil)][same_half(season)].add(time)
             if _all_but_liturgical(season):
                 rest[(day, church, vigil)].add(time)
@@ -861,7 +894,9 @@ def _season_complement(entries: dict[tuple[Any, ...], _Entry]) -> None:
             named = _replacing(held, rest[(day, church, vigil)])
             if season is None and named is not None and time not in held[named]:
                 _move(entries, e, day, (time, church, complement(named), vigil))
-            elif season is not None and time in held.get(complement(same_half(season)) or "", ()):
+            elif season is not None and time in halves[(day, church, vigil)].get(
+                complement(same_half(season)) or "", ()
+            ):
                 _move(entries, e, day, (time, church, None, vigil))  # "w roku szkolnym" and "w wakacje"
 
 

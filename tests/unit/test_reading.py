@@ -1714,7 +1714,7 @@ def test_days_after_a_dash_behind_the_time_are_that_times():
         ("lipiec sierpień kościół parafialny", "summer"),  # two months written without a joining word
         ("(oprócz czerwca)", "07-01..05-31"),
         ("poza grudniem", "01-01..11-30"),
-        ("w czerwcu i lipcu", None),  # two months: not June alone
+        ("w czerwcu i lipcu", "06-01..07-31"),  # two months: both, not June alone
         ("do 30 czerwca", None),  # a date's month
         ("(oprócz Adwentu)", "not-advent"),
         ("poza okresem Wielkiego Postu", "not-lent"),

@@ -129,12 +129,13 @@ HOUR_WORD_BEFORE_RE = re.compile(
 CONTACT_RE = re.compile(
     r"\b(?:tel|telefon\w*|fax|kom|komórk\w*|konto|konta|rachun\w*|nip|regon|krs|e-?mail|ul)\b", re.IGNORECASE
 )
-# a Mass said not to be held at the hour: "nie ma Mszy św. o", "bez Mszy o", "bez godz.", "zamiast Mszy o" (a
-# season's order replacing it) just before it, "nie będzie odprawiana", "jest odwołana" just after it; the
-# hour is the schedule's Mass time, never a new Mass
+# a Mass said not to be held at the hour: "nie ma Mszy św. o", "nie ma o", "bez Mszy o", "bez godz.",
+# "zamiast Mszy o" (a season's order replacing it) just before it, "nie będzie odprawiana", "jest odwołana"
+# just after it; the hour is the schedule's Mass time, never a new Mass
 NEGATED_BEFORE_RE = re.compile(
     r"\b(?:(?:nie\s+ma|nie\s+będzie|nie\s+odprawia\s+się|bez|zamiast)\s+(?:[^\W\d]+\.?\s+){0,2}?"
-    r"(?:msz\w*|eucharysti\w*)(?:\s+[^\W\d]+\.?){0,2}\s+(?:o\s+)?(?:godz(?:\.|inie)?\s*)?|bez\s+godz(?:\.|iny)?\s*)$",
+    r"(?:msz\w*|eucharysti\w*)(?:\s+[^\W\d]+\.?){0,2}\s+(?:o\s+)?(?:godz(?:\.|inie)?\s*)?|bez\s+godz(?:\.|iny)?\s*"
+    r"|nie\s+ma\s+(?:o\s+|godz\.?\s*)(?:godz\.?\s*)?)$",
     re.IGNORECASE,
 )
 NEGATED_AFTER_RE = re.compile(
@@ -176,13 +177,16 @@ def held_with(line: str, pos: int) -> bool:
     return bool(_WITH_BEFORE_RE.search(line, lo, pos))
 
 
-# "z udziałem młodzieży przygotowującej się do bierzmowania", "dla kandydatów do bierzmowania": who attends
-# the Mass, not another event
+# "z udziałem młodzieży przygotowującej się do bierzmowania", "dla kandydatów do bierzmowania", "dla
+# bierzmowanych": who attends the Mass, not another event
 _ATTENDING_BEFORE_RE = re.compile(r"\b(?:przygotowując\w*\s+się|kandydat\w*)\s+do\s+$", re.IGNORECASE)
 
 
 def _attended_by(line: str, pos: int) -> bool:
-    """A cue at ``pos`` naming who the Mass is for: "młodzieży przygotowującej się do bierzmowania"."""
+    """A cue at ``pos`` naming who the Mass is for: "młodzieży przygotowującej się do bierzmowania", "(dla
+    bierzmowanych)"."""
+    if line.endswith("dla ", 0, pos):
+        return True
     return line.endswith(" do ", 0, pos) and bool(_ATTENDING_BEFORE_RE.search(line, max(0, pos - 40), pos))
 
 

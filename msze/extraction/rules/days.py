@@ -69,6 +69,9 @@ _L = r"(?<![^\W\d_])"  # no letter before
 _R = r"(?![^\W\d_])"  # no letter after
 _W = r"[^\W\d_]*"  # the rest of the word, letters only
 _DOT = rf"{_R}\.?"  # an abbreviation: the word ends, a full stop may follow
+# a two-letter abbreviation ("Cz. 18:00", "So. 18:00", as a directory writes them) only right before a time:
+# "cz. 2" is a part (or at the end of an hour's words, where the time was)
+_AT_TIME = r"(?=\s*[-–—:]?\s*(?:\d{1,2}[.:]\d\d|godz|$))"
 
 
 def _spaced(stem: str) -> str:
@@ -154,9 +157,9 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     (rf"poniedzia{_W}|pon{_DOT}|pn{_DOT}", days_of("mon")),
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),
     (rf"środ{_W}|śr{_DOT}", days_of("wed")),
-    (rf"czwart{_W}|czw{_DOT}", days_of("thu")),
+    (rf"czwart{_W}|czw{_DOT}|cz\.{_AT_TIME}", days_of("thu")),
     (rf"piąt(?:ek|ku|ki|kach|kami|kiem|kowe?\w*){_R}|pt{_DOT}|pią{_DOT}", days_of("fri")),
-    (rf"sobot{_W}|sob{_DOT}|sb{_DOT}", days_of("sat")),
+    (rf"sobot{_W}|sob{_DOT}|sb{_DOT}|so\.{_AT_TIME}", days_of("sat")),
     (rf"święt[aoy]{_R}|uroczystoś{_W}", days_of("holiday")),
 ]
 DAY_ANY_RE = re.compile(_L + "(?:" + "|".join(p for p, _ in _DAY_PATTERNS) + ")", re.IGNORECASE)
@@ -186,7 +189,7 @@ MONTH_WORDS = (
     r"stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
 )
 _MONTH_AFTER_RE = re.compile(
-    rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocn\w*|zwykł\w*|(?:wielkiego\s+)?postu|palmow\w*|miłosierdzia"
+    rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocn\w*|zwykł\w*|(?:wielkiego\s+)?postu|palmow\w*|(?:bożego\s+)?miłosierdzia"
     r"|zesłania|zmartwychwstania|dobrego\s+pasterza)\b",
     re.IGNORECASE,
 )
@@ -207,8 +210,10 @@ _DAY_JOIN_RE = re.compile(
     r"(?:\s+(?:w|we|wybrane|niektóre|inne|pierwsz\w*|ostatni\w*|(?-i:I)(?:-\w+)?))*)?[\s,]*",
     re.IGNORECASE,
 )
-# "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku"
-_EXCEPT_RE = re.compile(r"[\s,]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|z\s+wyj\.|bez)\s*$", re.IGNORECASE)
+# "codziennie oprócz środy", "18.00 z wyjątkiem wtorku i czwartku", "w dni powszednie (oprócz środy)"
+_EXCEPT_RE = re.compile(
+    r"[\s,(]*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|z\s+wyj\.|bez)\s*$", re.IGNORECASE
+)
 # "18.00 oprócz wtorku", "18.00 - za wyjątkiem czwartku - 8.00", "godz. 18 (z wyjątkiem wtorku)"
 _EXCEPT_AFTER_RE = re.compile(
     r"[\s,–—-]*\(?\s*(?:opr[óo]cz|prócz|poza|[zx]a?\s+wyjątkiem|z\s+wyj\.)\s*(?!tym\b)", re.IGNORECASE
@@ -223,11 +228,11 @@ _SCOPE_TURN_RE = re.compile(
 )
 _DAY_RANGE_RE = re.compile(r"\s*[-–—]\s*|\s+do\s+", re.IGNORECASE)  # "pn.–pt.", "od wtorku do piątku"
 # a day note right after an hour: "18.00 (sobota)", "08:00 - w poniedziałki, środy i piątki"
-_DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,60})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
+_DAY_AFTER_RE = re.compile(r"\s*(?:\(([^()\n]{1,90})\)|[-–—]\s*((?:w|we)\s+[^\d\n;.]{1,60}))")
 PARENS_RE = re.compile(r"\([^()\n]*\)")
 _LABEL_AFTER_RE = re.compile(r"\s*:")  # "w niedziele:": a day phrase labelling the list after it
 # "7.00 - w poniedziałki w kaplicy, 8.30": a day in the note after a time is that time's, not the next ones
-_NOTE_LEAD_RE = re.compile(r"([^\d,;]+)[,;]")  # the words of a note up to its first comma, no hour among them
+_NOTE_CHUNK_END_RE = re.compile(r"\s*(?:[,;]|\s[-–—]|[-–—]\s)")  # where a note's items end
 _NOTE_OF_TIME_RE = re.compile(r"\d[.:]\d\d\s*[-–—]\s*(?:w|we)?\s*$", re.IGNORECASE)
 _AFTER_NAME_RE = re.compile(r"[^\W\d_]{3}\s*$")  # a parenthesis right after a word, not after a time
 # days written after a list of times, up to the clause's end: "godz. 18.00 od poniedziałku do piątku; godz.
@@ -412,9 +417,9 @@ class LineDays:
             hour_inside = m.group(1) is not None and any(ch.isdigit() for ch in note)
             if hour_inside:
                 # "18.00 (sobotni wieczór, zima 17.00)": the day leading the note is the hour's
-                lead = _NOTE_LEAD_RE.match(note)
-                if lead is not None and _only_days(lead.group(1)):
-                    note, hour_inside = lead.group(1), False
+                lead = _days_lead(note)
+                if lead:
+                    note, hour_inside = lead, False
             day = day_at(note)
             vigil = _VIGIL_NOTE_RE.search(note) is not None
             if (
@@ -473,6 +478,17 @@ class LineDays:
 def names_day(text: str) -> bool:
     """Whether ``text`` names a day, a vigil's note ("(niedzielna)", "z liturgii niedzieli") aside."""
     return DAY_ANY_RE.search(_VIGIL_NOTE_RE.sub(" ", text)) is not None
+
+
+def _days_lead(note: str) -> str:
+    """The items leading a note that name days and nothing else, no hour among them: "środa, piątek" of
+    "(środa, piątek, sobota; zimą 17.00)" and of "(w poniedziałek, środę i piątek - lato, 17:00 zimą)"."""
+    lead = ""
+    for m in _NOTE_CHUNK_END_RE.finditer(note):
+        if any(ch.isdigit() for ch in note[: m.start()]) or not _only_days(note[: m.start()]):
+            break
+        lead = note[: m.start()]
+    return lead
 
 
 def _only_days(text: str) -> bool:

@@ -274,6 +274,8 @@ AS_SUNDAY_RE = re.compile(
 _MONTHLY_NOTE_RE = re.compile(
     r"\b(?:z\s+udział\w*|chrzt\w*|chrzest\w*|dla\s+\w+|z\s+błogosławieństw\w*)", re.I
 )
+# "12.00 (chrzty II i IV niedziela miesiąca)": the baptisms some Sundays of that weekly Mass have
+_BAPTISM_BEFORE_RE = re.compile(r"\b(?:chrzt\w*|chrzest\w*)", re.I)
 
 
 def monthly_note(after: str, days: Days | None) -> bool:
@@ -285,12 +287,12 @@ def monthly_note(after: str, days: Days | None) -> bool:
         m is not None
         and days is not None
         and m.day in days.days
-        and _MONTHLY_NOTE_RE.search(after, m.end) is not None
+        and (_MONTHLY_NOTE_RE.search(after, m.end) or _BAPTISM_BEFORE_RE.search(after, 0, m.end)) is not None
     )
 
 
 CONFESSION_RE = re.compile(
-    r"\b(?:spowied\w*|spowiedź|spowiad\w*|sakrament\w*\s+pokuty|pokut\w*|konfesjona\w*)", re.I
+    r"\b(?:spowied\w*|spowiedź|spowiad\w*|sakrament\w*\s+(?:pokuty|pojednania)|pokut\w*|konfesjona\w*)", re.I
 )
 # "w wakacje nie ma Mszy o 6:30", "(w wakacje bez Mszy o 11:30)", "latem zamiast Mszy o 18.30 jest o 20.30":
 # the time is the schedule's, dropped in that season
@@ -355,7 +357,8 @@ _NO_MASS_THERE_RE = re.compile(r"\b(?:nie\s+(?:ma|są|jest|będzie|będą|odpraw
 # what a heading says before the church it names: "i nabożeństwa w", "oraz nabożeństwa w"
 _SERVICES_LEAD_RE = re.compile(r"(?:i|oraz)\s+nabo[żz]e[ńn]stw\w*\s+(?:w|we|na)\s+$", re.IGNORECASE)
 _HEADING_LEAD_RE = re.compile(
-    r"^[\s•*·\-–—>]*(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?(?:w|we|na)?\s+",
+    r"^[\s•*·\-–—>]*(?:\d{1,2}[.)]\s*)?(?:(?:porządek|rozkład|godziny)\s+)?(?:msz[aey]?\s+(?:św\.?|święt\w*)\s*)?"
+    r"(?:w|we|na)?\s+",
     re.IGNORECASE,
 )
 
@@ -446,6 +449,8 @@ def church_heading(line: str) -> str | None:
     word = CHURCH_WORD_RE.search(name)
     if word is not None and _SERVICES_LEAD_RE.match(name, 0, word.start()):
         name = name[word.start() :]  # "Msze św. i nabożeństwa w Kościele Bożego Ciała:": the church's name
+    # "1. Msze święte w kaplicy szpitalnej sprawowane są według porządku:": the name, not the sentence
+    name = _NAME_END_RE.sub("", name).strip(" \t:•*·-–—")
     return name[:80] or None
 
 
@@ -503,6 +508,7 @@ _NOT_PLACE_RE = re.compile(
 _PLACE_AFTER_RE = re.compile(
     r"\s*(?:\((?P<p>[^()]+)\)|[-–—]\s*(?P<d>[^,;()]+)|w\s+(?P<w>[^,;()]+))\s*\)?\s*(?:[,;].*)?$"
 )
+_PARENS_LEAD_RE = re.compile(r"\s*\((?P<f>[^(),;\d]+),")
 
 
 _ROMAN_WORDS_RE = re.compile(r"[IVX]+(?:\s+(?:i\s+)?[IVX]+)*")
@@ -535,6 +541,13 @@ def place_in_parens(words_after: str) -> str | None:
     return place_named(m["p"]) if m is not None and m["p"] else None
 
 
+def place_leading_parens(text: str) -> str | None:
+    """The place a time's parenthesis names first: "10:00 (Borki, w wakacje 9:30)", whose variant inside
+    is held there too."""
+    m = _PARENS_LEAD_RE.match(text)
+    return place_named(m["f"]) if m is not None else None
+
+
 def place_after(words_after: str, line_end: bool) -> str | None:
     """The place named right after a time: "(Szołdry)", "– Nagradowice", "w Kotuszu"; or a bare name that
     ends the line ("12.00 DPS-Osiek") or its list item ("8.00 Pysząca, 9.00")."""
@@ -563,10 +576,11 @@ _MONTH_PREFIXES = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz"
 ROMAN_MONTH = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I"
 _ROMAN_DASHED = r"XII|XI|X|IX|VIII|VII|VI|V|IV|III|II"  # "I-III klasy": the first month is no dashed range's
 # a movable feast that bounds a season, by the month it falls in: "od Wielkanocy", "od Wielkiego Tygodnia"
-# (April), "do Wszystkich Świętych" (November); a season to a feast ends the month before it
+# (April), "do Niedzieli Bożego Miłosierdzia" (Easter's octave: April), "do Wszystkich Świętych" (November);
+# a season to a feast ends the month before it
 _EASTER_BOUND = (
     r"wielkanoc\w*|wielk\w+\s+noc\w*|wielk\w+\s+tygodni\w*|niedziel\w+\s+(?:palmow|wielkanocn)\w*"
-    r"|zmartwychwstani\w*"
+    r"|zmartwychwstani\w*|niedziel\w+\s+(?:bożego\s+)?miłosierdzia"
 )
 _FEAST_BOUND = rf"(?P<{{0}}>{_EASTER_BOUND})|(?P<{{1}}>wszystkich\s+świętych)"
 # "do I niedzieli października": up to that month's first week, the month before it the last one held
@@ -751,14 +765,14 @@ def season_in(text: str) -> str | None:
         (d1, m1), (d2, m2) = bounds
         if possible_date(None, m1, d1) and possible_date(None, m2, d2):  # "od 31.11 do 5.12" is no range
             return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
-    m = _SEASON_RE.search(_EXCEPT_LITURGICAL_RE.sub(" ", text))
+    one = _ONE_MONTH_RE.search(text)
+    months = {_month_of(None, m.group()) for m in _MONTH_FORM_RE.finditer(one["months"])} if one else set()
+    m = _SEASON_RE.search(_EXCEPT_LITURGICAL_RE.sub(" ", text)) if len(months) < 2 else None
     if m is not None:
         return _SEASON_NAMES[int(m.lastgroup[1:])]  # type: ignore[index]
-    one = _ONE_MONTH_RE.search(text)
     if one is None:
         return None
-    month = _MONTH_PREFIXES.index(one["month"].lower()[:3]) + 1
-    bounds = _whole_months(month, month)
+    bounds = _season_of_months(months)  # "w maju i czerwcu": both months, not May's devotions
     return complement(bounds) if one["neg"] else bounds
 
 
@@ -768,20 +782,26 @@ _EXCEPT_BEFORE_RE = re.compile(rf"\b{_EXCEPT}(?:w\s+)?$", re.IGNORECASE)  # "z w
 _EXCEPT_LITURGICAL_RE = re.compile(
     rf"\b{_EXCEPT}(?!okres|czas|niedziel)\w+\s+(?:w\s+)?(?:wielk\w+\s+po(?:st|ści)\w*|adwen\w*)", re.I
 )
-# one month, not a date's ("26 lipca") nor one of two ("w lipcu i sierpniu" is the summer): "(w lipcu)",
+# one month, not a date's ("26 lipca") nor one of a range ("lipiec – sierpień"): "(w lipcu)",
 # "(oprócz lipca)"; each of its days ("w każdą niedzielę listopada", "w piątki marca", not "w ostatnią
 # niedzielę listopada", a date) or the whole of it ("przez cały listopad")
 _EACH_DAY_OF = (
     r"(?:(?:każd\w+|wszystkie)\s+(?:niedziel\w*|sobot\w*|piąt\w*|czwart\w*|środ\w*|wtor\w*|poniedział\w*|dni\w*)"
     r"|niedziele|soboty|piątki|czwartki|środy|wtorki|poniedziałki|dni\s+powszednie)\s+"
 )
-_ONE_MONTH_RE = re.compile(
-    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+|\b{_EACH_DAY_OF}|\bprzez\s+cały\s+(?:miesiąc\s+)?)(?P<month>"
+_MONTH_FORMS = (
     r"stycz(?:niu|nia|niem|eń)|lut(?:ym|ego|y)|mar(?:cu|ca|cem|zec)|kwie(?:tniu|tnia|tniem|cień)"
-    r"|czerw(?:cu|ca|cem|iec)|lip(?:cu|ca|cem|iec)|sierp(?:niu|nia|niem|ień)|wrze(?:śniu|śnia|śniem|sień)"
-    r"|listopad(?:zie|a|em)?|grud(?:niu|nia|niem|zień))\b(?!\s+(?:i|oraz|[-–—])\s)",
+    r"|maj(?:u|a|em)?|czerw(?:cu|ca|cem|iec)|lip(?:cu|ca|cem|iec)|sierp(?:niu|nia|niem|ień)"
+    r"|wrze(?:śniu|śnia|śniem|sień)|październik(?:u|a|iem)?|listopad(?:zie|a|em)?|grud(?:niu|nia|niem|zień)"
+)
+# ... or several listed: "w styczniu i lutym", "(oprócz stycznia, lutego)"
+_ONE_MONTH_RE = re.compile(
+    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+|\b{_EACH_DAY_OF}|\bprzez\s+cały\s+(?:miesiąc\s+)?)"
+    rf"(?P<months>(?:{_MONTH_FORMS})(?:(?:\s*,\s*|\s+(?:i|oraz)\s+)(?:{_MONTH_FORMS}))*)\b"
+    r"(?!\s+(?:i|oraz|[-–—])\s)",
     re.IGNORECASE,
 )
+_MONTH_FORM_RE = re.compile(_MONTH_FORMS, re.IGNORECASE)
 
 
 # the rest of the year of a season that has one: what an all-year time becomes where that season has times
@@ -922,8 +942,8 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
         r.date = dates[-1][2]
     elif p.date is not None:
         r.date = p.date
-    elif block.date is not None:
-        r.date = block.date
+    elif block.date is not None and not FROM_NOW_ON_RE.search(clause):
+        r.date = block.date  # "Od dziś rozpoczynamy Msze o 15.00": a new order, not the week's occasion
     if block.monthly or p.monthly or MONTHLY_RE.search(own):
         r.monthly = monthly_in(own) or p.monthly_day or block.monthly_day
         r.kind, r.date = MONTHLY if r.monthly else ONE_OFF, None  # "13 dnia miesiąca": no week to date it by
@@ -933,6 +953,13 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     r.sunday_order = p.sunday_order or bool(AS_SUNDAY_RE.search(own))
     r.vigil_words = p.vigil or bool(_VIGIL_RE.search(own))
     return r
+
+
+# "od dziś", "od przyszłej niedzieli": an order that starts with the week announced and goes on
+FROM_NOW_ON_RE = re.compile(
+    r"\bod\s+(?:dziś|dzisiaj|jutra|(?:najbliższ|przyszł|następn)\w+\s+(?:niedziel|tygodni|poniedział)\w*)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,6 +203,8 @@ _JOINED_RE = re.compile(
     r"[\s,]*(?:oraz|i|a\s+(?:także|też|potem|następnie)|(?:a\s+)?(?:dodatkowo|ponadto))\s+(?:(?:po|przed)\s+)?",
     re.IGNORECASE,
 )
+# a devotion the time shares with a Mass: "różaniec i msza św.", "różaniec po Mszy św." (the Mass at the hour)
+_WITH_MASS_RE = re.compile(r"\s*(?:i|oraz|\+|po)\s+(?:msz|eucharysti)", re.IGNORECASE)
 # a run of spaces as a flattened table leaves between its cells: "18:00         Biuro parafialne: ..." speaks
 # of the next cell
 CELL_GAP_RE = re.compile(r"[ \t\xa0]{4,}")
@@ -250,6 +252,8 @@ def _by_cue(c: HourContext) -> Verdict | None:
     ):
         if fwd_cue.mass and c.line.section is True and _NOTE_OPEN_RE.match(line, c.e) and _is_listy(c):
             return (True, "schedule block")  # "9:30 (suma), 11:00": a listed time's note, as its neighbours
+        if not fwd_cue.mass and _WITH_MASS_RE.match(line, fwd_cue.end, fwd_end):
+            return (True, "cue after")  # "16.00 /różaniec i msza św./", "8.00 (różaniec po Mszy)"
         return (fwd_cue.mass, "cue after" if fwd_cue.mass else "other cue after")
     if back_cue is not None:
         if (
@@ -266,9 +270,18 @@ _NOTE_OPEN_RE = re.compile(r"\s*\(")
 _HOUR_END_RE = re.compile(r"\d[.:]\d\d\s*,?\s*$")
 
 
+# "07.30 – Godzinki, 08.00": a label after an earlier hour's dash, up to the comma ending its item
+_DASH_NOTE_RE = re.compile(r"\d[.:]\d\d\s*[–—-]\s*[^\d,;()]*$")
+
+
 def _note_of_hour_before(line: str, lo: int, cue: Cue, s: int) -> int:
     """Where the closed parenthesis noting an earlier hour opens, when ``cue`` is inside it ("7:00, 15:00 (z
-    Koronką), 18:30": the devotion is 15:00's note, no topic of 18:30); else -1."""
+    Koronką), 18:30": the devotion is 15:00's note, no topic of 18:30), or where the dash opens that labels
+    an earlier hour up to a comma ("07.30 – Godzinki, 08.00"); else -1."""
+    dash = _DASH_NOTE_RE.search(line, lo, cue.start)
+    item_end = line.find(",", cue.end, s)
+    if dash is not None and item_end >= 0 and not any(ch.isdigit() for ch in line[cue.end : item_end]):
+        return dash.start()
     opening = line.rfind("(", lo, cue.start)
     if opening < 0 or line.find(")", cue.end, s) < 0 or line.find(")", opening, cue.start) >= 0:
         return -1
@@ -301,8 +314,8 @@ def _by_block(c: HourContext) -> Verdict:
         return (True, "intention")
     if _looks_like_date(c.hour):
         return (False, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
-    if section is True and _is_listy(c):
-        return (True, "schedule block")
+    if section is True and (_is_listy(c) or (c.day is not None and _HELD_WITH_RE.match(c.line.line, c.e))):
+        return (True, "schedule block")  # "• w środy: 16.30 wraz z nowenną do Matki Bożej ...": the Mass's
     if section is True and c.day is not None and _DAY_AT_HOUR_RE.search(c.line.line, c.clause_start, c.s):
         return (True, "schedule sentence")  # "Eucharystia ... codziennie. / W niedziele o godz. 8.00, 10.30"
     if section is None and _is_day_list_item(c):
@@ -317,6 +330,10 @@ _DAY_AT_HOUR_RE = re.compile(
     rf"(?:{DAY_ANY_RE.pattern})[^.;:\d]{{0,40}}?\b[ow]\s+godz(?:\.|inie)\s*(?:\d{{1,4}}(?:[.:]\d{{2}})?\s*(?:,|i)\s*)*$",
     re.IGNORECASE,
 )
+
+
+# what a Mass is held with, right after its time: "16.30 wraz z nowenną", "18.00 z Koronką"
+_HELD_WITH_RE = re.compile(r"\s*[-–—,]?\s*(?:wraz\s+z|połączon\w*\s+z|z|ze)\s+[^\W\d]", re.IGNORECASE)
 
 
 def _is_listy(c: HourContext) -> bool:

@@ -72,6 +72,7 @@ from msze.extraction.rules.reading import (
     place_after,
     place_before_comma,
     place_in_parens,
+    place_leading_parens,
     place_named,
     read,
     season_in,
@@ -159,6 +160,9 @@ _LIST_SEP_RE = re.compile(r"\s*(?:,|;|i|oraz|lub|albo)\s*", re.IGNORECASE)
 # a day heading or a Mass header just before a list: "niedziele: 8, 10, 12", "Msze św. w tygodniu: 7, 18"
 _LIST_HEAD_RE = re.compile(rf"(?:{DAY_ANY_RE.pattern}|{MASS_CUE_RE.pattern})[^\d\n:]{{0,30}}:\s*$", re.I)
 LIST_FIRST_HOUR = "05:00"  # a headed list of bare numbers from this hour on, rising, is a list of hours
+# a season heading a list after the times of the line's other season: "8:00 (poza wakacjami), w wakacje -
+# 9, 11"
+_SEASON_HEAD_RE = re.compile(r"\d[^\n]*?[,;]\s*(?P<s>[^\d\n:,;()]{3,30}?)\s*[:–—-]\s*$")
 
 
 _NOTE_GAP = 60  # characters between two hours of a list, with a note in parentheses
@@ -177,10 +181,18 @@ def _in_lists(text: str, hours: Sequence[Hour]) -> list[bool]:
         if len(gap) > 8 or not _LIST_SEP_RE.fullmatch(gap):
             continue
         before = text[max(0, a.start - LOOKBEHIND) : a.start]
-        headed = LIST_FIRST_HOUR <= a.time < b.time and bool(_LIST_HEAD_RE.search(before))
+        headed = LIST_FIRST_HOUR <= a.time < b.time and (
+            bool(_LIST_HEAD_RE.search(before)) or _season_head(before)
+        )
         listed[i - 1] = listed[i - 1] or headed
         listed[i] = listed[i - 1] or not is_bare(a) or bool(HOUR_WORD_BEFORE_RE.search(before))
     return listed
+
+
+def _season_head(before: str) -> bool:
+    """A season labelling a list after other times of its line: "..., w wakacje - "."""
+    m = _SEASON_HEAD_RE.search(before)
+    return m is not None and season_in(m["s"]) is not None
 
 
 def _hours_by_line(bounds: list[tuple[int, int]], hours: Sequence[Hour]) -> dict[int, list[int]]:
@@ -485,12 +497,13 @@ _REST_OF_YEAR_RE = re.compile(
     r"\b(?:pozostał\w*\s+(?:(?:część|miesiąc\w*|okres\w*|czas\w*)(?:\s+roku)?|roku)|reszt\w+\s+roku)\b",
     re.IGNORECASE,
 )
-# "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)", "18:00, (latem 18:30)": a
-# seasonal variant in parentheses that hold the next hour; after the time's label ("18:00 – Msza dla
-# młodzieży (w wakacje 20:00)") or the time's own season ("19.15 (od września do czerwca; w lipcu 20.30)")
+# "18:00 (lato 19:00)", "18:00 (zimą 17:00)", "18:00 (w wakacje - godz. 20:00)", "18:00 (w okresie zimowym
+# - g. 17:00)", "18:00, (latem 18:30)": a seasonal variant in parentheses that hold the next hour; after the
+# time's label ("18:00 – Msza dla młodzieży (w wakacje 20:00)") or the time's own season ("19.15 (od
+# września do czerwca; w lipcu 20.30)")
 _VARIANT_RE = re.compile(
     r"(?:\s*[–—-]\s*[^()\d\n;]{1,40}?)?\s*,?\s*\((?:(?P<own>[^();]{3,40});\s*)?"
-    r"(?P<s>[^();]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*)?$",
+    r"(?P<s>[^();]{3,40}?)\b[\s:–-]*(?:o\s+)?(?:godz\.?:?\s*|g\.\s*)?$",
     re.I,
 )
 _CLOSING_RE = re.compile(r"\s*\)")
@@ -532,8 +545,13 @@ def _later_variants(line: str, start: int) -> list[str]:
     """The seasons of the variants after the first in one parenthesis ("(w Wielkim Poście o 16:45, a w
     wakacje o 20:00)": the holidays), each a part of the year the time is not held in."""
     close = line.find(")", start)
-    found = (season_in(m["s"]) for m in _LATER_VARIANT_RE.finditer(line, start, max(close, start)))
+    variants = _LATER_VARIANT_RE.finditer(line, start, max(close, start))
+    found = (season_in(m["s"]) for m in variants if not _RORATE_RE.search(m["s"]))
     return [s for s in found if s is not None]
+
+
+# "18:00 (w styczniu 17.00, roraty 6.30)": Advent's dawn Mass is said besides the day's order, not instead
+_RORATE_RE = re.compile(r"\brorat\w*", re.IGNORECASE)
 
 
 # "(w lipcu i sierpniu tylko 18:00)": the variant is the season's whole order, not one time's
@@ -553,6 +571,19 @@ _PAIRED_RE = re.compile(r"\s+(?:i|oraz)\b\s*(?:o\s+)?(?:godz\.?\s*)?", re.IGNORE
 _EVENING_RE = re.compile(r"\bwieczorn\w*", re.IGNORECASE)
 EVENING_FROM = "16:00"
 _SEASON_PAREN_RE = re.compile(r"\s*\((?P<s>[^()\d]{1,40})\)")
+
+
+# "9:00 (radiowa)", "12:00 (transmitowana w radiu)": a note on one time of the list, held in the church
+_TIME_NOTE_OPEN_RE = re.compile(r"\d[.:]\d\d\s*\([^()]*$")
+
+
+def _broadcast(line: str, start: int, end: int) -> bool:
+    """Whether the clause speaks of a Mass on television or the radio, not of one time's note that the
+    Mass held there is broadcast as well."""
+    return any(
+        not _TIME_NOTE_OPEN_RE.search(line, max(start, m.start() - 60), m.start())
+        for m in BROADCAST_RE.finditer(line, start, end)
+    )
 
 
 def _confession_topic(cues: LineCues, c: HourContext) -> bool:
@@ -642,8 +673,9 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
         opening = after.rfind("(")
         if opening > after.rfind(")"):
             after = after[:opening]
-        turn = _NEXT_PHRASE_RE.search(after)
-        if turn is not None:
+        turns = (m for m in _NEXT_PHRASE_RE.finditer(after) if not _opens_parens(after[: m.start()]))
+        turn = next(turns, None)
+        if turn is not None:  # not one inside the hour's parenthesis: "11:30 (dla dzieci, w kaplicy)"
             after = after[: turn.start()]
         after = _to_next_item(after)
         label = _NEXT_LABEL_RE.search(after) or _MASS_HEADER_RE.search(after)
@@ -761,6 +793,11 @@ def _label_ends(before: str, named: str) -> bool:
 
 _TIME_WORDS_RE = re.compile(r"\b(?:o\s+)?(?:godz\.?|g\.)", re.IGNORECASE)  # "lato godz. 17.00"
 _WORDS_AFTER_RE = re.compile(r"[\s,;]*[^\W\d_]")  # words follow, "; u Sióstr" too (not "7.00, 9.00")
+
+
+def _opens_parens(text: str) -> bool:
+    """Whether ``text`` leaves a parenthesis open."""
+    return text.count("(") > text.count(")")
 
 
 def _to_next_item(after: str) -> str:
@@ -1043,7 +1080,7 @@ class _Walk:
                 # Saturday's list ("w soboty 17.00 i 18.00")
                 c.day = over
             is_mass, reason = verdict(c)
-            if is_mass and (block.broadcast or BROADCAST_RE.search(line, c.clause_start, c.clause_end)):
+            if is_mass and (block.broadcast or _broadcast(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             elif is_mass and HISTORY_RE.search(line, c.clause_start, c.clause_end):
                 is_mass, reason = False, "history"  # "Msze były odprawiane o 7.00": no longer held
@@ -1073,12 +1110,16 @@ class _Walk:
             block.notes.season_read |= block.notes.season is not None and r.season == block.notes.season
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 named = place_named(before)
-                if named is not None or MASS_CUE_RE.search(before) or new_list:
-                    place = named  # "Bagrowo 10.00 Msze św. w soboty: 18.00": a Mass header starts anew
+                starts_list = named is not None or MASS_CUE_RE.search(before) or new_list
+                if starts_list and not _opens_parens(before):
+                    # "Bagrowo 10.00 Msze św. w soboty: 18.00": a Mass header starts anew; "10:00 (Borki, w
+                    # wakacje 9:30)" names the 9:30's place, not the line's
+                    place = named
                     place_seasonal = named is not None and season_before is not None
                 marked = None  # "8.00 (Borki), 9.30": a place set apart from the line's other times
                 if named is None and idx != idxs[0]:
                     named = place_after(after, c.next_start >= c.clause_end)
+                    named = named or place_leading_parens(line[c.e :])
                 elif named is None and place is None:
                     named = marked = place_in_parens(after) or place_before_comma(after)
                 r.church = marked or self._church_at(named or place)
@@ -1109,7 +1150,8 @@ class _Walk:
                 # "18:00 (lato 19:00)": the 18:00 is the rest of the year's; "(latem także 19:00)" adds one
                 others = {varied, *_later_variants(line, c.next_start)}
                 r.season = (variant["own"] and season_in(variant["own"])) or complement_of_all(others)
-            paired = self._variant_after(idx, idxs, before, r.season)
+            # "10.00 (o 9.30 różaniec – w Wielkim Poście Gorzkie Żale)": no Mass's variant
+            paired = is_mass and self._variant_after(idx, idxs, before, r.season)
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
@@ -1129,6 +1171,8 @@ class _Walk:
             r.aside = aside or aside_next  # "18:00 (zimą 17:00)": neither time completes the others
             # "13:00 (oprócz lipca)": one time's exception, no order replacing the others in its season
             r.aside |= r.season is not None and excepts(own)
+            # "18:00 (w styczniu 17.00, roraty 6.30)": Advent's dawn Mass noted besides the time, no order
+            r.aside |= inside and _RORATE_RE.search(own) is not None
             r.days = c.day
             if is_mass and self._that_sunday_s(line, c, r, dense):
                 # "Przeżywamy dzisiaj V Niedzielę Zwykłą. Msze święte godzina 7.00, 10.00", "NIEDZIELA –
