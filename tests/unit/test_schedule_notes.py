@@ -181,3 +181,37 @@ def test_a_devotion_labelling_one_time_of_a_mass_list_is_that_time_s_not_the_nex
     got = rows("Msze św. w niedziele: 06.45 – Gorzkie Żale, 07.30, 9.00 – Msza dla dzieci, 11.00 – Suma\n")
     assert {t for t, *_ in got} == {"07:30", "09:00", "11:00"}
     assert rows("Nabożeństwa: 17.00 – różaniec, 17.30, 18.00\n") == set()
+
+
+def test_an_eve_s_time_first_in_the_sunday_order_is_the_saturday_vigil():
+    got = rows("Msze św. porządek świąteczny\n\n   17.30 (w dzień poprzedzający), 7.00, 9.00, 11.00\n")
+    assert got == {
+        ("17:30", "sat", None, None),
+        ("07:00", "sun,holiday", None, None),
+        ("09:00", "sun,holiday", None, None),
+        ("11:00", "sun,holiday", None, None),
+    }
+    vigil = [
+        r
+        for r in consolidated("Msze św. w niedziele: 18.00 (w przeddzień), 8.00\n")["schedule"]
+        if r["vigil"]
+    ]
+    assert [(r["time"], r["days"]) for r in vigil] == [("18:00", ["sat"])]
+
+
+def test_a_friday_misspelt_piętek_is_friday():
+    got = rows("DZIEŃ POWSZEDNI: 7.00, 18.00\nW każdy piętek:\nMsza św. ku czci Miłosierdzia - godz. 15.00\n")
+    assert ("15:00", "fri", None, None) in got
+
+
+def test_villages_named_in_the_locative_in_a_sentence_are_each_time_s_church():
+    text = (
+        "Msze niedzielne w kościele parafialnym będą o godz. 7.30 i 11.30, podobnie w Zawadach o godz. 9.00"
+        " i Borkach Małych o 10.15.\n"
+    )
+    assert {(t, c) for t, _, c, _ in rows(text)} == {
+        ("07:30", None),
+        ("11:30", None),
+        ("09:00", "Zawadach"),
+        ("10:15", "Borkach Małych"),
+    }

@@ -158,7 +158,8 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
     (rf"wtor{_W}|wt{_DOT}", days_of("tue")),
     (rf"środ{_W}|śr{_DOT}", days_of("wed")),
     (rf"czwart{_W}|czw{_DOT}|cz\.{_AT_TIME}", days_of("thu")),
-    (rf"piąt(?:ek|ku|ki|kach|kami|kiem|kowe?\w*){_R}|pt{_DOT}|pią{_DOT}", days_of("fri")),
+    # "piętek": the typo as pages write it
+    (rf"piąt(?:ek|ku|ki|kach|kami|kiem|kowe?\w*){_R}|piętek{_R}|pt{_DOT}|pią{_DOT}", days_of("fri")),
     (rf"sobot{_W}|sob{_DOT}|sb{_DOT}|so\.{_AT_TIME}", days_of("sat")),
     (rf"święt[aoy]{_R}|uroczystoś{_W}", days_of("holiday")),
 ]

@@ -492,7 +492,7 @@ _PLACE_NAME_RE = re.compile(
 # a Mass header up to its colon ("Msze św. w niedziele:"), and the small words of a time ("o godz.")
 _PLACE_HEADER_RE = re.compile(r"^[^:]*\bmsz\w*[^:]*:", re.IGNORECASE)
 _PLACE_FILLER_RE = re.compile(
-    r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok|a|oraz|zaś|natomiast|także|również)(?![^\W\d_])\.?"
+    r"(?<![^\W\d_])(?:godz|g|o|w|we|od|do|ok|a|oraz|zaś|natomiast|także|również|podobnie)(?![^\W\d_])\.?"
     r"|[:,;()/•*·▪►]|(?<!\bśw)(?<!\bŚw)(?<!\bbł)(?<!\bBł)\.|(?<!\w)[-–—]|[-–—](?!\w)"
 )
 # what a capitalised word before a time may be besides a place: a Mass or another event, a church word, an
@@ -530,7 +530,7 @@ def place_named(words_near: str) -> str | None:
     if any(not _village_adjective(rest, m) for m in _NOT_PLACE_RE.finditer(rest)):
         return None
     rest = _SEASON_RE.sub(" ", _MONTH_RANGE_RE.sub(" ", DAY_ANY_RE.sub(" ", rest)))
-    rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split())
+    rest = " ".join(_PLACE_FILLER_RE.sub(" ", rest).split()).removeprefix("i ")  # "i w Borkach o": Borki
     # "VIII", "XI,XII": months or ordinals, no place
     return rest if _PLACE_NAME_RE.fullmatch(rest) and not _ROMAN_WORDS_RE.fullmatch(rest) else None
 

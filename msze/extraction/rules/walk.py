@@ -567,6 +567,8 @@ _SATURDAY_VIGIL_NOTE_RE = re.compile(
 _PAREN_OPEN_RE = re.compile(r"\s*\(\s*(?:o\s+)?(?:godz\.?:?\s*)?", re.IGNORECASE)
 # "17.00 i 18.00 (X-III)": two times joined by "i", then a parenthesis with no time in it
 _PAIRED_RE = re.compile(r"\s+(?:i|oraz)\b\s*(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
+# "18.00 (w dzień poprzedzający)", "(w przeddzień)" under Sunday's list: the Saturday evening's vigil
+_EVE_NOTE_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:dzień\s+poprzedzając\w*|przeddzień|wigili\w*)\s*\)", re.I)
 # "Msza wieczorna": the day's last Mass, from the afternoon on
 _EVENING_RE = re.compile(r"\bwieczorn\w*", re.IGNORECASE)
 EVENING_FROM = "16:00"
@@ -1183,6 +1185,8 @@ class _Walk:
                 r.instead_of = self.hours[idxs[idxs.index(idx) - 1]].time  # "18:00 (w sobotę o 18:30)"
             if r.days is not None and "sat" in r.days.days and _SATURDAY_VIGIL_NOTE_RE.match(after):
                 r.vigil = True  # "18.00 (w sobotę Msza niedzielna)": Saturday's is the vigil (schedule.py)
+            elif r.days is not None and "sun" in r.days.days and _EVE_NOTE_RE.match(after):
+                r.days, r.vigil = days_of("sat"), True  # "18.00 (w dzień poprzedzający), 6.00, 8.00"
             if r.kind == MONTHLY and monthly_note(after, c.day):
                 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży": a weekly Mass, noted
                 r.kind, r.monthly = REGULAR, None
