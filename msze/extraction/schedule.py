@@ -636,9 +636,17 @@ _HOLY_MASS_RE = re.compile(r"\bmsz\w*\s+[śs]wi[ęe]t\w*", re.IGNORECASE)  # "Ms
 
 
 def _undated(statement: str) -> bool:
-    """No date, this week or feast in what states an order: it holds every week."""
+    """No date, this week or feast in what states an order: it holds every week (from the date it starts on:
+    "od najbliższej niedzieli, 29 marca, wracamy do zwykłego porządku")."""
     unholy = _HOLY_MASS_RE.sub(" ", _HOLY_DAYS_RE.sub(" ", statement))
-    return not _THIS_WEEK_RE.search(unholy) and not _DATE_WORD_RE.search(statement)
+    return not _THIS_WEEK_RE.search(unholy) and not _DATE_WORD_RE.search(_START_DATE_RE.sub(" ", statement))
+
+
+# "od 29 marca", "od najbliższej niedzieli, 29 marca": the day an order starts on
+_START_DATE_RE = re.compile(
+    r"\bod\s+(?:dnia\s+)?(?:(?:najbliższ|przyszł|następn)\w+\s+)?(?:\w+,?\s+)?\d{1,2}\s+[^\W\d]+",
+    re.IGNORECASE,
+)
 
 
 # an announcement restating the standing confession times, not this week's ("Przypominamy, że spowiedź jest

@@ -215,3 +215,128 @@ def test_villages_named_in_the_locative_in_a_sentence_are_each_time_s_church():
         ("09:00", "Zawadach"),
         ("10:15", "Borkach Małych"),
     }
+
+
+def test_a_church_said_to_hold_the_list_and_a_saturday_excepted_at_one_time():
+    text = (
+        "Msze św. w dni powszednie: 6:30, 12:00, 19:00 odprawiane są w Kaplicy Loretańskiej, z wyjątkiem"
+        " Mszy w sobotę o godz. 12, która odprawiana jest w kościele\n"
+    )
+    got = rows(text)
+    assert ("06:30", MON_SAT, "Kaplicy Loretańskiej", None) in got
+    assert ("19:00", MON_SAT, "Kaplicy Loretańskiej", None) in got
+    assert ("12:00", "mon,tue,wed,thu,fri", "Kaplicy Loretańskiej", None) in got
+    assert ("12:00", "sat") in {(t, d) for t, d, *_ in got}
+
+
+def test_a_place_s_item_after_a_semicolon_has_the_header_s_days_not_the_item_s_before_it():
+    got = rows("Msze św. w dni powszednie: Zalesie pt. godz. 17.00; Borowa godz. 7.30\n")
+    assert ("17:00", "fri") in {(t, d) for t, d, *_ in got}
+    assert ("07:30", MON_SAT) in {(t, d) for t, d, *_ in got}
+    # a day heading the places after it goes on over them
+    got = rows(
+        "Msze św. w niedziele: już w sobotę Zalesie godz. 17.00; Borowa godz. 18.30; Niedziela: 8.00\n"
+    )
+    assert {d for t, d, *_ in got if t in ("17:00", "18:30")} == {"sat"}
+
+
+def test_a_season_s_time_set_against_the_one_before_with_a_is_instead_of_it_on_its_days():
+    got = rows(
+        "Msze św. w dni powszednie: 7:00 (wtorek, środa), 18:00 (piątek, sobota), a w okresie letnim 19:00\n"
+    )
+    assert got == {
+        ("07:00", "tue,wed", None, None),
+        ("18:00", "fri,sat", None, "not-summer"),
+        ("19:00", "fri,sat", None, "summer"),
+    }
+    assert rows("Msze św. w niedziele: 8:00, 17.00, a od czerwca do sierpnia o 19:00\n") == {
+        ("08:00", "sun", None, None),
+        ("17:00", "sun", None, "09-01..05-31"),
+        ("19:00", "sun", None, "06-01..08-31"),
+    }
+    # "także": one more in that season
+    assert ("18:00", "sun", None, None) in rows(
+        "Msze św. w niedziele: 8:00, 18:00, a w wakacje także 20:00\n"
+    )
+
+
+def test_a_weekday_abbreviated_a_time_at_ten_past_in_a_list_and_months_in_parentheses():
+    got = rows("MSZE ŚW. Niedziela - 8.00, 10.00;\nDzień pow. - 6.30, 7.10,18.30 (maj i paźdz.)\n")
+    assert ("06:30", MON_SAT, None, None) in got
+    assert ("07:10", MON_SAT, None, None) in got
+    assert ("18:30", MON_SAT, None, "05-01..05-31,10-01..10-31") in got
+    assert season_in("Ogłoszenia (grudzień 2019)") is None
+
+
+def test_times_listed_w_godzinach_are_a_list_not_opening_hours():
+    got = rows("Niedziela\n\nZapraszamy wszystkich w godzinach 7:30 , 9:00, 11:00 ( Dzieci )\n")
+    assert {t for t, *_ in got} == {"07:30", "09:00", "11:00"}
+    assert rows("Kancelaria czynna w godzinach 9:00 - 12:00, 15:00 - 17:00\n") == set()
+
+
+def test_an_invitation_to_mass_below_a_day_list_under_a_heading_of_meetings():
+    text = (
+        "Stałe spotkania\n\nDni powszednie: 06:45, 18:30\n\n"
+        "Zapraszamy na Mszę Św. codziennie od poniedziałku do piątku\n"
+    )
+    assert rows(text) == {
+        ("06:45", "mon,tue,wed,thu,fri", None, None),
+        ("18:30", "mon,tue,wed,thu,fri", None, None),
+    }
+
+
+def test_a_time_said_after_a_street_number_and_the_two_halves_of_the_year_set_against_each_other():
+    text = (
+        "Msza Święta sprawowana jest codziennie w kaplicy przy Szpitalu, ul. Długa 12B o godz. 6.30 oraz"
+        " w okresie letnim (kwiecień- wrzesień) o godzinie 19.00, natomiast w okresie zimowym"
+        " (październik-marzec) o godzinie 18.00.\n"
+    )
+    got = {(t, s) for t, _, _, s in rows(text)}
+    assert got == {("06:30", None), ("19:00", "04-01..09-30"), ("18:00", "10-01..03-31")}
+
+
+def test_summer_and_winter_named_together_are_all_year():
+    assert season_in("czas letni i zimowy") is None
+    got = rows("Msze św.:\n\nBorki, niedziele, czas letni i zimowy, 8.00, 10.30\n")
+    assert {s for *_, s in got} == {None}
+
+
+def test_intentions_after_a_day_label_are_masses_past_a_devotion_line():
+    text = (
+        "Intencje mszalne:\nponiedziałek        7:00   † Jan Nowak\n"
+        "wtorek              7:00   Nabożeństwo do św. Antoniego\n"
+        "środa               7:00   † Anna Kowal 1 rocz.\n"
+        "czwartek            7:00   ✝ Piotr Wiśniewski\n"
+    )
+    decided = consolidated(text, "https://parafia.test/intencje")["schedule"]
+    assert {d for r in decided if r["time"] == "07:00" for d in r["days"]} >= {"mon", "wed", "thu"}
+
+
+def test_ash_wednesday_is_a_feast_not_the_wednesday():
+    from msze.extraction.rules.days import day_at
+
+    assert day_at("Środa Popielcowa") is None
+    assert day_at("środa") is not None
+
+
+def test_a_portal_s_mass_list_before_dni_pow_is_sunday_s_and_villages_below_get_no_weekdays():
+    text = (
+        "Parafia\ntel 018/44-00-000\nmsze św: 7:30, 10:00, 12:00, 17:00\ndni pow: 6:45, 18:00\n"
+        "Zawady 8:30, 11:00\n"
+    )
+    got = rows(text)
+    assert {t for t, d, *_ in got if d == "sun"} == {"07:30", "10:00", "12:00", "17:00"}
+    assert {t for t, d, *_ in got if d == MON_SAT} == {"06:45", "18:00"}
+    assert not {t for t, *_ in got} & {"08:30", "11:00"}  # the village's days are not said
+    # under a heading alone, the places are its list
+    got = rows("Dni powszednie:\nZawady 7:00\nBorki 18:00\n")
+    assert {(t, d) for t, d, *_ in got} == {("07:00", MON_SAT), ("18:00", MON_SAT)}
+
+
+def test_the_regular_order_restored_from_a_date_in_the_notices_is_regular():
+    text = (
+        "Ogłoszenia parafialne\n\nOd najbliższej niedzieli, 12 kwietnia, wracamy do zwykłego porządku"
+        " sprawowania Mszy Świętych w niedziele (7.30, 9.00, 11.00 i 18.00).\n"
+    )
+    got = consolidated(text, "https://parafia.test/ogloszenia")
+    assert {r["time"] for r in got["schedule"] if "sun" in r["days"]} == {"07:30", "09:00", "11:00", "18:00"}

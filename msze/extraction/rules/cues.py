@@ -154,7 +154,8 @@ AT_MASS_RE = re.compile(
 )
 # an intention's first words: "+ Jan Kowalski", "Za Parafian", "O zdrowie", "W intencji górników"
 _INTENTION = (
-    r"\+|za\s+(?:\+|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)|w\s+intencji|dziękczynn"
+    r"[+†✝]|za\s+(?:[+†✝]|śp|dusz|parafian|zmarł)|o\s+(?:boże|zdrowie|błogosławieństwo)"
+    r"|w\s+intencji|dziękczynn"
 )
 # an intention right after an hour ("8:00 – + Jan Kowalski", "19:00 – Za Parafian", "10.30 I. W intencji
 # górników", the first of two): a Mass

@@ -116,10 +116,11 @@ _DAY_PATTERNS: list[tuple[str, Days]] = [
         )
     ),
     (
-        # "w tygodniu codziennie", "codziennie w dni powszednie": the weekdays' every day
+        # "w tygodniu codziennie", "codziennie w dni powszednie": the weekdays' every day; "Dzień pow."
         rf"(?:w\s+tygodniu|(?:w\s+)?dni\s+powszedn{_W})\s+codzienn{_W}"
         rf"|codzienn{_W}\s+(?:w\s+tygodniu{_R}|w\s+dni\s+powszedn{_W})"
-        rf"|(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|w\s+(?:ciągu\s+)?tygodni[ua]{_R}|dni\s+robocze{_R}"
+        rf"|(?:dni|dzień)\s+powszedn{_W}|powszedn{_W}|(?:dni|dzień)\s+pow{_DOT}|w\s+(?:ciągu\s+)?tygodni[ua]{_R}"
+        rf"|dni\s+robocze{_R}"
         rf"|porząd{_W}\s+zwykł{_W}|dni\s+zwykł{_W}",
         MON_SAT,
     ),
@@ -191,7 +192,7 @@ MONTH_WORDS = (
 )
 _MONTH_AFTER_RE = re.compile(
     rf"\s+(?:{MONTH_WORDS}|adwentu|wielkanocn\w*|zwykł\w*|(?:wielkiego\s+)?postu|palmow\w*|(?:bożego\s+)?miłosierdzia"
-    r"|zesłania|zmartwychwstania|dobrego\s+pasterza)\b",
+    r"|zesłania|zmartwychwstania|dobrego\s+pasterza|popielcow\w*)\b",
     re.IGNORECASE,
 )
 _HOLY_MASS_BEFORE_RE = re.compile(r"msz\w*\s+$", re.IGNORECASE)  # "Msza święta" is no holy day
@@ -256,6 +257,10 @@ _HEADING_FILLER_RE = re.compile(
 )
 
 _DayMatch = tuple[int, int, Days]
+# an item that opens with a name: "; Biskupice godz. 18.00" (a day opening it is the item's own)
+_NAME = r"(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])[^\W\d_]+"
+_ITEM_PLACE_RE = re.compile(rf"\s*{_NAME}(?:\s+{_NAME})*\s*(?:godz|o\b|\d)", re.I)
+_PLACE_FIRST_RE = re.compile(rf"\s*{_NAME}(?:\s+{_NAME})*\s+\S*$", re.I)  # "Uzarzewo " before its day
 
 
 def _day_range(a: Days, b: Days, generic_span: bool) -> Days:
@@ -464,7 +469,23 @@ class LineDays:
                 return _resolve_day(line, wider)
         if not found and lo > clause_start:
             return self._label_before(clause_start, lo)
+        if found and (headed := self._header_days(clause_start, found, s)) is not None:
+            return headed
         return _resolve_day(line, found)
+
+    def _header_days(self, clause_start: int, found: list[_DayMatch], s: int) -> Days | None:
+        """ "Msze w dni powszednie: Uzarzewo czw. 16.30; Biskupice 18.00": a place's item after a semicolon
+        naming no day of its own has the header's days, not the item's before it; None when it does not."""
+        line, last = self.line, found[-1]
+        semi = line.rfind(";", last[1], s)
+        item = _ITEM_PLACE_RE.match(line, semi + 1) if semi >= 0 else None
+        # the day was the item's before, named after its place ("Uzarzewo czw."), not heading the places
+        # after it ("już w sobotę Piłka 17.00; Kaminnik 18.30")
+        before = max(line.rfind(";", 0, last[0]), line.rfind(":", 0, last[0])) + 1
+        placed = _PLACE_FIRST_RE.match(line, before, last[0]) is not None
+        colon = line.find(":", clause_start, last[0])
+        head = [d for d in found if colon >= 0 and d[1] <= colon]
+        return _resolve_day(line, head) if item is not None and placed and head else None
 
     def _label_before(self, clause_start: int, lo: int) -> Days | None:
         """The days of a label heading the clause's long list ("Msze w niedziele: kościół parafialny: 7.30,

@@ -52,11 +52,12 @@ _NUMBER_RE = re.compile(r"\d+")
 _YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
 # "od niedzieli 26 kwietnia": the weekday a bound falls on may stand between "od" and its date
 DAY_BEFORE_DATE = r"(?:(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*,?\s+)?"
-# "od 1 lipca", "do 31 sierpnia": a date that bounds a season, not the day of a one-off Mass; a dash bounds
+# "od 1 lipca", "do 31 sierpnia", "od najbliższej niedzieli, 29 marca": a date that bounds a season or starts
+# an order, not the day of a one-off Mass; a dash bounds
 # one after a date only ("1 – 15 sierpnia"; "Wniebowzięcie – 15 sierpnia – 8.00" is the feast's day)
 _BOUND_BEFORE_RE = re.compile(
     rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?"
-    rf"{DAY_BEFORE_DATE}$",
+    rf"(?:(?:najbliższ|przyszł|następn)\w+\s+)?{DAY_BEFORE_DATE}$",
     re.IGNORECASE,
 )
 # a range's bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)
@@ -737,8 +738,16 @@ def _season_of_months(months: set[int]) -> str | None:
     return ",".join(runs)
 
 
+# "czas letni i zimowy", "latem i zimą": both halves of the year, so all year
+_BOTH_HALVES_RE = re.compile(
+    r"\b(?:(?:czas\w*|okres\w*)\s+)?(?:letni\w*|lat\w*)\s+(?:i|oraz)\s+(?:zimow\w*|zim\w*)\b", re.IGNORECASE
+)
+
+
 def season_in(text: str) -> str | None:
     """The season a phrase names: a date range "MM-DD..MM-DD" when it gives one, else a tag."""
+    if _BOTH_HALVES_RE.search(text):
+        return None
     months = _MONTH_RANGE_RE.search(text)
     if months is not None:
         m1 = _start_month(months)
@@ -766,6 +775,8 @@ def season_in(text: str) -> str | None:
         if possible_date(None, m1, d1) and possible_date(None, m2, d2):  # "od 31.11 do 5.12" is no range
             return f"{m1:02d}-{d1:02d}..{m2:02d}-{d2:02d}"
     one = _ONE_MONTH_RE.search(text)
+    if one is not None and one["paren"] and not text[one.end() :].lstrip(" .").startswith(")"):
+        one = None  # "(grudzień 2019)": a date's month, not months a time is held in
     months = {_month_of(None, m.group()) for m in _MONTH_FORM_RE.finditer(one["months"])} if one else set()
     m = _SEASON_RE.search(_EXCEPT_LITURGICAL_RE.sub(" ", text)) if len(months) < 2 else None
     if m is not None:
@@ -792,11 +803,11 @@ _EACH_DAY_OF = (
 _MONTH_FORMS = (
     r"stycz(?:niu|nia|niem|eń)|lut(?:ym|ego|y)|mar(?:cu|ca|cem|zec)|kwie(?:tniu|tnia|tniem|cień)"
     r"|maj(?:u|a|em)?|czerw(?:cu|ca|cem|iec)|lip(?:cu|ca|cem|iec)|sierp(?:niu|nia|niem|ień)"
-    r"|wrze(?:śniu|śnia|śniem|sień)|październik(?:u|a|iem)?|listopad(?:zie|a|em)?|grud(?:niu|nia|niem|zień)"
+    r"|wrze(?:śniu|śnia|śniem|sień)|październik(?:u|a|iem)?|paźdz|listopad(?:zie|a|em)?|grud(?:niu|nia|niem|zień)"
 )
-# ... or several listed: "w styczniu i lutym", "(oprócz stycznia, lutego)"
+# ... or several listed: "w styczniu i lutym", "(oprócz stycznia, lutego)", "(maj i paźdz.)"
 _ONE_MONTH_RE = re.compile(
-    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+|\b{_EACH_DAY_OF}|\bprzez\s+cały\s+(?:miesiąc\s+)?)"
+    rf"(?<![\d.])(?:(?P<neg>\b{_EXCEPT})|\bw\s+|\b{_EACH_DAY_OF}|\bprzez\s+cały\s+(?:miesiąc\s+)?|(?P<paren>\(\s*))"
     rf"(?P<months>(?:{_MONTH_FORMS})(?:(?:\s*,\s*|\s+(?:i|oraz)\s+)(?:{_MONTH_FORMS}))*)\b"
     r"(?!\s+(?:i|oraz|[-–—])\s)",
     re.IGNORECASE,
@@ -916,7 +927,7 @@ def dates_in(text: str, bounds: bool = False) -> list[tuple[int, int, tuple[int 
         if not possible_date(int(year) if year else None, month, day):
             continue  # "30.02.2026", "31.11": not a date (an hour next to it is still read, undated)
         if not bounds and (
-            _BOUND_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
+            _BOUND_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())
             or _DASHED_DATES_RE.match(text, m.start())
         ):
             continue
@@ -1115,6 +1126,9 @@ def _order(r: Reading) -> _Order:
     return (r.church, r.kind)
 
 
+_SATURDAY_EXCEPTED_RE = re.compile(rf"{EXCEPT_WORD}\s*(?:msz\w*\s+)?(?:w\s+)?sobot", re.I)
+
+
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
     "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
@@ -1124,6 +1138,7 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
     own_sat: set[_Order] = set()
     added_sat: set[_Order] = set()  # "w soboty także 8.00": Saturday's times besides the weekdays'
     replaced_sat: set[tuple[_Order, str]] = set()  # "18:00 (w sobotę o 18:30)": 18:00 only, not on Saturday
+    excepted_sat: set[str] = set()  # "..., z wyjątkiem Mszy w sobotę o 12": the 12:00 only
     own_sun: set[_Order] = set()
     own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
     vigils: set[tuple[_Order, str]] = set()
@@ -1134,6 +1149,10 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
                 vigils.add((key, f.time))
             elif "sat" in r.days.days and "fri" not in r.days.days and r.instead_of is not None:
                 replaced_sat.add((key, r.instead_of))
+            elif "sat" in r.days.days and "fri" not in r.days.days and _SATURDAY_EXCEPTED_RE.search(f.own):
+                # "7:00, 12:00, 18:00 ... w Panteonie, z wyjątkiem Mszy w sobotę o godz. 12, która ...":
+                # that time's Saturday is held otherwise (at another church, too), the others stay Mon–Sat
+                excepted_sat.add(f.time)
             elif "sat" in r.days.days and "fri" not in r.days.days:
                 (added_sat if AS_WELL_RE.search(f.own) else own_sat).add(key)
             if "sun" in r.days.days:
@@ -1147,7 +1166,8 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
         key = _order(r)
         # "we wtorki: 7.00 / pozostałe dni powszednie: 18.00": the other days are those not named above
         drop = set(own.get(key, ())) if r.days.rest and r.days.days - own.get(key, set()) else set()
-        if key in own_sat or (key, f.time) in vigils or (key, f.time) in replaced_sat:
+        replaced = (key, f.time) in replaced_sat or f.time in excepted_sat
+        if key in own_sat or (key, f.time) in vigils or replaced:
             drop.add("sat")
         if key in own_sun:
             drop.add("sun")

@@ -24,7 +24,7 @@ from msze.extraction.rules.cues import (
     Cue,
     LineCues,
 )
-from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days
+from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days, is_day_heading
 from msze.extraction.rules.lines import words
 from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading, place_named, season_in
 
@@ -120,13 +120,22 @@ def _looks_like_date(h: Hour) -> bool:
     return "." in h.text and h.text.replace(".", "").isdigit() and 1 <= int(h.time[3:]) <= 12
 
 
+def _listed_after_a_time(c: HourContext) -> bool:
+    """ "6.30, 7.10, 19.00": the next item of a list of times, right after one that is no date."""
+    if c.idx == 0 or c.since == c.clause_start:
+        return False
+    previous = c.line.hours[c.idx - 1]
+    return not _looks_like_date(previous) and c.line.line[c.since : c.s].strip() in (",", ";")
+
+
 def verdict(c: HourContext) -> Verdict:
     """Is the hour a Mass start: the first step with an answer decides."""
     return _never_mass(c) or _by_cue(c) or _by_block(c)
 
 
-# "w godz. " heading a list of times ("w godz. 7.00, 8.30, 10.00"), not the opening hours of a range
-_LIST_HEAD_RE = re.compile(r"\bw\s+godz\.\s*$", re.IGNORECASE)
+# "w godz. ", "w godzinach " heading a list of times ("w godz. 7.00, 8.30, 10.00"), not the opening hours of
+# a range
+_LIST_HEAD_RE = re.compile(r"\bw\s+godz(?:\.|inach)\s*$", re.IGNORECASE)
 _NEXT_LISTED_RE = re.compile(r"\s*,\s*\d{1,2}[.:]\d\d")
 
 
@@ -163,11 +172,14 @@ def _never_mass(c: HourContext) -> Verdict | None:
         and not MASS_CUE_RE.search(near, contacts[-1].end())
         and not _closed(near, contacts[-1])
         and not _church_street(near, contacts[-1])
+        and not (contacts[-1].group().lower() == "ul" and _HOUR_WORD_END_RE.search(near))
     ):
         return (False, "contact")  # "tel. 61 815 30 45", "konto: ..."
     return None
 
 
+# "przy Szpitalu, ul. Biernackiego 9A o godz. 7.00": the street's number is past, the hour is said
+_HOUR_WORD_END_RE = re.compile(r"\d\w?\s+o\s+godz(?:\.|in\w*)\s*$", re.IGNORECASE)
 # an ISO date right before the time: a post's or an update's stamp, as content systems print it
 _STAMP_BEFORE_RE = re.compile(r"\b\d{4}-[01]\d-[0-3]\d(?:[ T]|,\s*)$")
 
@@ -310,9 +322,11 @@ def _by_block(c: HourContext) -> Verdict:
     """
     earlier = c.line.cues.last_own_by(c.clause_start)
     section = earlier.mass if earlier is not None else c.line.section
-    if INTENTION_AFTER_RE.match(c.line.line, c.e) and not c.before.strip(" \t•*-–—·"):
-        return (True, "intention")
-    if _looks_like_date(c.hour):
+    head = c.before.strip(" \t•*-–—·")
+    day_label = is_day_heading(head) and not any(ch.isdigit() for ch in head)  # "piątek", not a date
+    if INTENTION_AFTER_RE.match(c.line.line, c.e) and (not head or day_label):
+        return (True, "intention")  # "piątek   18:00   † Gertruda": a Mass's intention, past a devotion
+    if _looks_like_date(c.hour) and not _listed_after_a_time(c):
         return (False, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
     if section is True and (_is_listy(c) or (c.day is not None and _HELD_WITH_RE.match(c.line.line, c.e))):
         return (True, "schedule block")  # "• w środy: 16.30 wraz z nowenną do Matki Bożej ...": the Mass's

@@ -235,6 +235,7 @@ class _Block:
     section: bool | None = None  # True: a Mass block, False: a block about something else, None: none
     heading_day: Days | None = None  # the day heading on a line of its own just above
     label_day: Days | None = None  # the same, kept across short notes, for the day label only
+    listed_day: bool = False  # that day labelled a line of times ("dni pow: 6:30, 18:00"), no heading alone
     sunday_header: bool = False  # under a Mass header naming Sunday ("Msze niedzielne:"), day lines and all
     notes: BlockNotes = field(default_factory=BlockNotes)  # the church, season and date headings say
     broadcast: bool = False  # under "Msze święte w telewizji", "Program TV": times of broadcasts
@@ -297,6 +298,7 @@ class _Block:
                 # "Msze św. w niedziele" / "i święta obowiązkowe": one heading wrapped, both days
                 line_day = Days(self.heading_day.days | line_day.days)
             self.heading_day = self.label_day = line_day
+            self.listed_day = False
             self.sunday_header = cued and line_day is not None and "sun" in line_day.days
         elif not self._keeps_day(line, cued, size, line_day):
             self.heading_day = None
@@ -352,6 +354,7 @@ class _Block:
             self.notes.confession = not own[-1].mass and bool(CONFESSION_RE.match(cues.line, own[-1].start))
         if day_head is not None:
             self.heading_day = self.label_day = day_at(day_head)
+            self.listed_day = True
 
 
 _BULLETS = " \t•*·-–—"  # what may stand before a list line's time
@@ -524,6 +527,10 @@ _CHURCH_LIST_RE = re.compile(
     r"\s*(?:kości[oó][łl]y|kaplice|świątynie)(?:\s+i\s+kaplice)?\s*\(\s*msz[^()]*\)\s*:?\s*", re.IGNORECASE
 )
 _CHURCH_ENTRY_RE = re.compile(r"\s*(?P<name>[^\W\d][^()\d]{1,80}?)\s*\((?:[\d.:,;\s]|\bi\b)+\)\s*")
+# "7:00, 12:00, 18:00 odprawiane są w Panteonie Wielkich Polaków": the list's church, after its last time
+_HELD_AT_RE = re.compile(
+    r"\s+(?:są\s+)?(?:odprawian|sprawowan|celebrowan)\w*\s+(?:są\s+)?(?P<at>(?:w|we)\s+[^\W\d][^\d,;.()]{2,60})"
+)
 # what is past a line's last time when it names where the list is held: " - w dolnym kościele", " – kaplica"
 _CHURCH_TAIL_RE = re.compile(r"\s*(?:\([^()\d]{0,60}\)\s*)?[-–—]\s*[^\W\d][^\d()]{2,60}")
 # what stands between two times of a plain list: a comma or "i", a parenthesised note ("10.30 (dzieci), ")
@@ -569,6 +576,17 @@ _PAREN_OPEN_RE = re.compile(r"\s*\(\s*(?:o\s+)?(?:godz\.?:?\s*)?", re.IGNORECASE
 _PAIRED_RE = re.compile(r"\s+(?:i|oraz)\b\s*(?:o\s+)?(?:godz\.?\s*)?", re.IGNORECASE)
 # "18.00 (w dzień poprzedzający)", "(w przeddzień)" under Sunday's list: the Saturday evening's vigil
 _EVE_NOTE_RE = re.compile(r"\s*\(\s*(?:w\s+)?(?:dzień\s+poprzedzając\w*|przeddzień|wigili\w*)\s*\)", re.I)
+# ", a w okresie letnim ", ", a od maja do sierpnia o ", ", natomiast w okresie zimowym (X-III) o godzinie ":
+# a season's time set against the one before
+_CONTRAST_RE = re.compile(
+    r"\s*(?:\([^()]*\))?\s*,\s*(?:a|natomiast|zaś)\s+(?P<s>[^\d,;]{3,60}?)\s*(?:o\s+)?(?:godz(?:\.|inie)?\s*)?"
+)
+# a short invitation to the Mass, with no time: "Zapraszamy na Mszę Św. codziennie od poniedziałku do piątku"
+_INVITATION_RE = re.compile(
+    r"\s*zaprasza\w*\s+(?:\w+\s+){0,2}na\s+msz\w*(?:\s+św\.?|\s+święt\w*)?[^\d\n]{0,60}$", re.I
+)
+# a line led by a place's name and its times: "Frycowa 7:30, 12:00"
+_PLACE_LED_RE = re.compile(r"\s*(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])[^\W\d_]+(?:\s+[^\W\d_]+)?\s+\d{1,2}[.:]\d\d")
 # "Msza wieczorna": the day's last Mass, from the afternoon on
 _EVENING_RE = re.compile(r"\bwieczorn\w*", re.IGNORECASE)
 EVENING_FROM = "16:00"
@@ -666,8 +684,11 @@ def _own_words(line: str, own_start: int, c: HourContext) -> tuple[str, str]:
             if m.start() not in in_days and before.rfind("(", 0, m.start()) <= before.rfind(")", 0, m.start())
         ]  # not a comma of a parenthesis: "czwartek (poza V, X i XII) 8.00"
         cut = max([before.rfind(";"), *commas])
-        # "; czas letni (IV-IX) 18.00": a parenthesis after the separator opens this hour's item
-        if cut < 0 or before.rfind("(") < cut:
+        # "; czas letni (IV-IX) 18.00": a parenthesis after the separator opens this hour's item; with no
+        # separator, a parenthesis right after the hour before is that hour's note, one after words
+        # ("oraz w okresie letnim (kwiecień-wrzesień) o 18.00") this hour's
+        opening = before.rfind("(")
+        if (cut < 0 and (opening < 0 or not before[:opening].strip())) or (cut >= 0 and opening < cut):
             cut = max(cut, before.rfind(")"))
         before = before[cut + 1 :]
     after = line[c.e : min(c.next_start, c.clause_end)]
@@ -882,14 +903,16 @@ class _Walk:
         self.at_home: list[tuple[Reading, str]] = []  # the readings that place gave no church, with its name
 
     def run(self) -> list[RuleDecision]:
-        """Every non-blank line in order up to the last line with hours (the block state after it decides
-        nothing), each either updating the block or deciding its hours; then the schedule is read as a whole
-        (reading.finish)."""
+        """Every non-blank line in order up to the last line with hours and the one after it (the block state
+        past them decides nothing), each either updating the block or deciding its hours; then the schedule
+        is read as a whole (reading.finish)."""
         bounds = line_bounds(self.text)
         by_line = _hours_by_line(bounds, self.hours)
         overwritten = _cues_overwritten(self.text, bounds, by_line)
         listed: list[int] = []  # the hours of the line just read, when it had hours
-        for li, (line_start, line_end) in enumerate(bounds[: max(by_line) + 1]):
+        last = max(by_line)
+        last += next((k for k, (a, b) in enumerate(bounds[last + 1 :], 1) if self.text[a:b].strip()), 0)
+        for li, (line_start, line_end) in enumerate(bounds[: last + 1]):
             line = self.text[line_start:line_end]
             if not line.strip():
                 continue
@@ -897,6 +920,8 @@ class _Walk:
             if idxs is None and listed and (church := _church_going_on(line)) is not None:
                 self._list_is_at(listed, church)  # "9:30, 11:00, 18:00" / "- w górnym kościele"
             elif idxs is None:
+                if listed and _INVITATION_RE.match(line):
+                    self._invited_to_mass(listed, day_at(line))
                 # a line whose cues are overwritten is read as if it had none: the same block results
                 self.block.read_hourless(line, [] if li in overwritten else topic_cues(line))
             else:
@@ -916,6 +941,16 @@ class _Walk:
             RuleDecision(is_mass, reason, reading)
             for (is_mass, reason), reading in zip(self.verdicts, self.readings, strict=True)
         ]
+
+    def _invited_to_mass(self, idxs: list[int], days: Days | None) -> None:
+        """ "Stałe spotkania" / "Dni powszednie: 07:00, 18:00" / "Zapraszamy na Mszę Św. codziennie od
+        poniedziałku do piątku": the invitation right below a day's list says what its times are, over a
+        heading of other events, and on which of the days."""
+        if all(self.verdicts[i] == (False, "other block") for i in idxs):
+            for i in idxs:
+                self.verdicts[i] = (True, "schedule block")
+                if days is not None and days.days < (self.readings[i].days or days).days:
+                    self.readings[i].days = days
 
     def _read_as_a_list(
         self, line_start: int, line: str, idxs: list[int], entry: re.Match[str] | None
@@ -956,24 +991,32 @@ class _Walk:
         for n, i in enumerate(idxs):
             self.readings[i].season = columns[n // per]
 
-    def _list_is_at(self, idxs: list[int], church: str) -> None:
+    def _list_is_at(self, idxs: list[int], church: str, replace: bool = False) -> None:
         """The times of a list that name no church of their own are held at ``church`` ("" the parish's)."""
         for i in idxs:
-            if self.readings[i].church is None and church:
+            if (self.readings[i].church is None or replace) and church:
                 self.readings[i].church = church
 
     def _church_after_list(self, line_start: int, line: str, idxs: list[int]) -> None:
         """ "7:30, 10.30 (dzieci), 12.00 - w dolnym kościele": a church named past a dash after a line's last
-        time, ending the line, is where the line's whole list is held, not the last time alone."""
+        time, ending the line, is where the line's whole list is held, not the last time alone; so is one
+        said to hold the list ("7:00, 12:00 odprawiane są w Panteonie")."""
+        at = None
+        for k, i in enumerate(idxs):
+            held = _HELD_AT_RE.match(line, self.hours[i].end - line_start)
+            at = held and (inline_church(held["at"]) or place_named(held["at"]))
+            if at:  # "7:00, 12:00, 18:00 odprawiane są w Panteonie ...": the times up to it
+                idxs = idxs[: k + 1]
+                break
         last = self.readings[idxs[-1]]
         tail = line[self.hours[idxs[-1]].end - line_start :]
-        if len(idxs) < 2 or last.church is None or not _CHURCH_TAIL_RE.fullmatch(tail):
+        if not at and (len(idxs) < 2 or last.church is None or not _CHURCH_TAIL_RE.fullmatch(tail)):
             return
         for i, j in itertools.pairwise(idxs):
             gap = line[self.hours[i].end - line_start : self.hours[j].start - line_start]
             if not _PLAIN_GAP_RE.fullmatch(gap):
                 return
-        self._list_is_at(idxs, last.church)
+        self._list_is_at(idxs, at or last.church, replace=bool(at))
 
     def _that_sunday_s(self, line: str, c: HourContext, r: Reading, dense: bool) -> bool:
         """A Mass said of an ordinary Sunday named today or in the heading over a short list (no intentions
@@ -990,23 +1033,40 @@ class _Walk:
         return sunday and not notice and intention is None
 
     def _first_list_is_sunday(self) -> None:
-        """ "Msze Święte: 6:00 8:00 9:15 ... Dni powszednie: 6.00; 6.30" (as a diocese's directory writes
-        it): the first list of a Mass block, with no day and right before the weekdays' list, is Sunday's
-        where no time of the page is given to Sunday."""
+        """ "Msze Święte: 6:00 8:00 9:15 ... Dni powszednie: 6.00; 6.30", "msze św: 7:00, 9:00 / dni pow:
+        6:30" (as a diocese's directory or a portal writes it): the first list of a Mass block, with no day
+        and right before the weekdays' list, is Sunday's where no time of the page is given to Sunday."""
         masses = [
             (r, reason) for r, (is_mass, reason) in zip(self.readings, self.verdicts, strict=True) if is_mass
         ]
         if any(r.days is not None and "sun" in r.days.days for r, _ in masses):
             return
-        lead = []
+        lead, cued = [], False
         for r, reason in masses:
-            if r.days is None and r.kind == REGULAR and reason == "schedule block":
+            if r.days is None and r.kind == REGULAR and reason in ("schedule block", "cue before"):
                 lead.append(r)
+                cued |= reason == "cue before"
                 continue
-            if lead and r.days is not None and r.days.days <= MON_SAT.days:
+            # a list the Mass word heads ("msze św: 7:00, 9:00, 11:00"), not one notice's Mass
+            if (
+                lead
+                and r.days is not None
+                and r.days.days <= MON_SAT.days
+                and len(lead) >= (3 if cued else 1)
+            ):
                 for first in lead:
                     first.days = _SUNDAY
             return
+
+    def _day_over(self, line: str) -> Days | None:
+        """The day heading the lines above, or labelling one ("dni pow: 6:30, 18:00"), for a line of times
+        below it; not the weekdays' label for a village's line ("Frycowa 7:30, 12:00"), whose days the page
+        leaves unsaid (under a heading alone, "Dni powszednie:" / "Borki 7:00", the villages are its list)."""
+        block = self.block
+        day = block.heading_day or block.label_day
+        if day is not None and block.listed_day and day.generic and "sun" not in day.days:
+            return None if _PLACE_LED_RE.match(line) else day
+        return day
 
     def _church_entry(self, line: str) -> re.Match[str] | None:
         """A church of a directory's list ("LIPINKI – pw. MB Rokitniańskiej (11.00)"): its times are the
@@ -1202,6 +1262,7 @@ class _Walk:
             under_sunday = sunday_heading or (block.sunday_header and head_days is not None)
             r.sunday_heading = under_sunday and self.hours[idx].time >= VIGIL_FROM
             self._pair_shares_season(line, line_start, idxs, idx, r)
+            self._contrasted_variant(line, line_start, idxs, idx, r)
             if is_mass:
                 self._evening_variant(idx, r, before)
             self.verdicts[idx], self.readings[idx] = (is_mass, reason), r
@@ -1237,6 +1298,26 @@ class _Walk:
         previous.season = complement(season)
         previous.aside = previous.season is not None
         return previous.aside
+
+    def _contrasted_variant(self, line: str, line_start: int, idxs: list[int], idx: int, r: Reading) -> None:
+        """ "17.00, a od maja do sierpnia o 18:30", "17:00 (czwartek, sobota), a w okresie letnim 18:00": the
+        season's time instead of the one before, on its days; that one is held the rest of the year."""
+        if idx == idxs[0] or r.season is None or complement(r.season) is None:
+            return
+        previous, hour = self.readings[idx - 1], self.hours[idx]
+        gap = line[self.hours[idx - 1].end - line_start : hour.start - line_start]
+        m = _CONTRAST_RE.fullmatch(gap)
+        if (
+            m is None
+            or previous.season not in (None, complement(r.season))
+            or AS_WELL_RE.search(gap)
+            or season_in(m["s"]) != r.season
+        ):
+            return
+        previous.season = complement(r.season)
+        if r.days is None or r.days.generic:  # the header's days: the time before names its own
+            r.days = previous.days
+        previous.aside = r.aside = True  # one time's two halves of the year: neither completes an order
 
     def _pair_shares_season(self, line: str, line_start: int, idxs: list[int], idx: int, r: Reading) -> None:
         """ "17.00 i 18.00 (X-III) albo 18.00 i 19.00 (IV-IX)": a season in parentheses after two times
@@ -1345,8 +1426,7 @@ class _Walk:
             day
             or _said_before(ctx.line, starts, clause)
             or self.block.column_day(ctx.line, s)
-            or self.block.heading_day
-            or self.block.label_day
+            or self._day_over(ctx.line)
             or (self.block.church_lines_day if self.block.church_line else None)
         )
         excepted = line_days.excepted_after(e) if day is not None else None
