@@ -42,7 +42,9 @@ from msze.utils.vocabulary import SEASONS, WEEK
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
 _ANNOUNCEMENTS_RE = re.compile(
-    r"og[łl]oszeni|aktualno[śs]c|intencj|wiadomo[śs]c|news|wydarzeni|blog|kronik|/20\d\d/", re.IGNORECASE
+    r"og[łl]oszeni|aktualno[śs]c|intencj|wiadomo[śs]c|news|wydarzeni|blog|kronik|/20\d\d/"
+    r"|niedziel\w*[-_](?:zwyk[łl]|adwent|wielk|wielkanoc|postu|palm)",  # ".../473-21-niedziela-zwykla-7"
+    re.IGNORECASE,
 )
 # a page about Masses: "porządek Mszy", "msze-swiete", "nabożeństwa", "godziny"
 _SCHEDULE_RE = re.compile(
@@ -720,10 +722,11 @@ def _add_one_off(
         entry["evidence"].append(evidence(page, hour))
 
 
-# a full stop and a capital or a digit, not after an abbreviation: "o godz. 6.30 i 17.30", "Msza św. Jana"
+# a full stop and a capital or a digit, not after an abbreviation: "o godz. 6.30 i 17.30", "Msza św. Jana",
+# "na os. Kośmin", "ul. Polna", "pw. NMP"
 _SENTENCE_END_RE = re.compile(
     r"(?<=[.!?])(?<!\bgodz\.)(?<!\bg\.)(?<!\bśw\.)(?<!\bks\.)(?<!\bok\.)(?<!\btj\.)(?<!\bnr\.)"
-    r"\s+(?=[A-ZĄĆĘŁŃÓŚŹŻ0-9])|\n"
+    r"(?<!\bos\.)(?<!\bul\.)(?<!\bpw\.)(?<!\bbł\.)(?<!\bim\.)\s+(?=[A-ZĄĆĘŁŃÓŚŹŻ0-9])|\n"
 )
 
 

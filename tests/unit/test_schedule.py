@@ -33,6 +33,10 @@ def test_page_roles_from_url_and_first_words():
     assert page_role({"url": "https://p.test/?p=7", "text": "Start | Ogłoszenia | Kontakt\n"}) == "other"
     assert page_role({"url": "https://p.test/porzadek", "text": "Menu: Ogłoszenia 12.10\n"}) == "schedule"
     assert page_role({"url": "https://p.test/kontakt"}) == "other"
+    # a week's notices named by its Sunday
+    assert page_role({"url": "https://p.test/index.php/473-21-niedziela-zwykla-7"}) == "announcements"
+    assert page_role({"url": "https://p.test/niedziela-palmowa-2021"}) == "announcements"
+    assert page_role({"url": "https://p.test/msze-w-niedziele"}) == "schedule"
 
 
 def test_a_sidebar_repeated_on_every_page_counts_once():

@@ -340,3 +340,17 @@ def test_the_regular_order_restored_from_a_date_in_the_notices_is_regular():
     )
     got = consolidated(text, "https://parafia.test/ogloszenia")
     assert {r["time"] for r in got["schedule"] if "sun" in r["days"]} == {"07:30", "09:00", "11:00", "18:00"}
+
+
+def test_a_list_going_on_at_another_place_after_an_abbreviation_in_a_restored_order():
+    text = (
+        "Ogłoszenia\n\nOd najbliższej niedzieli wracamy do zwykłego porządku Mszy Świętych (7.30, 10.00"
+        " i 18.00, a na os. Zielone o 9.00), gdyż tak ustalono.\n"
+    )
+    got = consolidated(text, "https://parafia.test/ogloszenia")["schedule"]
+    assert {(r["time"], r["church"]) for r in got if "sun" in r["days"]} == {
+        ("07:30", None),
+        ("10:00", None),
+        ("18:00", None),
+        ("09:00", "Zielone"),
+    }

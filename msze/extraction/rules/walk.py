@@ -585,6 +585,11 @@ _CONTRAST_RE = re.compile(
 _INVITATION_RE = re.compile(
     r"\s*zaprasza\w*\s+(?:\w+\s+){0,2}na\s+msz\w*(?:\s+św\.?|\s+święt\w*)?[^\d\n]{0,60}$", re.I
 )
+# ", a na os. Kośmin o ", " oraz w Borkach o godz. ": a list of Masses going on at another place
+_PLACE_TURN_RE = re.compile(
+    r"\s*,?\s*(?:a|oraz|zaś)\s+(?:w|we|na)\s+(?:os\.\s*)?(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])[^\d,;()]{1,40}?\s+o\s+(?:godz\.?\s*)?",
+    re.IGNORECASE,
+)
 # a line led by a place's name and its times: "Frycowa 7:30, 12:00"
 _PLACE_LED_RE = re.compile(r"\s*(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])[^\W\d_]+(?:\s+[^\W\d_]+)?\s+\d{1,2}[.:]\d\d")
 # "Msza wieczorna": the day's last Mass, from the afternoon on
@@ -976,6 +981,14 @@ class _Walk:
                 and gap.strip() == ","
             ):
                 self.verdicts[i] = (True, "schedule block")
+            elif self.verdicts[i][0] and self._dayless(j) and _PLACE_TURN_RE.fullmatch(gap):
+                # "(8.00, 10.30 i 18.00, a na os. Kośmin o 9.30)": the list goes on at another place, its days
+                self.verdicts[j] = self.verdicts[i]
+                self.readings[j].days = self.readings[j].days or self.readings[i].days
+
+    def _dayless(self, i: int) -> bool:
+        """An hour the walk could not place: no cue, or a Mass of no day."""
+        return self.verdicts[i] == (False, UNCUED) or (self.verdicts[i][0] and self.readings[i].days is None)
 
     def _by_season_column(self, line: str, idxs: list[int]) -> None:
         """A day's row under a table's season columns ("Niedziela 7:00 10:30 8:00 10:30" under "czas letni
