@@ -21,12 +21,13 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from msze.extraction.rules.cues import OTHER_CUE_RE
-from msze.extraction.rules.days import DAY_ORDER, day_at, is_day_heading
+from msze.extraction.rules.days import DAY_ORDER, day_at, is_day_label
 from msze.extraction.rules.reading import (
     AS_SUNDAY_RE,
     CONFESSION_RE,
     DAY_BEFORE_DATE,
     FROM_NOW_ON_RE,
+    NEXT_WORD,
     ONE_OFF,
     REGULAR,
     REGULAR_ORDER_RE,
@@ -394,7 +395,7 @@ def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
             days = day_at(heading or "")
             found.append(days.days if days is not None else None)
             continue
-        if _is_confession_heading(line, confessed) or (heading is not None and _is_day_label(line)):
+        if _is_confession_heading(line, confessed) or (heading is not None and is_day_label(line)):
             heading = line if confessed is None else ""
             continue
         if line.strip():
@@ -411,21 +412,12 @@ def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
     return found
 
 
-def _has_digit(text: str) -> bool:
-    return any(ch.isdigit() for ch in text)
-
-
 _CLOCK_RE = re.compile(r"\d{1,2}[.:]\d\d|\bgodz", re.IGNORECASE)  # a time of day, not "15 minut przed"
 
 
 def _is_confession_heading(line: str, confessed: re.Match[str] | None) -> bool:
     """A short line naming confession and no time: "Sakrament pojednania", "Spowiedź święta:"."""
-    return confessed is not None and len(line.split()) <= 4 and not _has_digit(line)
-
-
-def _is_day_label(line: str) -> bool:
-    """A day heading alone: "Niedziela:", "Dzień powszedni:"."""
-    return is_day_heading(line.strip()) and not _has_digit(line)
+    return confessed is not None and len(line.split()) <= 4 and not any(ch.isdigit() for ch in line)
 
 
 def _confession_at_masses(
@@ -645,10 +637,7 @@ def _undated(statement: str) -> bool:
 
 
 # "od 29 marca", "od najbliższej niedzieli, 29 marca": the day an order starts on
-_START_DATE_RE = re.compile(
-    r"\bod\s+(?:dnia\s+)?(?:(?:najbliższ|przyszł|następn)\w+\s+)?(?:\w+,?\s+)?\d{1,2}\s+[^\W\d]+",
-    re.IGNORECASE,
-)
+_START_DATE_RE = re.compile(rf"\bod\s+(?:dnia\s+)?(?:{NEXT_WORD}\s+)?(?:\w+,?\s+)?\d{{1,2}}\s+[^\W\d]+", re.I)
 
 
 # an announcement restating the standing confession times, not this week's ("Przypominamy, że spowiedź jest

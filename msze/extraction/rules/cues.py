@@ -93,9 +93,8 @@ _REFERENCE_BEFORE_RE = re.compile(
     re.IGNORECASE,
 )
 # "18.00 z nowenną", "wraz z nabożeństwem": something held with the Mass, not instead of it
-_WITH_BEFORE_RE = re.compile(
-    r"\b(?:z|ze|wraz\s+z|połączon\w*\s+z|poprzedzon[aey]|zakończon[aey])\s+$", re.IGNORECASE
-)
+HELD_WITH = r"z|ze|wraz\s+z|połączon\w*\s+z"
+_WITH_BEFORE_RE = re.compile(rf"\b(?:{HELD_WITH}|poprzedzon[aey]|zakończon[aey])\s+$", re.IGNORECASE)
 # a name, not a devotion: "Parafia Matki Bożej Różańcowej"; another church's heading ends a block
 PLACE_HEADING_RE = re.compile(
     r"\b(?:parafi[ai]|koś?ci[oó][łl]|kościo[łl]a|kościele|kaplic[aęy]|sanktuari(?:um|a)|bazylik[aię]|katedr[aęzy]"

@@ -258,7 +258,8 @@ _HEADING_FILLER_RE = re.compile(
 
 _DayMatch = tuple[int, int, Days]
 # an item that opens with a name: "; Biskupice godz. 18.00" (a day opening it is the item's own)
-_NAME = r"(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])[^\W\d_]+"
+CAPITAL = r"(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])"  # a capital letter, whatever the pattern's flags
+_NAME = rf"{CAPITAL}[^\W\d_]+"
 _ITEM_PLACE_RE = re.compile(rf"\s*{_NAME}(?:\s+{_NAME})*\s*(?:godz|o\b|\d)", re.I)
 _PLACE_FIRST_RE = re.compile(rf"\s*{_NAME}(?:\s+{_NAME})*\s+\S*$", re.I)  # "Uzarzewo " before its day
 
@@ -511,6 +512,12 @@ def _days_lead(note: str) -> str:
             break
         lead = note[: m.start()]
     return lead
+
+
+def is_day_label(text: str) -> bool:
+    """A day heading alone, no date or time in it: "piątek", "Dzień powszedni:" (not "Poniedziałek – 30
+    marca")."""
+    return is_day_heading(text.strip()) and not any(ch.isdigit() for ch in text)
 
 
 def _only_days(text: str) -> bool:

@@ -52,12 +52,13 @@ _NUMBER_RE = re.compile(r"\d+")
 _YEAR_RE = re.compile(r"(2(?<!\d2)0[0-3]\d)(?!\d)")
 # "od niedzieli 26 kwietnia": the weekday a bound falls on may stand between "od" and its date
 DAY_BEFORE_DATE = r"(?:(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel)\w*,?\s+)?"
+NEXT_WORD = r"(?:najbliższ|przyszł|następn)\w+"  # "od najbliższej niedzieli", "od przyszłego tygodnia"
 # "od 1 lipca", "do 31 sierpnia", "od najbliższej niedzieli, 29 marca": a date that bounds a season or starts
 # an order, not the day of a one-off Mass; a dash bounds
 # one after a date only ("1 – 15 sierpnia"; "Wniebowzięcie – 15 sierpnia – 8.00" is the feast's day)
 _BOUND_BEFORE_RE = re.compile(
     rf"(?:\bod|\bdo|\bpo|\bprzed|(?:\d|\b(?:{_MONTH_WORDS}|(?-i:[IVX]+)))\.?\s*[-–])\s*(?:dnia\s+)?"
-    rf"(?:(?:najbliższ|przyszł|następn)\w+\s+)?{DAY_BEFORE_DATE}$",
+    rf"(?:{NEXT_WORD}\s+)?{DAY_BEFORE_DATE}$",
     re.IGNORECASE,
 )
 # a range's bound: "1.07", "1 lipca", "1 VII", "połowy lipca" (the 15th)
@@ -272,11 +273,10 @@ AS_SUNDAY_RE = re.compile(
 )
 # "18.00 - ostatnia niedziela miesiąca z udziałem młodzieży", "11:00 – suma; w II i IV niedziele miesiąca -
 # chrzty": after a weekly time, who or what some of its days have
-_MONTHLY_NOTE_RE = re.compile(
-    r"\b(?:z\s+udział\w*|chrzt\w*|chrzest\w*|dla\s+\w+|z\s+błogosławieństw\w*)", re.I
-)
+_BAPTISM = r"chrzt\w*|chrzest\w*"
+_MONTHLY_NOTE_RE = re.compile(rf"\b(?:z\s+udział\w*|{_BAPTISM}|dla\s+\w+|z\s+błogosławieństw\w*)", re.I)
 # "12.00 (chrzty II i IV niedziela miesiąca)": the baptisms some Sundays of that weekly Mass have
-_BAPTISM_BEFORE_RE = re.compile(r"\b(?:chrzt\w*|chrzest\w*)", re.I)
+_BAPTISM_BEFORE_RE = re.compile(rf"\b(?:{_BAPTISM})", re.I)
 
 
 def monthly_note(after: str, days: Days | None) -> bool:
@@ -968,8 +968,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
 
 # "od dziś", "od przyszłej niedzieli": an order that starts with the week announced and goes on
 FROM_NOW_ON_RE = re.compile(
-    r"\bod\s+(?:dziś|dzisiaj|jutra|(?:najbliższ|przyszł|następn)\w+\s+(?:niedziel|tygodni|poniedział)\w*)\b",
-    re.IGNORECASE,
+    rf"\bod\s+(?:dziś|dzisiaj|jutra|{NEXT_WORD}\s+(?:niedziel|tygodni|poniedział)\w*)\b", re.IGNORECASE
 )
 
 
@@ -1147,14 +1146,15 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
             key = _order(r)
             if r.vigil:  # "Niedziele: sobota 18.00", "7.00, 18.00 (w soboty 18.00 z liturgii niedzielnej)"
                 vigils.add((key, f.time))
-            elif "sat" in r.days.days and "fri" not in r.days.days and r.instead_of is not None:
-                replaced_sat.add((key, r.instead_of))
-            elif "sat" in r.days.days and "fri" not in r.days.days and _SATURDAY_EXCEPTED_RE.search(f.own):
-                # "7:00, 12:00, 18:00 ... w Panteonie, z wyjątkiem Mszy w sobotę o godz. 12, która ...":
-                # that time's Saturday is held otherwise (at another church, too), the others stay Mon–Sat
-                excepted_sat.add(f.time)
             elif "sat" in r.days.days and "fri" not in r.days.days:
-                (added_sat if AS_WELL_RE.search(f.own) else own_sat).add(key)
+                if r.instead_of is not None:
+                    replaced_sat.add((key, r.instead_of))
+                elif _SATURDAY_EXCEPTED_RE.search(f.own):
+                    # "7:00, 12:00, 18:00 ... w Panteonie, z wyjątkiem Mszy w sobotę o godz. 12, która ...":
+                    # that time's Saturday is held otherwise (at another church, too), the others stay Mon–Sat
+                    excepted_sat.add(f.time)
+                else:
+                    (added_sat if AS_WELL_RE.search(f.own) else own_sat).add(key)
             if "sun" in r.days.days:
                 own_sun.add(key)
             if not r.vigil:

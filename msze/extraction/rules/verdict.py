@@ -16,6 +16,7 @@ from msze.extraction.rules.cues import (
     APPROXIMATE_BEFORE_RE,
     CONTACT_RE,
     FROM_TO_BEFORE_RE,
+    HELD_WITH,
     HOUR_WORD_BEFORE_RE,
     INTENTION_AFTER_RE,
     LOOKBEHIND,
@@ -24,7 +25,7 @@ from msze.extraction.rules.cues import (
     Cue,
     LineCues,
 )
-from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days, is_day_heading
+from msze.extraction.rules.days import DAY_ANY_RE, LINE_DAY_HEAD_RE, Days, is_day_label
 from msze.extraction.rules.lines import words
 from msze.extraction.rules.reading import CHURCH_WORD_RE, Reading, place_named, season_in
 
@@ -323,8 +324,7 @@ def _by_block(c: HourContext) -> Verdict:
     earlier = c.line.cues.last_own_by(c.clause_start)
     section = earlier.mass if earlier is not None else c.line.section
     head = c.before.strip(" \t•*-–—·")
-    day_label = is_day_heading(head) and not any(ch.isdigit() for ch in head)  # "piątek", not a date
-    if INTENTION_AFTER_RE.match(c.line.line, c.e) and (not head or day_label):
+    if INTENTION_AFTER_RE.match(c.line.line, c.e) and (not head or is_day_label(head)):
         return (True, "intention")  # "piątek   18:00   † Gertruda": a Mass's intention, past a devotion
     if _looks_like_date(c.hour) and not _listed_after_a_time(c):
         return (False, "date-like")  # "Niedziela 12.05": only a Mass word makes it a time
@@ -347,7 +347,7 @@ _DAY_AT_HOUR_RE = re.compile(
 
 
 # what a Mass is held with, right after its time: "16.30 wraz z nowenną", "18.00 z Koronką"
-_HELD_WITH_RE = re.compile(r"\s*[-–—,]?\s*(?:wraz\s+z|połączon\w*\s+z|z|ze)\s+[^\W\d]", re.IGNORECASE)
+_HELD_WITH_RE = re.compile(rf"\s*[-–—,]?\s*(?:{HELD_WITH})\s+[^\W\d]", re.IGNORECASE)
 
 
 def _is_listy(c: HourContext) -> bool:

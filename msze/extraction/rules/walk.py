@@ -33,6 +33,7 @@ from msze.extraction.rules.cues import (
 )
 from msze.extraction.rules.days import (
     AS_WELL_RE,
+    CAPITAL,
     DAY_ANY_RE,
     HEAD_GAP_RE,
     LINE_DAY_HEAD_RE,
@@ -587,11 +588,11 @@ _INVITATION_RE = re.compile(
 )
 # ", a na os. Kośmin o ", " oraz w Borkach o godz. ": a list of Masses going on at another place
 _PLACE_TURN_RE = re.compile(
-    r"\s*,?\s*(?:a|oraz|zaś)\s+(?:w|we|na)\s+(?:os\.\s*)?(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])[^\d,;()]{1,40}?\s+o\s+(?:godz\.?\s*)?",
+    rf"\s*,?\s*(?:a|oraz|zaś)\s+(?:w|we|na)\s+(?:os\.\s*)?{CAPITAL}[^\d,;()]{{1,40}}?\s+o\s+(?:godz\.?\s*)?",
     re.IGNORECASE,
 )
 # a line led by a place's name and its times: "Frycowa 7:30, 12:00"
-_PLACE_LED_RE = re.compile(r"\s*(?-i:[A-ZĄĆĘŁŃÓŚŹŻ])[^\W\d_]+(?:\s+[^\W\d_]+)?\s+\d{1,2}[.:]\d\d")
+_PLACE_LED_RE = re.compile(rf"\s*{CAPITAL}[^\W\d_]+(?:\s+[^\W\d_]+)?\s+\d{{1,2}}[.:]\d\d")
 # "Msza wieczorna": the day's last Mass, from the afternoon on
 _EVENING_RE = re.compile(r"\bwieczorn\w*", re.IGNORECASE)
 EVENING_FROM = "16:00"
@@ -1315,19 +1316,20 @@ class _Walk:
     def _contrasted_variant(self, line: str, line_start: int, idxs: list[int], idx: int, r: Reading) -> None:
         """ "17.00, a od maja do sierpnia o 18:30", "17:00 (czwartek, sobota), a w okresie letnim 18:00": the
         season's time instead of the one before, on its days; that one is held the rest of the year."""
-        if idx == idxs[0] or r.season is None or complement(r.season) is None:
+        rest = complement(r.season)
+        if idx == idxs[0] or rest is None:
             return
         previous, hour = self.readings[idx - 1], self.hours[idx]
         gap = line[self.hours[idx - 1].end - line_start : hour.start - line_start]
         m = _CONTRAST_RE.fullmatch(gap)
         if (
             m is None
-            or previous.season not in (None, complement(r.season))
+            or previous.season not in (None, rest)
             or AS_WELL_RE.search(gap)
             or season_in(m["s"]) != r.season
         ):
             return
-        previous.season = complement(r.season)
+        previous.season = rest
         if r.days is None or r.days.generic:  # the header's days: the time before names its own
             r.days = previous.days
         previous.aside = r.aside = True  # one time's two halves of the year: neither completes an order
