@@ -12,11 +12,12 @@ Three parts, each best of --rounds passes (the machine is shared):
    of text, like crawled pages) from their HTML, as `process` and the pipelines see them: the baseline
    html_to_text + find_hours, then html_to_text + extract() without and with the classifier, in pages/s and
    as a time ratio to the baseline of the same run; and each stage alone in ms/page;
-3. the time ratio of extract() on a 5 MB text to a 0.5 MB one built from the part-1 texts (≈ 10: linear);
+3. the time ratio of extract() on a 5 MB text to a 0.5 MB one built from the part-1 texts (≈ 10: linear),
+   as lines and as one line;
 4. with --against REV (a git revision, e.g. the commit before a change to the rules): extract() without a
-   classifier on the part-1 texts and on the part-2 pages' texts, by this tree and by REV's (exported with
-   `git archive` to a temporary folder, benchmarks/revision.py), each in a child process, alternately; the
-   time ratio per page.
+   classifier on the part-1 texts, on the part-2 pages' texts and on part 3's 0.5 MB text, by this tree and
+   by REV's (exported with `git archive` to a temporary folder, benchmarks/revision.py), each in a child
+   process, alternately; the time ratio per page.
 """
 
 from __future__ import annotations
@@ -140,23 +141,31 @@ def html_stages(pages: list[str], classifier: Any, rounds: int) -> None:
         print(f"  ({n_all / len(texts):.1f} hours a page, {n_rest / len(texts):.1f} left to the classifier)")
 
 
-def linearity(texts: list[str]) -> None:
+def big_text(texts: list[str], size: int, one_line: bool = False) -> str:
+    """``size`` characters of the part-1 texts repeated; ``one_line``: with no line breaks, as a page whose
+    HTML puts everything in one paragraph."""
     corpus = "\n\n".join(texts)
-    small = (corpus * (500_000 // len(corpus) + 1))[:500_000]
-    big = (corpus * (5_000_000 // len(corpus) + 1))[:5_000_000]
-    timings = []
-    for label, text in (("0.5 MB", small), ("5 MB", big)):
-        dt = float("inf")
-        for _ in range(2):  # best of two: the machine is shared
-            t0 = time.perf_counter()
-            ex = extract(text, max_hours=10**9)  # no cap: this measures the growth of the time with size
-            dt = min(dt, time.perf_counter() - t0)
-        timings.append(dt)
-        print(
-            f"  extract() on {label} of text: {dt:6.2f} s "
-            f"({len(ex.hours)} hours, {len(ex.masses)} distinct masses)"
-        )
-    print(f"  time ratio 5 MB / 0.5 MB: {timings[1] / timings[0]:.1f} (10 = linear)")
+    if one_line:
+        corpus = " ".join(corpus.split("\n"))
+    return (corpus * (size // len(corpus) + 1))[:size]
+
+
+def linearity(texts: list[str]) -> None:
+    for shape, one_line in (("lines", False), ("one line", True)):
+        timings = []
+        for label, size in (("0.5 MB", 500_000), ("5 MB", 5_000_000)):
+            text = big_text(texts, size, one_line)
+            dt = float("inf")
+            for _ in range(2):  # best of two: the machine is shared
+                t0 = time.perf_counter()
+                ex = extract(text, max_hours=10**9)  # no cap: this measures the growth of the time with size
+                dt = min(dt, time.perf_counter() - t0)
+            timings.append(dt)
+            print(
+                f"  extract() on {label} of text in {shape}: {dt:6.2f} s "
+                f"({len(ex.hours)} hours, {len(ex.masses)} distinct masses)"
+            )
+        print(f"  time ratio 5 MB / 0.5 MB in {shape}: {timings[1] / timings[0]:.1f} (10 = linear)")
 
 
 # what a child process runs: extract() over the texts of a JSON file, best of N passes, in seconds
@@ -234,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_linearity:
         linearity(texts)
     if args.against:
-        sets = {"part-1 texts": texts}
+        sets = {"part-1 texts": texts, "one 0.5 MB text (part 3)": [big_text(texts, 500_000)]}
         if args.html_pages > 0:
             sets["part-2 pages' texts"] = [html_to_text(p) for p in generated_pages(args.html_pages)]
         against(args.against, sets, args.rounds)

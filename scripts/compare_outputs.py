@@ -5,13 +5,13 @@
 Both trees run in child processes (REV's msze exported by benchmarks/revision.py) over the same inputs, with
 the classifier model msze/models/hours.ftz of this tree, and write one JSON line per output:
 
-- every development page's `msze extract`-style result (hours, masses, confessions) from its text
-  (../data/realpages/[CDE]*.jsonl);
+- every labelled page's `msze extract`-style result (hours, masses, confessions) from its text
+  (data/realpages, texts joined from ../shared/data and ../data, or $MSZE_TEXTS);
 - the generated pages of benchmarks/fakeweb.py from their HTML: extract() (text included, so html_to_text
   is compared), and each site's pages through the crawl's page steps (language, template) with its
   consolidated schedule;
-- every development parish's consolidated schedule, as `msze evaluate --sites` builds it
-  (../shared/data/realsites/dev.jsonl, ../data/realsites/grown.jsonl).
+- every labelled parish's consolidated schedule, as `msze evaluate --sites` builds it (data/realsites and
+  data/diocesan, joined to their texts the same way; a label whose text is not here is left out).
 
 Prints how many outputs of each kind were compared and every difference; exits 1 on a difference.
 """
@@ -19,7 +19,6 @@ Prints how many outputs of each kind were compared and every difference; exits 1
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import subprocess
@@ -30,8 +29,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-REALPAGES = "../data/realpages/[CDE]*.jsonl"
-REALSITES = ("../shared/data/realsites/dev.jsonl", "../data/realsites/grown.jsonl")
 MODEL = ROOT / "msze" / "models" / "hours.ftz"
 
 
@@ -43,7 +40,7 @@ def emit(inputs: dict[str, Any], out: Path) -> None:
     """The child's part: every output of the msze on PYTHONPATH, one `kind<TAB>key<TAB>JSON` line each."""
     from msze.archive.reprocess import page_steps
     from msze.classifier.model import HourClassifier
-    from msze.cli.evaluate_sites import load_sites, parish_schedule
+    from msze.cli.evaluate_sites import parish_schedule
     from msze.extraction.page import extract
     from msze.extraction.schedule import consolidate
 
@@ -53,13 +50,9 @@ def emit(inputs: dict[str, Any], out: Path) -> None:
         def write(kind: str, key: str, obj: Any) -> None:
             f.write(f"{kind}\t{key}\t{_dumps(obj)}\n")
 
-        for path in inputs["realpages"]:
-            with open(path, encoding="utf-8") as pages:
-                for n, line in enumerate(pages, 1):
-                    if line.strip():
-                        x = extract(json.loads(line)["text"], classifier)
-                        page = {"masses": x.masses, "hours": x.hours, "confessions": x.confessions}
-                        write("page", f"{Path(path).name}:{n}", page)
+        for key, text in inputs["realpages"]:
+            x = extract(text, classifier)
+            write("page", key, {"masses": x.masses, "hours": x.hours, "confessions": x.confessions})
         for site, pages in inputs["fakeweb"].items():
             for url, html in pages:
                 x = extract("", classifier, html=html)
@@ -69,8 +62,27 @@ def emit(inputs: dict[str, Any], out: Path) -> None:
             for page in done:
                 write("site page", page["url"], page)
             write("site schedule", site, consolidate(done))
-        for n, parish in enumerate(load_sites(inputs["realsites"]), 1):
-            write("parish", f"{n}:{parish.get('host')}", parish_schedule(parish, classifier))
+        for key, parish in inputs["parishes"]:
+            write("parish", key, parish_schedule(parish, classifier))
+
+
+def labelled_inputs() -> dict[str, list[tuple[str, Any]]]:
+    """The labelled pages' texts and parishes (with their pages' texts) found on this machine, by label."""
+    from msze.cli.evaluate_sites import join_files
+    from msze.labels.sets import join_pages, label_files
+    from msze.labels.texts import JoinReport, TextStore
+
+    os.chdir(ROOT)  # the label and text folders are relative to the repository's root
+    store, report = TextStore(), JoinReport()
+    pages = join_pages(label_files("realpages"), store, report)
+    sets = join_files(label_files("realsites") + label_files("diocesan"), store, report)
+    parishes = [
+        (f"{Path(path).name}:{p.get('id') or p.get('source')}", p) for path, ps in sets.items() for p in ps
+    ]
+    if report.missing or report.changed:
+        print(f"left out, no text here: {len(report.missing) + len(report.changed)} labels", file=sys.stderr)
+    realpages = [(f"{p.get('id') or p['url']}", p["text"]) for p in pages]
+    return {"realpages": realpages, "parishes": parishes}
 
 
 def fakeweb_sites(count: int) -> dict[str, list[tuple[str, str]]]:
@@ -144,12 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from revision import exported_tree
 
-    realpages = sorted(glob.glob(str(ROOT / REALPAGES)))
-    realsites = [str(ROOT / p) for p in REALSITES if (ROOT / p).is_file()]
-    if not realpages or len(realsites) < len(REALSITES):
-        print(f"missing data: {REALPAGES} or {', '.join(REALSITES)}", file=sys.stderr)
-        return 2
-    inputs = {"model": str(MODEL), "realpages": realpages, "realsites": realsites}
+    inputs = {"model": str(MODEL), **labelled_inputs()}
     inputs["fakeweb"] = fakeweb_sites(args.sites)
     with exported_tree(args.against) as old_tree, tempfile.TemporaryDirectory() as tmp:
         inputs_file = Path(tmp) / "inputs.json"

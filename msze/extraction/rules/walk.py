@@ -136,7 +136,7 @@ def _in_ranges(text: str, hours: Sequence[Hour]) -> list[bool]:
             and not _BULLET_RE.fullmatch(between)
         ):
             dashed[i] = a.time < b.time and bool(_DASH_RE.fullmatch(between))
-            line_head = text[text.rfind("\n", max(0, a.start - LOOKBEHIND), a.start) + 1 : a.start]
+            line_head = text[max(0, a.start - LOOKBEHIND) : a.start].rpartition("\n")[2]
             # "Dni powszednie – 7.00 – 18.00": a day's list in the dash style, no range
             in_range[i] = in_range[i + 1] = not (dashed[i] and _DASH_LIST_HEAD_RE.search(line_head))
     i = 0
