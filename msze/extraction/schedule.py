@@ -374,11 +374,17 @@ def _withdraw(
 
 
 # "Spowiedź pół godziny przed każdą Mszą św.", "w niedziele przed Mszami": in a confession line, a clause with
-# no time giving confession at every Mass of its days (one with a time is the page's: "przed Mszą o 7.30")
+# no time giving confession at every Mass of its days (one with a time is the page's: "przed Mszą o 7.30");
+# "przed Mszą św." alone is before each of them too, not "przed Mszą wieczorną" nor "przed Mszą dla dzieci"
 _EVERY_MASS_RE = re.compile(
-    r"\b(?:przed|podczas|w\s+czasie)\s+(?:(?:każd\w+|wszystkich)\s+msz\w*|mszami\b|mszach\b)", re.IGNORECASE
+    r"\b(?:przed|podczas|w\s+czasie)\s+(?:(?:każd\w+|wszystkich)\s+msz\w*|mszami\b|mszach\b"
+    r"|msz[ąy]\b(?:\s+(?:św\.|św\b(?!\.)|święt\w*))?(?=\s*(?:$|[,;.:)]|(?:w|we|i|oraz|przez|na|lub|a)\b)))",
+    re.IGNORECASE,
 )
-_CLAUSE_SEP_RE = re.compile(r"[,;.]\s")
+# a confession heading's day label for the whole week: "przez cały tydzień:"
+_WHOLE_WEEK_RE = re.compile(r"\s*(?:przez\s+cały\s+tydzień|każdego\s+dnia)\s*:?\s*", re.IGNORECASE)
+# "przed Mszą św. o 7.15", "przed Mszą św. w dni powszednie" are one clause, "... Mszą św. Kancelaria" two
+_CLAUSE_SEP_RE = re.compile(r"[,;.]\s(?!(?<=\b[śŚ]w\.\s)[a-ząćęłńóśźż])")
 
 
 def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
@@ -395,7 +401,7 @@ def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
             days = day_at(heading or "")
             found.append(days.days if days is not None else None)
             continue
-        if _is_confession_heading(line, confessed) or (heading is not None and is_day_label(line)):
+        if _is_confession_heading(line, confessed) or (heading is not None and _day_label(line)):
             heading = line if confessed is None else ""
             continue
         if line.strip():
@@ -410,6 +416,10 @@ def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
             days = day_at(clause)
             found.append(days.days if days is not None else None)
     return found
+
+
+def _day_label(line: str) -> bool:
+    return is_day_label(line) or _WHOLE_WEEK_RE.fullmatch(line) is not None
 
 
 _CLOCK_RE = re.compile(r"\d{1,2}[.:]\d\d|\bgodz", re.IGNORECASE)  # a time of day, not "15 minut przed"

@@ -354,3 +354,36 @@ def test_a_list_going_on_at_another_place_after_an_abbreviation_in_a_restored_or
         ("18:00", None),
         ("09:00", "Zielone"),
     }
+
+
+def test_a_listed_time_noted_after_a_dash_is_listed_on_a_notices_page_too():
+    text = "Aktualności\n\nPorządek Mszy św.:\n\nW niedziele i święta:\ngodz. 08.30\ngodz. 11.00 – suma\n"
+    got = consolidated(text, "https://parafia.test/aktualnosci/wizytacja-2019")
+    assert {r["time"] for r in got["schedule"] if "sun" in r["days"]} == {"08:30", "11:00"}
+    assert got["one_off"] == []
+
+
+def test_a_semicolon_and_another_day_s_own_statement_end_the_season_of_the_clause_s_first_part():
+    text = "Msze św. w dni powszednie: w maju i czerwcu o godz. 17.00; w soboty Msza św. o godz. 8.00.\n"
+    assert rows(text) == {
+        ("17:00", "mon,tue,wed,thu,fri", None, "05-01..06-30"),
+        ("08:00", "sat", None, None),
+    }
+    # a list's season goes on past a semicolon that only turns to another day
+    got = rows("Msze w dni powszednie: latem pon.-pt. godz. 18.30; sobota godz. 17.30; zimą pon.-pt. 17.30\n")
+    assert ("17:30", "sat", None, "summer") in got
+
+
+def test_confession_before_the_mass_with_no_time_is_at_each_mass_of_its_days():
+    order = "Msze święte\nNiedziele: 8:00, 11:00\nDni powszednie: 18:00\n\n"
+    for confession in (
+        "Spowiedź święta:\n• przed Mszą św. w kaplicy\n",
+        "Spowiedź Św.\n\nprzez cały tydzień:\nprzed Mszą Św.\n",
+        "Spowiedź: pół godziny przed Mszą św.\n",
+    ):
+        got = consolidated(order + confession)["confession"]
+        assert sorted(c["start"] for c in got) == ["08:00", "11:00", "18:00"], confession
+        assert all(c.get("at_mass") for c in got)
+    # before one Mass of its kind, or one given a time, is no confession at every Mass
+    for confession in ("Spowiedź przed Mszą wieczorną.\n", "Spowiedź przed Mszą dla dzieci.\n"):
+        assert consolidated(order + confession)["confession"] == [], confession

@@ -264,7 +264,7 @@ def _by_cue(c: HourContext) -> Verdict | None:
         back_cue is None or words(line[c.e : fwd_cue.start]) < words(line[back_cue.end : c.s])
     ):
         if fwd_cue.mass and c.line.section is True and _NOTE_OPEN_RE.match(line, c.e) and _is_listy(c):
-            return (True, "schedule block")  # "9:30 (suma), 11:00": a listed time's note, as its neighbours
+            return (True, "schedule block")  # "9:30 (suma), 11:00", "12.00 – suma": a listed time's note
         if not fwd_cue.mass and _WITH_MASS_RE.match(line, fwd_cue.end, fwd_end):
             return (True, "cue after")  # "16.00 /różaniec i msza św./", "8.00 (różaniec po Mszy)"
         return (fwd_cue.mass, "cue after" if fwd_cue.mass else "other cue after")
@@ -279,7 +279,7 @@ def _by_cue(c: HourContext) -> Verdict | None:
     return None
 
 
-_NOTE_OPEN_RE = re.compile(r"\s*\(")
+_NOTE_OPEN_RE = re.compile(r"\s*(?:\(|[–—-]\s)")  # a note on the hour opens: "9:30 (suma)", "12.00 – suma"
 _HOUR_END_RE = re.compile(r"\d[.:]\d\d\s*,?\s*$")
 
 

@@ -728,6 +728,26 @@ _LIST_GAP_RE = re.compile(r"[\s,;]*(?:(?:i|oraz)\s+)?(?:(?:o\s+)?godz\.?|o)?\s*"
 _LIST_TURN_RE = re.compile(rf";\s*[^\W\d]|{DAY_ANY_RE.pattern}", re.IGNORECASE)
 
 
+# a semicolon turning a clause to another day: "w kwietniu i maju o 16.00; w soboty Msza o 18.00"
+_SEMICOLON_DAY_RE = re.compile(rf";\s*(?:(?:w|we)\s+)?(?:{DAY_ANY_RE.pattern})", re.IGNORECASE)
+
+
+def _clause_prefix(line: str, clause_start: int, s: int, firsts: dict[int, int]) -> str:
+    """What the clause of the hour at ``s`` says before its first time (``firsts``: where each clause's
+    first time stands, filled as the line is walked). Past a semicolon, another day and a Mass word of its
+    own, the part is a statement of its own under the line's label: "w kwietniu i maju" is no season of
+    "W dni powszednie: w kwietniu i maju o 16.00; w soboty Msza wigilijna o 18.00" (but "latem pon.-pt.
+    18.00; sobota 17.00" is one list)."""
+    first = firsts.setdefault(clause_start, s)
+    prefix = line[clause_start:first]
+    turns = [m.start() + 1 for m in _SEMICOLON_DAY_RE.finditer(line, first, s)]
+    if turns:
+        own = line[turns[-1] : firsts.setdefault(turns[-1], s)]
+        if MASS_CUE_RE.search(own):
+            return prefix[: prefix.rfind(":") + 1] + " " + own
+    return prefix
+
+
 def _listed_season(
     listed: str | None, gap: str, before: str, own: str, r: Reading, in_parens: bool
 ) -> str | None:
@@ -1141,7 +1161,7 @@ class _Walk:
         listed_reason: str | None = None  # the hour before was named without adding a Mass (NEGATED, AT_MASS)
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx, tail, labelled)
-            prefix_end = first_in_clause.setdefault(c.clause_start, c.s)
+            prefix = _clause_prefix(line, c.clause_start, c.s, first_in_clause)
             own_start = c.since
             before, after = _own_words(line, own_start, c)
             if (
@@ -1173,7 +1193,7 @@ class _Walk:
             # a season starts a list of the parish church's times, unless it is a variant of the place's own
             # ("Drawsko zima 18.00, lato 19.00", "Wieleń 10:30 (w lipcu także 19:00)")
             new_list = said is not None and not place_seasonal and "(" not in before
-            r = read(own, line[c.clause_start : prefix_end], line[c.clause_start : c.clause_end], block.notes)
+            r = read(own, prefix, line[c.clause_start : c.clause_end], block.notes)
             r.confession |= not is_mass and _confession_topic(cues, c)
             if r.season is None and reason == "schedule sentence":
                 r.season = _topic_season(
@@ -1212,9 +1232,7 @@ class _Walk:
                     r.church = named  # "w kościołach w Czerninie o godz. 9.30 i Świelubiu o godz. 11.00"
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 r.church = _church_said_before(line, starts, c.clause_start)
-            listed_church = _listed_church(
-                listed_church, line[own_start : c.s], before, after, r, line[c.clause_start : prefix_end]
-            )
+            listed_church = _listed_church(listed_church, line[own_start : c.s], before, after, r, prefix)
             at = place_in_parens(after) if r.church and _PLURAL_CHURCHES_RE.fullmatch(r.church) else None
             if at is not None:
                 r.church = at  # "Kościoły filialne – 9.00 (Białcz), 10.15 (Dzieduszyce)": each time's place
