@@ -2501,3 +2501,17 @@ def test_months_in_a_parenthesis_after_a_day_are_that_days_season_commas_and_all
         ("15:30", "02-01..06-30,09-01..12-31"),
         ("18:30", None),
     ]
+
+
+def test_a_date_named_with_its_weekday_keeps_its_day_and_takes_a_year_it_falls_on_that_day():
+    def dated(text: str) -> list[str | None]:
+        return [r["date"] for _, r in readings(text, year=2026)]
+
+    # no year on the page: this year or the latest before it, never another day of the month
+    assert dated("Ogłoszenia.\nW niedzielę 26 maja po Mszy św. o 11.30 spotkanie.") == ["2024-05-26"]
+    assert dated("Ogłoszenia.\nW piątek 22 maja po Mszy św. o 18.00 spotkanie.") == ["2026-05-22"]
+    # a page of 2019 announcing the week of 30 March 2020: the next year is the one it falls on Monday
+    text = "Ogłoszenia 2019 (rok 2019)\nOgłoszenia 30 marca – 5 kwietnia\nPoniedziałek – 30 marca 7.00 Msza"
+    assert dated(text) == ["2020-03-30"]
+    # the announcements' heading gives its week: "w czwartek" below it is that week's Thursday
+    assert dated("Ogłoszenia parafialne 12.10.2025\n\n1. W czwartek Msza św. o 18.00.") == ["2025-10-16"]

@@ -376,6 +376,7 @@ class Reading:
     season: str | None = None
     kind: str = REGULAR
     date: tuple[int | None, int, int] | None = None  # (year or None, month, day)
+    dated_above: bool = False  # the date is a heading's (the announcements' Sunday), not the hour's own
     monthly: Monthly | None = None  # held once a month (alone, or besides the weekly days of a REGULAR)
     tags: tuple[str, ...] = ()
     confession: bool = False
@@ -954,7 +955,7 @@ def read(own: str, prefix: str, clause: str, block: BlockNotes) -> Reading:
     elif p.date is not None:
         r.date = p.date
     elif block.date is not None and not FROM_NOW_ON_RE.search(clause):
-        r.date = block.date  # "Od dziś rozpoczynamy Msze o 15.00": a new order, not the week's occasion
+        r.date, r.dated_above = block.date, True  # "Od dziś rozpoczynamy Msze o 15.00": a new order, undated
     if block.monthly or p.monthly or MONTHLY_RE.search(own):
         r.monthly = monthly_in(own) or p.monthly_day or block.monthly_day
         r.kind, r.date = MONTHLY if r.monthly else ONE_OFF, None  # "13 dnia miesiąca": no week to date it by
@@ -1031,10 +1032,13 @@ class HourFacts:
 
 def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, year: int | None) -> None:
     """The reading of the schedule as a whole, on the hours' readings in place (see the module docstring)."""
-    year = page_year(text) or year
+    own_year = page_year(text)
+    year = own_year or year
     for r in readings:
         if r.sunday_order and r.kind == ONE_OFF:
             r.days = None  # "jak w niedzielę" names the order, not the day of the occasion
+        if r.date is not None and r.date[0] is None and not r.dated_above:
+            r.date = _year_of_weekday(r.date, r.days, year, own_year is not None)  # "W niedzielę 26 maja"
         if r.date is not None:
             r.date = with_year(r.date, year)
         if r.date is not None and r.date[0] and (r.days is None or "holiday" in r.days.days):
@@ -1042,8 +1046,9 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
             weekday = _weekday(*r.date)
             if weekday is not None:
                 r.days = days_of(weekday)
-        elif r.date is not None and r.date[0] and r.days is not None and len(r.days.days) == 1:
-            r.date = _on_or_after(r.date, next(iter(r.days.days)))  # "Ogłoszenia 12.10.2025 ... w czwartek"
+        elif r.date is not None and r.date[0] and r.dated_above and r.days and len(r.days.days) == 1:
+            # "Ogłoszenia 12.10.2025 ... w czwartek": that week's Thursday ("W niedzielę 26 maja" is the 26th)
+            r.date = _on_or_after(r.date, next(iter(r.days.days)))
         if r.days is not None and r.days.days == {"sat"} and (r.sunday_heading or r.vigil_words):
             r.vigil = True
     _monthly_days(readings)
@@ -1106,6 +1111,21 @@ def _on_or_after(date: tuple[int | None, int, int], weekday: str) -> tuple[int |
         return date
     day = start + datetime.timedelta(days=(WEEK.index(weekday) - start.weekday()) % 7)
     return (day.year, day.month, day.day)
+
+
+def _year_of_weekday(date: Date, days: Days | None, year: int | None, page_said: bool) -> Date:
+    """The year in which a date without one falls on the one weekday named with it: the page's year or the
+    next or last one ("Poniedziałek – 30 marca" on a page mostly of 2019, of the week "30 marca – 5 kwietnia
+    2020"); on a page that writes no year, this year or the latest before it ("w niedzielę 26 maja": 2024, not
+    a Tuesday of this year, which would show a past occasion as coming). The date as it is when none fits."""
+    if year is None or days is None or len(days.days) != 1:
+        return date
+    weekday = next(iter(days.days))
+    years = (year, year + 1, year - 1) if page_said else range(year, year - 7, -1)
+    for y in years:
+        if _weekday(y, date[1], date[2]) == weekday:
+            return (y, date[1], date[2])
+    return date
 
 
 def _weekday(year: int, month: int, day: int) -> str | None:
