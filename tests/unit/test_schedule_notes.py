@@ -387,3 +387,13 @@ def test_confession_before_the_mass_with_no_time_is_at_each_mass_of_its_days():
     # before one Mass of its kind, or one given a time, is no confession at every Mass
     for confession in ("Spowiedź przed Mszą wieczorną.\n", "Spowiedź przed Mszą dla dzieci.\n"):
         assert consolidated(order + confession)["confession"] == [], confession
+
+
+def test_a_day_labelled_line_of_an_order_on_a_notices_page_is_the_order_even_with_a_mass_word():
+    text = (
+        "Aktualności\n\nPorządek Mszy św.:\n\nW niedziele i święta:\ngodz. 09.00\n\n"
+        "W dni powszednie: godz. 7.00; w soboty Msza wigilijna z niedzieli o godz. 18.00.\n"
+    )
+    got = consolidated(text, "https://parafia.test/aktualnosci/sprawozdanie")
+    assert {(r["time"], r["vigil"]) for r in got["schedule"] if "sat" in r["days"]} >= {("18:00", True)}
+    assert got["one_off"] == []

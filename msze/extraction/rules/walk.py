@@ -1176,6 +1176,8 @@ class _Walk:
                 # Saturday's list ("w soboty 17.00 i 18.00")
                 c.day = over
             is_mass, reason = verdict(c)
+            if is_mass and reason in ("cue before", "cue after") and labelled and block.section is True:
+                reason = "schedule block"  # "Porządek Mszy:" / "W dni powszednie: …; w soboty Msza o 18.00"
             if is_mass and (block.broadcast or _broadcast(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             elif is_mass and HISTORY_RE.search(line, c.clause_start, c.clause_end):
