@@ -44,6 +44,7 @@ from msze.extraction.rules.days import (
     day_at,
     days_of,
     is_day_heading,
+    is_day_label,
     names_day,
 )
 from msze.extraction.rules.lines import clause_starts, is_prose, line_bounds, words
@@ -57,6 +58,7 @@ from msze.extraction.rules.reading import (
     ONE_OFF,
     REGULAR,
     ROMAN_MONTH,
+    THIS_WEEK_RE,
     VIGIL_FROM,
     BlockNotes,
     HourFacts,
@@ -1144,6 +1146,14 @@ class _Walk:
         head_days = day_at(line[: head.end()]) if head is not None else None
         # "Msze św. w niedziele: ...": a day heading that labels the line, not a sentence's "We wtorek ..."
         labelled = head_days if head is not None and _LABEL_COLON_RE.match(line, head.end()) else None
+        # a line labelled by its days alone, not "Msze św. w niedzielę:" nor this week's
+        label_text = line[: line.find(":")]
+        day_labelled = (
+            labelled is not None
+            and is_day_label(label_text)
+            and not MASS_CUE_RE.search(label_text)
+            and not THIS_WEEK_RE.search(line)
+        )
         over = head_days or block.heading_day or block.label_day
         sunday_heading = over is not None and "sun" in over.days
         label = _LABEL_RE.fullmatch(line, 0, self.hours[idxs[0]].start - line_start)
@@ -1176,7 +1186,7 @@ class _Walk:
                 # Saturday's list ("w soboty 17.00 i 18.00")
                 c.day = over
             is_mass, reason = verdict(c)
-            if is_mass and reason in ("cue before", "cue after") and labelled and block.section is True:
+            if is_mass and reason in ("cue before", "cue after") and block.section is True and day_labelled:
                 reason = "schedule block"  # "Porządek Mszy:" / "W dni powszednie: …; w soboty Msza o 18.00"
             if is_mass and (block.broadcast or _broadcast(line, c.clause_start, c.clause_end)):
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
