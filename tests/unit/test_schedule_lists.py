@@ -237,3 +237,17 @@ def test_a_sentence_giving_days_their_times_w_godz_in_a_paragraph_of_prose():
     )
     sunday = {t for t, days, _ in schedule(text, "https://parafia.test/o-parafii") if "sun" in days}
     assert sunday == {"07:00", "07:15", "08:30", "10:00", "12:00", "18:00"}
+
+
+def test_every_day_leaves_sunday_to_a_holy_days_order_and_a_day_wrapped_to_the_line_below_heads_it():
+    text = (
+        "Msze św. porządek zwykły\ncodziennie - 6:30 czwartek,\npiątek - 18:00\n"
+        "Msze św. porządek świąteczny\n7:00, 9:00, 10:00\n"
+    )
+    assert schedule(text) == {
+        ("06:30", "mon,tue,wed,thu,fri,sat", None),
+        ("18:00", "thu,fri", None),
+        ("07:00", "sun,holiday", None),
+        ("09:00", "sun,holiday", None),
+        ("10:00", "sun,holiday", None),
+    }

@@ -26,6 +26,7 @@ from msze.extraction.rules.days import (
     DAY_ANY_RE,
     MON_SAT,
     PARENS_RE,
+    SUN_HOLIDAY,
     VIGIL_WORDS,
     WEEK,
     Days,
@@ -1150,18 +1151,21 @@ _SATURDAY_EXCEPTED_RE = re.compile(rf"{EXCEPT_WORD}\s*(?:msz\w*\s+)?(?:w\s+)?sob
 
 def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
     """ "Dni powszednie" is Monday–Friday where the same church's schedule gives Saturday its own times;
-    "codziennie" leaves out a Sunday that has its own times; "pozostałe dni" every day the schedule names
-    on its own. A vigil (under Sunday or the weekdays) is not Saturday's own: it takes Saturday out of the
-    weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni powszednie: 7.00, 18.00" is 7.00 on
-    Saturday too, and 18.00 there is the vigil)."""
+    "codziennie" leaves out a Sunday that has its own times (a "porządek świąteczny" too); "pozostałe dni"
+    every day the schedule names on its own. A vigil (under Sunday or the weekdays) is not Saturday's own:
+    it takes Saturday out of the weekday time it falls on only ("Niedziele: sobota 18.00; 9.00 / Dni
+    powszednie: 7.00, 18.00" is 7.00 on Saturday too, and 18.00 there is the vigil)."""
     own_sat: set[_Order] = set()
     added_sat: set[_Order] = set()  # "w soboty także 8.00": Saturday's times besides the weekdays'
     replaced_sat: set[tuple[_Order, str]] = set()  # "18:00 (w sobotę o 18:30)": 18:00 only, not on Saturday
     excepted_sat: set[str] = set()  # "..., z wyjątkiem Mszy w sobotę o 12": the 12:00 only
     own_sun: set[_Order] = set()
+    holy_order: set[_Order] = set()  # "porządek świąteczny: 7:00, 9:00": Sunday's times, not "codziennie"'s
     own: dict[_Order, set[str]] = {}  # the days a church's schedule names on their own
     vigils: set[tuple[_Order, str]] = set()
     for r, f in zip(readings, facts, strict=True):
+        if f.is_mass and r.days == SUN_HOLIDAY and r.kind != MONTHLY:
+            holy_order.add(_order(r))
         if f.is_mass and r.days is not None and not r.days.generic and r.kind != MONTHLY:
             key = _order(r)
             if r.vigil:  # "Niedziele: sobota 18.00", "7.00, 18.00 (w soboty 18.00 z liturgii niedzielnej)"
@@ -1189,7 +1193,7 @@ def _narrow_generic(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> 
         replaced = (key, f.time) in replaced_sat or f.time in excepted_sat
         if key in own_sat or (key, f.time) in vigils or replaced:
             drop.add("sat")
-        if key in own_sun:
+        if key in own_sun or (key in holy_order and "mon" in r.days.days):
             drop.add("sun")
         if drop:
             r.days = Days(r.days.days - drop, True)

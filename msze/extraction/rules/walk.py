@@ -434,6 +434,19 @@ def _column_days(line: str) -> list[Days] | None:
     return days if len(days) == len(cells) else None
 
 
+# a day and a comma ending a line after its last time: the list of days goes on over the wrap
+_CARRIED_DAY_RE = re.compile(rf"\d[.:]\d\d\s+(?P<d>{DAY_ANY_RE.pattern})\s*,\s*$", re.IGNORECASE)
+
+
+def _carried_days(text: str, line_start: int) -> Days | None:
+    """ "codziennie - 6:30 czwartek," / "piątek - 18:00": the day a hard wrap left at the end of the line
+    above goes with the days heading this line."""
+    above = text[max(0, line_start - LOOKBEHIND * 2) : max(0, line_start - 1)]
+    m = _CARRIED_DAY_RE.search(above.rpartition("\n")[2])
+    days = day_at(m["d"]) if m is not None else None
+    return days if days is not None and not days.generic else None
+
+
 def _trailing_day(line: str, last_end: int) -> Days | None:
     """The day of a line of times that names it at its end: "8.00, 09:30, 11:00 – niedziela", "18:00 – dni
     powszednie"; or after the church of its times: "17.00 kaplica w Borkach od poniedziałku do soboty"."""
@@ -1144,6 +1157,7 @@ class _Walk:
             line_start + len(line), line
         )
         head_days = day_at(line[: head.end()]) if head is not None else None
+        carried = _carried_days(self.text, line_start) if head_days is not None else None
         # "Msze św. w niedziele: ...": a day heading that labels the line, not a sentence's "We wtorek ..."
         labelled = head_days if head is not None and _LABEL_COLON_RE.match(line, head.end()) else None
         # a line labelled by its days alone, not "Msze św. w niedzielę:" nor this week's
@@ -1171,6 +1185,8 @@ class _Walk:
         listed_reason: str | None = None  # the hour before was named without adding a Mass (NEGATED, AT_MASS)
         for idx in idxs:
             c = self._hour_context(ctx, starts, line_days, idx, tail, labelled)
+            if carried is not None and c.day is not None and c.day == head_days:
+                c.day = Days(c.day.days | carried.days)  # "6:30 czwartek," / "piątek - 18:00"
             prefix = _clause_prefix(line, c.clause_start, c.s, first_in_clause)
             own_start = c.since
             before, after = _own_words(line, own_start, c)
