@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -39,6 +39,7 @@ from msze.extraction.rules.reading import (
     with_year,
 )
 from msze.extraction.rules.verdict import AT_MASS, DEVOTION_AT_MASS, NEGATED, NOT_SCHEDULED
+from msze.extraction.rules.walk import LIST_FIRST_HOUR
 from msze.utils.vocabulary import SEASONS, WEEK
 
 # a page of announcements or news: its weekly-looking hours are this week's occasions
@@ -250,6 +251,8 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                 _add_monthly(monthly, page, hour)  # "w pierwsze piątki" (or a list's last item alone)
             if not hour.get("days") and hour.get("kind", REGULAR) == REGULAR and not hour.get("date"):
                 dayless.append(_Weekly(p, page, hour, valid_from))  # a weekly Mass on no day: no schedule row
+                if holy_day_order(text, hour, page.get("hours") or ()):
+                    by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
             elif (
                 _is_weekly(p, hour, valid_from)
                 or (p.role == ANNOUNCEMENTS and regular_order(text, hour))
@@ -260,7 +263,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                     p.stated[_said_key(day, hour)].add(hour["time"])
             elif hour.get("kind") != "monthly" or not _is_listed(p, hour):
                 _add_one_off(one_off, page, hour)
-                if hour.get("sunday_order"):
+                if hour.get("sunday_order") or holy_day_order(text, hour, page.get("hours") or ()):
                     by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
                 elif mentioned_mass(text, hour):
                     mentioned.append(_Weekly(p, page, {**hour, "kind": "regular"}, None))
@@ -275,7 +278,10 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                 entry["evidence"].append({"url": page.get("url")})
         if p.role != ANNOUNCEMENTS:
             every_mass += [(days, page.get("url")) for days in confession_at_every_mass(text)]
-    weekly += _sunday_by_reference(by_reference, said)
+    by_reference = _sunday_by_reference(by_reference, said)
+    weekly += by_reference
+    placed = {(id(w.page), w.hour.get("start")) for w in by_reference}  # a holy day's order, now Sunday's
+    dayless = [w for w in dayless if (id(w.page), w.hour.get("start")) not in placed]
     # the Masses a confession is held at are the schedule's where it has that time: they add no days to it
     known = {(w.hour["time"], w.hour.get("church")) for w in weekly}
     mentioned += [w for w in held_at if (w.hour["time"], w.hour.get("church")) not in known]
@@ -502,9 +508,46 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
     return _is_listed(p, hour)
 
 
+# a holy day of obligation, whose Masses are mostly the Sunday's: "Uroczystość Wszystkich Świętych. Msze
+# św.: 7.00, 9.00, 11.00"
+_HOLY_DAY_RE = re.compile(
+    r"wszystkich\s+świętych|boże(?:go)?\s+ciał[ao]|wniebowzię\w+|objawienia\s+pańskiego|trzech\s+króli"
+    r"|boże(?:go)?\s+narodzeni[ae]|bożej\s+rodzicielki",
+    re.IGNORECASE,
+)
+
+
+HOLY_DAY_ORDER_TIMES = 3  # a holy day's order lists this many times at least (one time is a mention)
+
+
+def holy_day_order(text: str, hour: Mapping[str, Any], hours: Sequence[Mapping[str, Any]]) -> bool:
+    """The hour is listed in a holy day of obligation's order: the holy day named before it on its line, at
+    least HOLY_DAY_ORDER_TIMES times from there up to a Mass named as known ("Uroczystość Wszystkich
+    Świętych ... Msze tego dnia o 8.00 i 11.00, w Kurzniach o 9.00. Po Mszach o 9.00 i 11.00 procesja"),
+    none before dawn. No weekly Mass, but evidence of the Sunday order where the site gives none."""
+    start = hour.get("start", -1)
+    if not 0 <= start <= len(text) or hour.get("time", "") < LIST_FIRST_HOUR:
+        return False
+    line_end = text.find("\n", start) % (len(text) + 1)
+    named = _HOLY_DAY_RE.search(text, text.rfind("\n", 0, start) + 1, start)
+    if named is None:
+        return False
+    listed = []
+    for h in sorted(hours, key=lambda h: h.get("start", -1)):
+        at = h.get("start", -1)
+        if not named.end() <= at < line_end:
+            continue
+        if _MENTION_RE.search(text[max(0, at - _MENTION_CHARS) : at]):
+            break  # "Po Mszy o 10.00 procesja": the order's list, if any, has ended
+        if h.get("label") == "mass":
+            listed.append(at)
+    return start in listed and len(listed) >= HOLY_DAY_ORDER_TIMES
+
+
 def _sunday_by_reference(by_reference: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
-    """The Sunday times a one-off gives by reference ("Msze jak w niedzielę: 6.30, 9.30, 11.30"), for each
-    church whose Sunday no page states: the best evidence of its Sunday order there is."""
+    """The Sunday times a one-off gives by reference ("Msze jak w niedzielę: 6.30, 9.30, 11.30") or a holy
+    day's order, for each church whose Sunday no page states: the best evidence of its Sunday order there
+    is."""
     stated = {
         church for p in said for (day, church, _season), times in p.stated.items() if day == "sun" and times
     }

@@ -397,3 +397,31 @@ def test_a_day_labelled_line_of_an_order_on_a_notices_page_is_the_order_even_wit
     got = consolidated(text, "https://parafia.test/aktualnosci/sprawozdanie")
     assert {(r["time"], r["vigil"]) for r in got["schedule"] if "sat" in r["days"]} >= {("18:00", True)}
     assert got["one_off"] == []
+
+
+def test_a_holy_day_s_order_is_the_sunday_s_where_the_site_gives_none():
+    notices = (
+        "Ogłoszenia\n\n1. W niedzielę, 1 listopada, przypada uroczystość Wszystkich Świętych. W naszym"
+        " kościele Msze święte będą sprawowane o godz. 8.00, 9.30, 11.00 i 18.00.\n"
+    )
+    got = consolidated(notices, "https://parafia.test/ogloszenia")
+    assert {r["time"] for r in got["schedule"] if r["days"] == ["sun"]} == {
+        "08:00",
+        "09:30",
+        "11:00",
+        "18:00",
+    }
+    assert got["dayless"] == []
+    # a Sunday the site states wins; a single Mass named on the feast is no order
+    steps = page_steps(None)
+    pages = [
+        steps.run({"url": url, "text": text, "domain": "parafia.test"})
+        for url, text in (
+            ("https://parafia.test/msze", "Msze św. w niedziele: 7.00, 10.00\n"),
+            ("https://parafia.test/ogloszenia", notices),
+        )
+    ]
+    stated = consolidate(pages)
+    assert {r["time"] for r in stated["schedule"] if "sun" in r["days"]} == {"07:00", "10:00"}
+    one = consolidated("Ogłoszenia\n\nUroczystość Bożego Ciała. Po Mszy św. o 10.00 procesja.\n")
+    assert one["schedule"] == []
