@@ -360,6 +360,13 @@ def test_church_headings_and_inline_chapels():
     assert got[4] == ("12:00", "kaplicy szpitalnej")
 
 
+def test_a_church_s_name_ends_where_the_sentence_goes_on_about_the_day():
+    text = "Dzień Zaduszny. W naszym kościele tego dnia sprawujemy trzy Msze Święte: 7:00, 9:00 i 18:00."
+    assert {r["church"] for _, r in readings(text)} == {None}
+    text = "W kaplicy szpitalnej odprawiamy Msze św. w niedziele o 9:00."
+    assert [(t, r["church"]) for t, r in readings(text)] == [("09:00", "kaplicy szpitalnej")]
+
+
 def test_a_chapel_named_first_is_still_a_chapel_and_the_parish_church_is_none():
     text = "Msze święte\nKaplica w Bagrowie:\nniedziela 9:00\nKościół parafialny:\nniedziela 11:00"
     assert [(t, r["church"]) for t, r in readings(text)] == [("09:00", "Kaplica w Bagrowie"), ("11:00", None)]

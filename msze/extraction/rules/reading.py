@@ -341,10 +341,12 @@ _INLINE_CHURCH_RE = re.compile(
     re.IGNORECASE,
 )
 # where a church's name ends and the rest of the clause goes on: "w kaplicy szpitalnej | w niedziele",
-# "w kaplicy Matki Bożej | oraz ...", "w kaplicy sióstr | o godz.", "w Katedrze | będą Msze św."
+# "w kaplicy Matki Bożej | oraz ...", "w kaplicy sióstr | o godz.", "w Katedrze | będą Msze św.", "w naszym
+# kościele | tego dnia sprawujemy"
 _NAME_END_RE = re.compile(
     r"\s+(?:o|godz\w*|g\.|oraz|także|również|dla|lub|albo|a|zaś|natomiast|jest|są|będzie|będą|i\s+w|według"
-    r"|msz\w*|odprawian\w*|sprawowan\w*|celebrowan\w*|transmitowan\w*|odbęd\w*|zosta\w*)\b.*|\s+(?:i|oraz)\s*$"
+    r"|msz\w*|odprawia\w*|sprawowan\w*|sprawuj\w*|celebr\w*|transmitowan\w*|odbęd\w*|zosta\w*|zaprasza\w*"
+    r"|tego|tym|dnia)\b.*|\s+(?:i|oraz)\s*$"
     r"|\s+(?:w|we|od|do)\s+(?=(?:[^\W\d]+\s+)?(?:poniedzia|wtor|środ|czwart|piąt|sobot|niedziel|dni|dzień|tygodni"
     r"|świę|wakac|ferie|feri|lat|zim|okres|roku|czasie|adwen|wielk|maj|paźdz))\w.*",
     re.IGNORECASE,
