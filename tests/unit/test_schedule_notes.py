@@ -425,3 +425,18 @@ def test_a_holy_day_s_order_is_the_sunday_s_where_the_site_gives_none():
     assert {r["time"] for r in stated["schedule"] if "sun" in r["days"]} == {"07:00", "10:00"}
     one = consolidated("Ogłoszenia\n\nUroczystość Bożego Ciała. Po Mszy św. o 10.00 procesja.\n")
     assert one["schedule"] == []
+
+
+def test_an_earlier_evening_time_in_parentheses_or_past_a_slash_is_the_winter_one():
+    for line in (
+        "Msze św. w dni powszednie: 7:00, 18:00 (17:00)\n",
+        "Msze św. w dni powszednie: 7:00, 18:00/17.00\n",
+    ):
+        assert rows(line) == {
+            ("07:00", MON_SAT, None, None),
+            ("18:00", MON_SAT, None, "not-winter"),
+            ("17:00", MON_SAT, None, "winter"),
+        }, line
+    # a later time, or one of the morning, is another Mass
+    assert {s for *_, s in rows("Msze św. w niedziele: 8:00, 10:00 (11:00)\n")} == {None}
+    assert {s for *_, s in rows("Msze św. w dni powszednie: 7:00 (6:30), 18:00\n")} == {None}

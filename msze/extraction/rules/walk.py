@@ -526,6 +526,9 @@ _VARIANT_RE = re.compile(
     re.I,
 )
 _CLOSING_RE = re.compile(r"\s*\)")
+_BARE_OPEN_RE = re.compile(r"\s*\(\s*(?:godz\.?\s*)?")  # "18.00 (17.00)": a time in parentheses, no word
+EVENING_FROM = "15:00"  # an evening Mass, whose time may move with the light: "18.00 (17.00)"
+WINTER = "winter"
 # an ordinary Sunday (or one of Advent or Lent), no feast: "XV Niedziela Zwykła", "III Niedzielę Adwentu"
 _ORDINARY_SUNDAY = r"\b(?:[IVXL]+|\d{1,2})\.?\s+niedziel\w*\s+(?:zwykł\w*|adwentu|wielkiego\s+postu)"
 # today said to be one: "Przeżywamy dzisiaj XV Niedzielę Zwykłą."
@@ -1022,6 +1025,18 @@ class _Walk:
                 self.verdicts[j] = self.verdicts[i]
                 self.readings[j].days = self.readings[j].days or self.readings[i].days
 
+    def _earlier_evening_after(self, idx: int, idxs: list[int], line_start: int, line: str) -> bool:
+        """ "18.00 (17.00)", "18:00/17.00": an evening time with an earlier one after it in parentheses or
+        past a slash, nothing said of it; the later is the time of the light half of the year, the earlier
+        winter's, as parishes write them."""
+        if idx == idxs[-1]:
+            return False
+        this, other = self.hours[idx], self.hours[idx + 1]
+        between = line[this.end - line_start : other.start - line_start]
+        closed = _CLOSING_RE.match(line, other.end - line_start) is not None
+        bare = (_BARE_OPEN_RE.fullmatch(between) is not None and closed) or between.strip() == "/"
+        return bare and EVENING_FROM <= other.time < this.time
+
     def _dayless(self, i: int) -> bool:
         """An hour the walk could not place: no cue, or a Mass of no day."""
         return self.verdicts[i] == (False, UNCUED) or (self.verdicts[i][0] and self.readings[i].days is None)
@@ -1180,6 +1195,7 @@ class _Walk:
         listed_season: str | None = None  # the season heading this line's list of times ("latem: 8, 9.30")
         named_season: str | None = None  # the season this line named last, for "the rest of the year"
         aside_next = False  # the next hour is one time's seasonal variant: "18:00 (w wakacje 20:00)"
+        winter_next = False  # the next hour is this one's winter time: "18.00 (17.00)"
         listed_church: str | None = None  # the church heading this line's list: "kaplica Sióstr: 8:00, 10:00"
         place_seasonal = False  # the place was named with a season ("Drawsko zima 18.00")
         listed_reason: str | None = None  # the hour before was named without adding a Mass (NEGATED, AT_MASS)
@@ -1277,6 +1293,11 @@ class _Walk:
             if r.season is None:
                 opening = line_days.paren_head(c.s)  # "(wakacje: 6.00; 7.00)": each time inside
                 r.season = season_in(opening) if opening is not None else None
+            paired_winter, winter_next = winter_next, False
+            if r.season is None and paired_winter:
+                r.season = WINTER  # "18.00 (17.00)", "18:00/17.00": the earlier evening time is winter's
+            elif r.season is None and self._earlier_evening_after(idx, idxs, line_start, line):
+                r.season, winter_next = complement(WINTER), True
             gap, inside = line[own_start : c.s], _in_parens(line, c.s)
             listed_season = _listed_season(listed_season, gap, before, own, r, inside)
             if (_REST_OF_YEAR_RE.search(before) or starts_rest_of_year(before, named_season)) and complement(
@@ -1286,7 +1307,8 @@ class _Walk:
                 r.season = listed_season = complement(named_season)
             elif season_in(own) is not None:
                 named_season = r.season
-            aside = paired or aside_next or (r.season is not None and AS_WELL_RE.search(before) is not None)
+            aside = paired or aside_next or paired_winter or winter_next
+            aside |= r.season is not None and AS_WELL_RE.search(before) is not None
             # one time's variant, not "(latem tylko 18:00)"
             one_time = varied is not None and not _WHOLE_ORDER_RE.search(variant["s"])
             aside_next = one_time and idx != idxs[-1] and self._closes_after(line_start, line, idx + 1)
