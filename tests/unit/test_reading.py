@@ -2522,3 +2522,38 @@ def test_a_date_named_with_its_weekday_keeps_its_day_and_takes_a_year_it_falls_o
     assert dated(text) == ["2020-03-30"]
     # the announcements' heading gives its week: "w czwartek" below it is that week's Thursday
     assert dated("Ogłoszenia parafialne 12.10.2025\n\n1. W czwartek Msza św. o 18.00.") == ["2025-10-16"]
+
+
+def test_a_heading_s_date_is_not_that_of_times_every_week_on_days_it_does_not_fall_on():
+    text = (
+        "Doba Eucharystyczna: 31 grudnia / 1 stycznia\n\n"
+        "Kaplica w Borkach, Msze święte: niedziela, święta i święta zniesione – 14.00.\n"
+    )
+    assert [(t, r["kind"], r["date"], r["days"]) for t, r in readings(text)] == [
+        ("14:00", "regular", None, ["sun", "holiday"])
+    ]
+    # the intentions of a holy day under its dated heading are that day's
+    text = "08.12.2022 CZWARTEK UROCZYSTOŚĆ NIEPOKALANEGO POCZĘCIA NMP\n\n09.00 Za + Jana\n"
+    assert [(r["kind"], r["date"]) for _, r in readings(text)] == [("one_off", "2022-12-08")]
+
+
+def test_a_label_over_several_churches_gives_way_to_the_church_it_goes_on_to():
+    text = "Inne kościoły i kaplice: Borki – kaplica filialna p.w. św. Anny, Msze święte: niedziela – 14.00."
+    assert [(t, r["church"]) for t, r in readings(text)] == [("14:00", "kaplica filialna p.w. św. Anny")]
+
+
+def test_a_church_heading_after_the_parish_church_s_is_another_church():
+    text = (
+        "Kościół parafialny: p.w. Świętej Rodziny.\n\nMsze święte: zobacz plan nabożeństw\n\n"
+        "Kościół sanktuaryjny: p.w. Matki Bożej\nMsze św.: niedziele i święta – 17.00\n"
+    )
+    assert [(t, r["church"]) for t, r in readings(text)] == [
+        ("17:00", "Kościół sanktuaryjny p.w. Matki Bożej")
+    ]
+
+
+def test_a_time_listed_before_another_item_with_its_own_time_keeps_the_list_s_mass_word():
+    got = readings("Msze św.: niedziele 9.00, środy 17.00, 20.00, czuwanie od 17.30 – 20.00")
+    assert [t for t, _ in got] == ["09:00", "17:00", "20:00"]
+    # a Mass held as needed is no Mass of the schedule
+    assert readings("Msza św. w dni powszednie w zależności od potrzeby godz. 18.00.") == []

@@ -420,6 +420,8 @@ class BlockNotes:
             other = self.main_seen or bool(_CHAPEL_RE.search(line))
             self.church = church if church and other else None
             self.season = None
+            # "Kościół parafialny: …" named: "Kościół sanktuaryjny: …" below is another church
+            self.main_seen |= church == ""
         season = season_in(line)
         if season is not None or _ALL_YEAR_RE.search(line):
             self.season, self.season_read = season, False
@@ -456,15 +458,21 @@ def church_heading(line: str) -> str | None:
         name = name[word.start() :]  # "Msze św. i nabożeństwa w Kościele Bożego Ciała:": the church's name
     # "1. Msze święte w kaplicy szpitalnej sprawowane są według porządku:": the name, not the sentence
     name = _NAME_END_RE.sub("", name).strip(" \t:•*·-–—")
-    return name[:80] or None
+    return re.sub(r"\s*:\s*", " ", name)[:80] or None  # "Kościół sanktuaryjny: p.w. NMP": one name
+
+
+# a label over several churches: "Kościoły filialne", "Inne kościoły i kaplice"
+_PLURAL_LABEL_RE = re.compile(r"(?:inne\s+)?(?:kościoły|kaplice|filie)\b", re.IGNORECASE)
 
 
 def inline_church(text: str) -> str | None:
     """A church named in an hour's own words ("(w kaplicy szpitalnej)"), None for none or the main one; a
     church word alone after a place is that place's church ("Zalesie (kaplica)", "Zalesie - filia")."""
-    m = _INLINE_CHURCH_RE.search(text)
-    if m is None:
+    found = list(_INLINE_CHURCH_RE.finditer(text))
+    if not found:
         return None
+    # "Inne kościoły i kaplice: Szyszków – kaplica filialna p.w. ...": the one church the label goes on to
+    m = next((m for m in found[1:] if _PLURAL_LABEL_RE.match(found[0].group("name"))), found[0])
     name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
     name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
     season = _SEASON_RE.search(name)
@@ -1044,7 +1052,7 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
             r.date = _year_of_weekday(r.date, r.days, year, own_year is not None)  # "W niedzielę 26 maja"
         if r.date is not None:
             r.date = with_year(r.date, year)
-        if r.date is not None and r.date[0] and (r.days is None or "holiday" in r.days.days):
+        if r.date is not None and r.date[0] and (r.days is None or _holy_days_of_a_date(r)):
             # "PORZĄDEK ŚWIĄTECZNY / Wniebowzięcie – 15 sierpnia – 8.00": that day, not the holy days
             weekday = _weekday(*r.date)
             if weekday is not None:
@@ -1058,7 +1066,21 @@ def finish(readings: Sequence[Reading], facts: Sequence[HourFacts], text: str, y
     _bare_churches(readings)
     _advent_weekdays(readings, facts)
     _narrow_generic(readings, facts)
+    _undated_weekly(readings, facts)
     _dropped_in_season(readings, facts)
+
+
+def _undated_weekly(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
+    """ "Doba Eucharystyczna: 31 grudnia" over "Msze: niedziela, święta – 14.00": times of every week, not
+    of the heading's date (once the days are narrowed as the date's one-offs: "codziennie o 17.30, jedynie
+    w sobotę o 8.15" under the announcements' date is Monday to Friday)."""
+    for r, f in zip(readings, facts, strict=True):
+        if not (r.dated_above and r.kind == ONE_OFF and r.date is not None and r.date[0] and r.days):
+            continue
+        if _not_of_the_date(r) and not one_off_in(f.own):
+            r.date, r.dated_above, r.kind = None, False, REGULAR
+        elif "holiday" in r.days.days and (weekday := _weekday(*r.date)) is not None:  # type: ignore[arg-type]
+            r.days = days_of(weekday)  # "08.12.2022 CZWARTEK UROCZYSTOŚĆ" over "9.00": that Thursday
 
 
 def _advent_weekdays(readings: Sequence[Reading], facts: Sequence[HourFacts]) -> None:
@@ -1114,6 +1136,27 @@ def _on_or_after(date: tuple[int | None, int, int], weekday: str) -> tuple[int |
         return date
     day = start + datetime.timedelta(days=(WEEK.index(weekday) - start.weekday()) % 7)
     return (day.year, day.month, day.day)
+
+
+def _holy_days_of_a_date(r: Reading) -> bool:
+    """Holy days said with a date of their own ("Wniebowzięcie – 15 sierpnia – 8.00": that day), or under a
+    dated heading with no other day ("08.12.2022 UROCZYSTOŚĆ" over "9.00"); under a dated heading with
+    other days, they are of every week or not (_undated_weekly)."""
+    days = r.days.days if r.days is not None else frozenset()
+    return "holiday" in days and (not r.dated_above or len(days) == 1)
+
+
+def _not_of_the_date(r: Reading) -> bool:
+    """A heading's date is not the hour's when the hour's days are of every week ("dni powszednie",
+    "niedziela, święta") and the date falls on none of them ("08.12.2022 CZWARTEK UROCZYSTOŚĆ" over "9.00"
+    is that Thursday's, "w czwartek i piątek" under the announcements' date that week's)."""
+    days = r.days
+    if r.date is None or days is None:
+        return False
+    if not (days.generic or ("holiday" in days.days and len(days.days) > 1)):
+        return False
+    y, m, d = r.date
+    return y is not None and _weekday(y, m, d) not in days.days
 
 
 def _year_of_weekday(date: Date, days: Days | None, year: int | None, page_said: bool) -> Date:

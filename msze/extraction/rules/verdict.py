@@ -251,6 +251,8 @@ def _by_cue(c: HourContext) -> Verdict | None:
     fwd_cue = cues.first_own_from(c.e, fwd_end)
     if fwd_cue is not None and words(line[c.e : fwd_cue.start]) >= FORWARD_WORDS:
         fwd_cue = None
+    if fwd_cue is not None and _LIST_COMMA_RE.match(line, c.e) and fwd_cue.start < c.next_start < clause_end:
+        fwd_cue = None  # "środy 17.00, 20.00, czuwanie od 17.30": the next item is the vigil's, with its time
     if (
         fwd_cue is not None
         and back_cue is not None
@@ -279,6 +281,7 @@ def _by_cue(c: HourContext) -> Verdict | None:
     return None
 
 
+_LIST_COMMA_RE = re.compile(r"\s*,")
 _NOTE_OPEN_RE = re.compile(r"\s*(?:\(|[–—-]\s)")  # a note on the hour opens: "9:30 (suma)", "12.00 – suma"
 _HOUR_END_RE = re.compile(r"\d[.:]\d\d\s*,?\s*$")
 

@@ -526,6 +526,11 @@ _VARIANT_RE = re.compile(
     re.I,
 )
 _CLOSING_RE = re.compile(r"\s*\)")
+# a Mass held only when asked for: "w zależności od potrzeby", "w razie potrzeby", "na życzenie"
+AS_NEEDED_RE = re.compile(
+    r"\b(?:w\s+zależności\s+od\s+potrzeb\w*|w\s+razie\s+potrzeby|według\s+potrzeb\w*|na\s+życzenie)",
+    re.IGNORECASE,
+)
 _BARE_OPEN_RE = re.compile(r"\s*\(\s*(?:godz\.?\s*)?")  # "18.00 (17.00)": a time in parentheses, no word
 EVENING_FROM = "15:00"  # an evening Mass, whose time may move with the light: "18.00 (17.00)"
 WINTER = "winter"
@@ -1224,6 +1229,8 @@ class _Walk:
                 is_mass, reason = False, "broadcast"  # a Mass on TV or radio: not one to go to
             elif is_mass and HISTORY_RE.search(line, c.clause_start, c.clause_end):
                 is_mass, reason = False, "history"  # "Msze były odprawiane o 7.00": no longer held
+            elif is_mass and AS_NEEDED_RE.search(before):
+                is_mass, reason = False, "as needed"  # "Msza w zależności od potrzeby godz. 18.00"
             if is_mass:
                 confession = block.notes.confession or CONFESSION_RE.search(line, c.clause_start, c.s)
                 gap = line[own_start : c.s] if listed_reason else None
