@@ -276,8 +276,9 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             entry = confession.setdefault(key, {**c, "evidence": []})
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": page.get("url")})
-        if p.role != ANNOUNCEMENTS:
-            every_mass += [(days, page.get("url")) for days in confession_at_every_mass(text)]
+        weekly_here = [w.hour for w in weekly if w.said is p]
+        order = text if p.role != ANNOUNCEMENTS else _order_block(text, weekly_here)
+        every_mass += [(days, page.get("url")) for days in confession_at_every_mass(order)]
     by_reference = _sunday_by_reference(by_reference, said)
     weekly += by_reference
     placed = {(id(w.page), w.hour.get("start")) for w in by_reference}  # a holy day's order, now Sunday's
@@ -426,6 +427,27 @@ def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
 
 def _day_label(line: str) -> bool:
     return is_day_label(line) or _WHOLE_WEEK_RE.fullmatch(line) is not None
+
+
+ORDER_BLOCK_LINES = 3  # a confession line this many lines below a notices page's order is the order's
+
+
+def _order_block(text: str, hours: Sequence[Mapping[str, Any]]) -> str:
+    """The lines of a notices page's weekly order (its weekly hours') and the few below it, where a
+    confession "przed Mszą św." belongs to the order, not to the week ("Porządek Mszy św.: … / Spowiedź: pół
+    godziny przed Mszą św."), less the lines of a date, this week or a feast ("1 maja przypada pierwszy
+    piątek. Okazja do spowiedzi przed każdą Mszą"); "" when the page states no weekly order."""
+    spans = [h["start"] for h in hours if 0 <= h.get("start", -1) <= len(text)]
+    if not spans:
+        return ""
+    begin = text.rfind("\n", 0, min(spans)) + 1
+    end = max(spans)
+    for _ in range(ORDER_BLOCK_LINES + 1):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            end = len(text)
+            break
+    return "\n".join(line for line in text[begin:end].split("\n") if _undated(line))
 
 
 _CLOCK_RE = re.compile(r"\d{1,2}[.:]\d\d|\bgodz", re.IGNORECASE)  # a time of day, not "15 minut przed"

@@ -440,3 +440,15 @@ def test_an_earlier_evening_time_in_parentheses_or_past_a_slash_is_the_winter_on
     # a later time, or one of the morning, is another Mass
     assert {s for *_, s in rows("Msze św. w niedziele: 8:00, 10:00 (11:00)\n")} == {None}
     assert {s for *_, s in rows("Msze św. w dni powszednie: 7:00 (6:30), 18:00\n")} == {None}
+
+
+def test_confession_at_every_mass_below_a_notices_page_s_order_is_the_order_s_not_the_week_s():
+    order = "Aktualności\n\nPorządek Mszy św.:\n\nW niedziele i święta:\ngodz. 08.30\ngodz. 11.00\n\n"
+    url = "https://parafia.test/aktualnosci/wizytacja"
+    got = consolidated(order + "Spowiedź: pół godziny przed Mszą św.\n", url)["confession"]
+    assert sorted(c["start"] for c in got) == ["08:30", "11:00"]
+    # a week's occasion below it, or a page stating no order, gives no confession at every Mass
+    dated = "1 maja przypada pierwszy piątek miesiąca. Okazja do spowiedzi przed każdą Mszą św.\n"
+    assert consolidated(order + dated, url)["confession"] == []
+    notices = "Ogłoszenia\n\n1. Spowiedź przed każdą Mszą św.\n"
+    assert consolidated(notices, "https://parafia.test/ogloszenia")["confession"] == []
