@@ -2557,3 +2557,11 @@ def test_a_time_listed_before_another_item_with_its_own_time_keeps_the_list_s_ma
     assert [t for t, _ in got] == ["09:00", "17:00", "20:00"]
     # a Mass held as needed is no Mass of the schedule
     assert readings("Msza św. w dni powszednie w zależności od potrzeby godz. 18.00.") == []
+
+
+def test_years_are_no_summer_and_the_parish_s_own_church_is_no_other_church():
+    text = "Program duszpasterski na lata 2023-2024\n\nPorządek Mszy Św.\n\nNiedziela\n8:00\n9:30\n"
+    assert {r["season"] for _, r in readings(text)} == {None}
+    assert season_in("Msze św. latem: 8:00") == "summer"
+    text = "Msze św. w niedziele o 9.30 i 15.00 w naszym sanktuarium, transmitowane w internecie."
+    assert {r["church"] for _, r in readings(text)} == {None}

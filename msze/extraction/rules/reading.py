@@ -92,8 +92,9 @@ _SEASONS: list[tuple[str, str]] = [
         "not-summer",
     ),
     (r"wakac\w*\s+i\s+feri\w*|feri\w*\s+i\s+wakac\w*|feri\w*", "holidays"),
+    # summer ("lato", "latem", "w lecie"; not "na lata 2023-2024", years)
     (
-        r"wakac\w*|lat[oae]m?\b|w\s+lecie\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień"
+        r"wakac\w*|lat(?:o|em)\b|w\s+lecie\b|letni\w*|lipc\w*\s+i\s+(?:w\s+)?sierp\w*|lipiec\s*[-–,i]?\s*sierpień"
         r"|in\s+summer\b",  # a parish's English page
         "summer",
     ),
@@ -461,6 +462,8 @@ def church_heading(line: str) -> str | None:
     return re.sub(r"\s*:\s*", " ", name)[:80] or None  # "Kościół sanktuaryjny: p.w. NMP": one name
 
 
+_OURS_RE = re.compile(r"\bnasz\w*\s+$", re.IGNORECASE)  # "w naszym kościele": the parish's own
+_OWN_CHURCH_RE = re.compile(r"kości|kaplic|sanktuar|świątyn|bazylik|katedr|kolegiat|far[zay]\b", re.I)
 # a label over several churches: "Kościoły filialne", "Inne kościoły i kaplice"
 _PLURAL_LABEL_RE = re.compile(r"(?:inne\s+)?(?:kościoły|kaplice|filie)\b", re.IGNORECASE)
 
@@ -473,6 +476,9 @@ def inline_church(text: str) -> str | None:
         return None
     # "Inne kościoły i kaplice: Szyszków – kaplica filialna p.w. ...": the one church the label goes on to
     m = next((m for m in found[1:] if _PLURAL_LABEL_RE.match(found[0].group("name"))), found[0])
+    ours = _OURS_RE.search(text, max(0, m.start("name") - 12), m.start("name"))
+    if ours and _OWN_CHURCH_RE.match(m["name"]):
+        return None  # "z naszego sanktuarium", "w naszej kaplicy": the parish's own church (not "Domu")
     name = _NAME_END_RE.sub("", m.group("name")).strip(" \t:•*·-–—")
     name = DAY_ANY_RE.split(name, maxsplit=1)[0].strip(" \t:•*·-–—")  # "kaplica Zalesie niedziela"
     season = _SEASON_RE.search(name)
