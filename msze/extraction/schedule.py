@@ -384,8 +384,9 @@ def _withdraw(
 # no time giving confession at every Mass of its days (one with a time is the page's: "przed Mszą o 7.30");
 # "przed Mszą św." alone is before each of them too, not "przed Mszą wieczorną" nor "przed Mszą dla dzieci"
 _EVERY_MASS_RE = re.compile(
-    r"\b(?:przed|podczas|w\s+czasie)\s+(?:(?:każd\w+|wszystkich)\s+msz\w*|mszami\b|mszach\b"
-    r"|msz[ąy]\b(?:\s+(?:św\.|św\b(?!\.)|święt\w*))?(?=\s*(?:$|[,;.:)]|(?:w|we|i|oraz|przez|na|lub|a)\b)))",
+    r"\b(?:przed|podczas|w\s+czasie|na\s+początku)\s+(?:(?:każd\w+|wszystkich)\s+(?:msz|eucharysti)\w*"
+    r"|mszami\b|mszach\b|(?:msz[ąy]|eucharysti[ąi])\b(?:\s+(?:św\.|św\b(?!\.)|święt\w*))?"
+    r"(?=\s*(?:$|[,;.:)]|(?:w|we|i|oraz|przez|na|lub|a)\b)))",
     re.IGNORECASE,
 )
 # a confession heading's day label for the whole week: "przez cały tydzień:"
@@ -405,7 +406,7 @@ def confession_at_every_mass(text: str) -> list[frozenset[str] | None]:
         confessed = CONFESSION_RE.search(line)
         under = heading is not None and confessed is None
         if under and _EVERY_MASS_RE.search(line) and not _CLOCK_RE.search(line):
-            days = day_at(heading or "")
+            days = day_at(line) or day_at(heading or "")  # "- w niedziele 15 minut przed Eucharystią"
             found.append(days.days if days is not None else None)
             continue
         if _is_confession_heading(line, confessed) or (heading is not None and _day_label(line)):

@@ -452,3 +452,18 @@ def test_confession_at_every_mass_below_a_notices_page_s_order_is_the_order_s_no
     assert consolidated(order + dated, url)["confession"] == []
     notices = "Ogłoszenia\n\n1. Spowiedź przed każdą Mszą św.\n"
     assert consolidated(notices, "https://parafia.test/ogloszenia")["confession"] == []
+
+
+def test_confession_lines_under_a_heading_give_their_own_days_and_name_the_eucharist_too():
+    order = "Msze święte\nNiedziela: 8:00, 11:00\nDni powszednie: 18:00\n\n"
+    for confession in (
+        "Sakrament Pokuty:\n\n- w dni powszednie na początku każdej Mszy św.\n\n"
+        "- w niedziele 15 minut przed Eucharystią\n",
+        "Sakrament Pokuty\n\npn. - so.: 15 min przed Mszą św.\n\nnd.: podczas Mszy św.\n",
+    ):
+        got = consolidated(order + confession)["confession"]
+        assert sorted((c["start"], ",".join(c["days"])) for c in got) == [
+            ("08:00", "sun"),
+            ("11:00", "sun"),
+            ("18:00", MON_SAT),
+        ], confession

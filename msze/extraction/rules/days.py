@@ -70,8 +70,8 @@ _R = r"(?![^\W\d_])"  # no letter after
 _W = r"[^\W\d_]*"  # the rest of the word, letters only
 _DOT = rf"{_R}\.?"  # an abbreviation: the word ends, a full stop may follow
 # a two-letter abbreviation ("Cz. 18:00", "So. 18:00", as a directory writes them) only right before a time:
-# "cz. 2" is a part (or at the end of an hour's words, where the time was)
-_AT_TIME = r"(?=\s*[-–—:]?\s*(?:\d{1,2}[.:]\d\d|godz|$))"
+# "cz. 2" is a part (or at the end of an hour's words, where the time was); or labelling a line ("pn. - so.:")
+_AT_TIME = r"(?=\s*[-–—:]?\s*(?:\d{1,2}[.:]\d\d|godz|$)|\s*:)"
 
 
 def _spaced(stem: str) -> str:
