@@ -533,7 +533,7 @@ def _is_weekly(p: _Page, hour: Mapping[str, Any], valid_from: str | None) -> boo
 
 # a holy day of obligation, whose Masses are mostly the Sunday's: "Uroczystość Wszystkich Świętych. Msze
 # św.: 7.00, 9.00, 11.00"
-_HOLY_DAY_RE = re.compile(
+_OBLIGATION_FEAST_RE = re.compile(
     r"wszystkich\s+świętych|boże(?:go)?\s+ciał[ao]|wniebowzię\w+|objawienia\s+pańskiego|trzech\s+króli"
     r"|boże(?:go)?\s+narodzeni[ae]|bożej\s+rodzicielki",
     re.IGNORECASE,
@@ -552,7 +552,7 @@ def holy_day_order(text: str, hour: Mapping[str, Any], hours: Sequence[Mapping[s
     if not 0 <= start <= len(text) or hour.get("time", "") < LIST_FIRST_HOUR:
         return False
     line_end = text.find("\n", start) % (len(text) + 1)
-    named = _HOLY_DAY_RE.search(text, text.rfind("\n", 0, start) + 1, start)
+    named = _OBLIGATION_FEAST_RE.search(text, text.rfind("\n", 0, start) + 1, start)
     if named is None:
         return False
     listed = []
