@@ -13,7 +13,9 @@ from.
 
 from __future__ import annotations
 
+import itertools
 import re
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -267,8 +269,9 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
                     by_reference.append(_Weekly(p, page, {**hour, "days": ["sun"], "kind": "regular"}, None))
                 elif mentioned_mass(text, hour):
                     mentioned.append(_Weekly(p, page, {**hour, "kind": "regular"}, None))
+        stated_here = [w.hour for w in weekly if w.said is p]  # the page's weekly hours
         if p.role != ANNOUNCEMENTS:
-            p.date = schedule_date(text, [w.hour for w in weekly if w.said is p])
+            p.date = schedule_date(text, stated_here)
         for c in page.get("confessions") or ():
             if p.role == ANNOUNCEMENTS and not _standing_confession(text, page.get("hours") or (), c):
                 continue  # this week's, not the regular times
@@ -276,8 +279,7 @@ def consolidate(pages: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, 
             entry = confession.setdefault(key, {**c, "evidence": []})
             if len(entry["evidence"]) < EVIDENCE_KEPT:
                 entry["evidence"].append({"url": page.get("url")})
-        weekly_here = [w.hour for w in weekly if w.said is p]
-        order = text if p.role != ANNOUNCEMENTS else _order_block(text, weekly_here)
+        order = text if p.role != ANNOUNCEMENTS else _order_block(text, stated_here)
         every_mass += [(days, page.get("url")) for days in confession_at_every_mass(order)]
     by_reference = _sunday_by_reference(by_reference, said)
     weekly += by_reference
@@ -541,30 +543,38 @@ _OBLIGATION_FEAST_RE = re.compile(
 
 
 HOLY_DAY_ORDER_TIMES = 3  # a holy day's order lists this many times at least (one time is a mention)
+HOLY_DAY_ORDER_CHARS = 400  # the holy day is named this far before the time at most, on its line
 
 
 def holy_day_order(text: str, hour: Mapping[str, Any], hours: Sequence[Mapping[str, Any]]) -> bool:
     """The hour is listed in a holy day of obligation's order: the holy day named before it on its line, at
     least HOLY_DAY_ORDER_TIMES times from there up to a Mass named as known ("Uroczystość Wszystkich
     Świętych ... Msze tego dnia o 8.00 i 11.00, w Kurzniach o 9.00. Po Mszach o 9.00 i 11.00 procesja"),
-    none before dawn. No weekly Mass, but evidence of the Sunday order where the site gives none."""
+    none before dawn. No weekly Mass, but evidence of the Sunday order where the site gives none. ``hours``
+    are the page's, in text order; each look is bounded, so a page of one long line stays linear."""
     start = hour.get("start", -1)
     if not 0 <= start <= len(text) or hour.get("time", "") < LIST_FIRST_HOUR:
         return False
-    line_end = text.find("\n", start) % (len(text) + 1)
-    named = _OBLIGATION_FEAST_RE.search(text, text.rfind("\n", 0, start) + 1, start)
+    lo = max(0, start - HOLY_DAY_ORDER_CHARS)
+    named = _OBLIGATION_FEAST_RE.search(text, text.rfind("\n", lo, start) + 1 or lo, start)
     if named is None:
         return False
-    listed = []
-    for h in sorted(hours, key=lambda h: h.get("start", -1)):
+    line_end = text.find("\n", start) % (len(text) + 1)
+    listed, listed_self = 0, False
+    for h in itertools.islice(hours, bisect_left(hours, named.end(), key=_start_of), None):
         at = h.get("start", -1)
-        if not named.end() <= at < line_end:
-            continue
-        if _MENTION_RE.search(text[max(0, at - _MENTION_CHARS) : at]):
+        if at >= line_end or _MENTION_RE.search(text[max(0, at - _MENTION_CHARS) : at]):
             break  # "Po Mszy o 10.00 procesja": the order's list, if any, has ended
         if h.get("label") == "mass":
-            listed.append(at)
-    return start in listed and len(listed) >= HOLY_DAY_ORDER_TIMES
+            listed += 1
+            listed_self |= at == start
+        if listed_self and listed >= HOLY_DAY_ORDER_TIMES:
+            return True
+    return False
+
+
+def _start_of(hour: Mapping[str, Any]) -> int:
+    return hour.get("start", -1)
 
 
 def _sunday_by_reference(by_reference: list[_Weekly], said: list[_Page]) -> list[_Weekly]:
