@@ -464,8 +464,10 @@ def church_heading(line: str) -> str | None:
 
 _OURS_RE = re.compile(r"\bnasz\w*\s+$", re.IGNORECASE)  # "w naszym kościele": the parish's own
 _OWN_CHURCH_RE = re.compile(r"kości|kaplic|sanktuar|świątyn|bazylik|katedr|kolegiat|far[zay]\b", re.I)
-# a label over several churches: "Kościoły filialne", "Inne kościoły i kaplice"
-_PLURAL_LABEL_RE = re.compile(r"(?:inne\s+)?(?:kościoły|kaplice|filie)\b", re.IGNORECASE)
+# a label over several churches ("Kościoły filialne", "Kaplice:"): no one church of its times
+PLURAL_CHURCHES_RE = re.compile(
+    r"(?:kościoły|kaplice|filie)(?:\s+(?:filialne|dojazdowe|pomocnicze))?\b", re.IGNORECASE
+)
 
 
 def inline_church(text: str) -> str | None:
@@ -475,7 +477,7 @@ def inline_church(text: str) -> str | None:
     if not found:
         return None
     # "Inne kościoły i kaplice: Szyszków – kaplica filialna p.w. ...": the one church the label goes on to
-    m = next((m for m in found[1:] if _PLURAL_LABEL_RE.match(found[0].group("name"))), found[0])
+    m = next((m for m in found[1:] if PLURAL_CHURCHES_RE.match(found[0].group("name"))), found[0])
     ours = _OURS_RE.search(text, max(0, m.start("name") - 12), m.start("name"))
     if ours and _OWN_CHURCH_RE.match(m["name"]):
         return None  # "z naszego sanktuarium", "w naszej kaplicy": the parish's own church (not "Domu")

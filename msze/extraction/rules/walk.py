@@ -56,6 +56,7 @@ from msze.extraction.rules.reading import (
     MONTHLY,
     MONTHLY_RE,
     ONE_OFF,
+    PLURAL_CHURCHES_RE,
     REGULAR,
     ROMAN_MONTH,
     THIS_WEEK_RE,
@@ -818,12 +819,6 @@ def _list_goes_on(gap: str) -> bool:
     return _LIST_DAY_RE.fullmatch(turn) is not None or (season_in(turn) is not None and words(turn) <= 3)
 
 
-# a label over several churches ("Kościoły filialne:", "Kaplice:"): no one church of its times
-_PLURAL_CHURCHES_RE = re.compile(
-    r"(?:kościoły|kaplice|filie)(?:\s+(?:filialne|dojazdowe|pomocnicze))?", re.IGNORECASE
-)
-
-
 def _listed_church(
     listed: str | None, gap: str, before: str, after: str, r: Reading, prefix: str
 ) -> str | None:
@@ -1038,7 +1033,7 @@ class _Walk:
             return False
         this, other = self.hours[idx], self.hours[idx + 1]
         between = line[this.end - line_start : other.start - line_start]
-        closed = _CLOSING_RE.match(line, other.end - line_start) is not None
+        closed = self._closes_after(line_start, line, idx + 1)
         bare = (_BARE_OPEN_RE.fullmatch(between) is not None and closed) or between.strip() == "/"
         return bare and EVENING_FROM <= other.time < this.time
 
@@ -1284,7 +1279,7 @@ class _Walk:
             if r.church is None and not CHURCH_WORD_RE.search(own):
                 r.church = _church_said_before(line, starts, c.clause_start)
             listed_church = _listed_church(listed_church, line[own_start : c.s], before, after, r, prefix)
-            at = place_in_parens(after) if r.church and _PLURAL_CHURCHES_RE.fullmatch(r.church) else None
+            at = place_in_parens(after) if r.church and PLURAL_CHURCHES_RE.fullmatch(r.church) else None
             if at is not None:
                 r.church = at  # "Kościoły filialne – 9.00 (Białcz), 10.15 (Dzieduszyce)": each time's place
             variant = _VARIANT_RE.match(line, c.e, c.next_start)
